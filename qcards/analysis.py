@@ -1,0 +1,142 @@
+"""Answers from circuits: p_win, expected points and stage distributions, beside the referee.
+
+This is the execution layer's meeting point: it builds a spec's game circuit, runs it with the
+chosen method (exact statevector, Aer shots, or the classical referee alone) and decodes the
+outcomes into card locations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from qcards import backends
+from qcards.cards import Card
+from qcards.classical import Snapshot, Stage, evaluate
+from qcards.encoding import GameLayout
+from qcards.errors import ModelError
+from qcards.game import GameCircuit, build_game
+from qcards.spec import Endgame
+
+METHODS = ("statevector", "aer", "classical", "auto")
+
+
+def decode_distribution(game: GameCircuit, stage: Stage, outcomes: dict[int, float]) -> dict:
+    """Sum outcome weights (probabilities or counts) by decoded :class:`Snapshot`."""
+    out: dict[Snapshot, float] = {}
+    for outcome, weight in outcomes.items():
+        snap = game.layout.decode(outcome, stage)
+        out[snap] = out.get(snap, 0) + weight
+    return out
+
+
+def final_distribution(
+    game: GameCircuit, method: str, shots: int = 1000, seed: int | None = None
+) -> dict[Snapshot, float]:
+    """Distribution of the final snapshots: exact (``statevector``) or sampled (``aer``)."""
+    last = game.stages[-1]
+    if method == "statevector":
+        probs = backends.exact_stage_probabilities(game, [last])[last]
+        return decode_distribution(game, last, probs)
+    counts = backends.sample_stages(game, [last], shots=shots, seed=seed)[last]
+    return {s: c / shots for s, c in decode_distribution(game, last, counts).items()}
+
+
+@dataclass(frozen=True)
+class EvaluationReport:
+    """What ``qcards evaluate`` reports."""
+
+    p_win: float
+    p_win_exact: Fraction | None
+    expected_points: float
+    model: str
+    method: str
+    num_deals: int
+    num_qubits: int
+    shots: int | None = None
+
+    def to_json(self) -> dict:
+        exact = self.p_win_exact
+        return {
+            "p_win": self.p_win,
+            "p_win_exact": None if exact is None else f"{exact.numerator}/{exact.denominator}",
+            "expected_points": self.expected_points,
+            "model": self.model,
+            "method": self.method,
+            "num_deals": self.num_deals,
+            "num_qubits": self.num_qubits,
+            "shots": self.shots,
+        }
+
+
+def resolve_method(method: str, model: str, num_qubits: int) -> str:
+    """The method that will run: ``auto`` picks the exact statevector when the circuit fits."""
+    if method not in METHODS:
+        raise ModelError(f"unknown method {method!r} (expected {' | '.join(METHODS)})")
+    if model == "adversarial":
+        if method in ("statevector", "aer"):
+            raise ModelError(
+                "the adversarial (double-dummy) model is classical only: the circuits superpose "
+                "uniformly random play; use --method classical or auto"
+            )
+        return "classical"
+    if method == "auto":
+        return "statevector" if num_qubits <= backends.MAX_QUBITS["statevector"] else "classical"
+    return method
+
+
+def evaluate_spec(
+    spec: Endgame,
+    first: Card | None = None,
+    model: str = "random",
+    method: str = "auto",
+    shots: int = 1000,
+    seed: int | None = None,
+) -> EvaluationReport:
+    """Win probability and expected declarer points of ``spec`` by the chosen method.
+
+    The classical referee's exact value is always reported beside a circuit's number.
+    """
+    referee = evaluate(spec, model, first)
+    num_qubits = GameLayout(spec).num_qubits
+    used = resolve_method(method, model, num_qubits)
+    if used == "classical":
+        return EvaluationReport(
+            float(referee.p_win),
+            referee.p_win,
+            float(referee.expected_points),
+            model,
+            used,
+            referee.num_deals,
+            num_qubits,
+        )
+    backends.check_capacity(num_qubits, used)
+    dist = final_distribution(build_game(spec, first), used, shots, seed)
+    p_win = sum(p for s, p in dist.items() if s.declarer_points(spec) >= spec.target)
+    points = sum(p * s.declarer_points(spec) for s, p in dist.items())
+    return EvaluationReport(
+        float(p_win),
+        referee.p_win,
+        float(points),
+        model,
+        used,
+        referee.num_deals,
+        num_qubits,
+        shots if used == "aer" else None,
+    )
+
+
+def recommend_spec(
+    spec: Endgame, model: str = "random", method: str = "auto", seed: int | None = None
+) -> list[tuple[Card, EvaluationReport]]:
+    """p_win of every first card of the declarer (who must lead), best first."""
+    if spec.leader != spec.declarer:
+        raise ModelError(
+            f"recommend needs the declarer {spec.declarer} to lead the first trick "
+            f"(the leader is {spec.leader})"
+        )
+    hand = spec.hands[spec.declarer]
+    if not hand:
+        raise ModelError(f"the declarer {spec.declarer} has no known cards to choose from")
+    reports = [(c, evaluate_spec(spec, c, model, method, seed=seed)) for c in hand]
+    return sorted(reports, key=lambda item: -item[1].p_win)

@@ -1,0 +1,360 @@
+"""Exact classical referee: every quantum number of qcards is checked against this module.
+
+Two models of play, both averaged over the uniformly random deal of the unknown cards:
+
+``random``
+    every player picks uniformly at random among its legal cards. This is exactly the
+    distribution the paper's circuits prepare (the uniform superposition over deals, Eq. (1),
+    followed by card-play gates that superpose the playable cards with equal weight, Eq. (9)).
+``adversarial``
+    double dummy: each deal is played open, the declarer maximises and the defenders minimise
+    (the win for ``p_win``, the declarer's card points for ``expected_points``).
+
+All probabilities are :class:`fractions.Fraction`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from qcards.cards import Card
+from qcards.errors import ModelError
+from qcards.spec import Endgame
+
+MODELS = ("random", "adversarial")
+
+
+# ----------------------------------------------------------------------------- deals
+
+
+def count_deals(spec: Endgame) -> int:
+    """Number of ways to deal the unknown cards into the given sizes (a multinomial)."""
+    n = len(spec.unknown)
+    total = math.factorial(n)
+    for size in spec.sizes.values():
+        total //= math.factorial(size)
+    return total
+
+
+def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
+    """Every deal as a map card -> player, known cards included; each deal equally likely."""
+    known = {c: p for p in spec.players for c in spec.hands[p]}
+
+    def assign(cards: tuple[Card, ...], receivers: tuple[str, ...]) -> Iterator[dict[Card, str]]:
+        if not receivers:
+            yield {}
+            return
+        first, rest = receivers[0], receivers[1:]
+        for chosen in itertools.combinations(cards, spec.sizes[first]):
+            remaining = tuple(c for c in cards if c not in chosen)
+            for tail in assign(remaining, rest):
+                yield {**{c: first for c in chosen}, **tail}
+
+    for unknown in assign(spec.unknown, spec.receivers):
+        yield {**known, **unknown}
+
+
+# ----------------------------------------------------------------------------- stages
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A point in the game after which the state can be inspected (a histogram of the paper).
+
+    ``kind`` is ``"deal"`` (after U_ini), ``"play"`` (after the card at ``position`` of trick
+    ``trick`` is played; position 0 is the lead) or ``"take"`` (after trick ``trick`` is taken).
+    """
+
+    kind: str
+    trick: int = 0
+    position: int = 0
+
+    @property
+    def name(self) -> str:
+        if self.kind == "deal":
+            return "deal"
+        if self.kind == "play":
+            return f"trick {self.trick} card {self.position + 1}"
+        return f"trick {self.trick} taken"
+
+    @property
+    def tricks_taken(self) -> int:
+        if self.kind == "deal":
+            return 0
+        return self.trick if self.kind == "take" else self.trick - 1
+
+
+def stages(spec: Endgame) -> tuple[Stage, ...]:
+    """All stages of a spec's game in order: deal, then per trick each card and the taking."""
+    out = [Stage("deal")]
+    n = len(spec.players)
+    for t in range(1, spec.num_tricks + 1):
+        out += [Stage("play", t, i) for i in range(n)]
+        out.append(Stage("take", t))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the game registers hold at a stage.
+
+    Attributes:
+        owner: (card, player dealt the card) for every card, in the spec's card order.
+        played: (card, trick the card was played in, 0 = still in hand).
+        winners: winner of each trick taken so far.
+    """
+
+    owner: tuple[tuple[Card, str], ...]
+    played: tuple[tuple[Card, int], ...]
+    winners: tuple[str, ...]
+
+    def points_of(self, player: str) -> int:
+        """Card points in ``player``'s stack."""
+        return sum(c.value for c, where in self.locations().items() if where == ("stack", player))
+
+    def declarer_points(self, spec: Endgame) -> int:
+        """The declarer's points: those already taken plus its stack (the score S_A, Eq. 18)."""
+        return spec.declarer_points + self.points_of(spec.declarer)
+
+    def locations(self) -> dict[Card, tuple[str, str]]:
+        """Where each card is: ``("hand"|"table"|"stack", player)``; stacks by trick winner."""
+        owner = dict(self.owner)
+        out = {}
+        for card, trick in self.played:
+            if trick == 0:
+                out[card] = ("hand", owner[card])
+            elif trick <= len(self.winners):
+                out[card] = ("stack", self.winners[trick - 1])
+            else:
+                out[card] = ("table", owner[card])
+        return out
+
+
+@dataclass(frozen=True)
+class Path:
+    """One way the game can go: a deal and the cards played, with its probability (random model).
+
+    ``plays`` lists ``(trick, player, card)`` in play order; ``winners`` the trick winners.
+    """
+
+    probability: Fraction
+    owner: Mapping[Card, str]
+    plays: tuple[tuple[int, str, Card], ...]
+    winners: tuple[str, ...]
+
+    def snapshot(self, spec: Endgame, stage: Stage) -> Snapshot:
+        n = len(spec.players)
+        if stage.kind == "deal":
+            count = 0
+        elif stage.kind == "play":
+            count = (stage.trick - 1) * n + stage.position + 1
+        else:
+            count = stage.trick * n
+        played = {c: 0 for c in spec.cards}
+        for trick, _player, card in self.plays[:count]:
+            played[card] = trick
+        return Snapshot(
+            owner=tuple((c, self.owner[c]) for c in spec.cards),
+            played=tuple((c, played[c]) for c in spec.cards),
+            winners=self.winners[: stage.tricks_taken],
+        )
+
+    def declarer_points(self, spec: Endgame) -> int:
+        n = len(spec.players)
+        won = sum(
+            card.value
+            for k, (_t, _p, card) in enumerate(self.plays)
+            if self.winners[k // n] == spec.declarer
+        )
+        return spec.declarer_points + won
+
+
+def _check_first(spec: Endgame, first: Card | None) -> None:
+    if first is None:
+        return
+    if first not in spec.hands[spec.declarer]:
+        raise ModelError(
+            f"first card {first} is not in the declarer's known hand "
+            f"({' '.join(map(str, spec.hands[spec.declarer])) or 'empty'})"
+        )
+    if spec.leader != spec.declarer:
+        raise ModelError(
+            f"fixing the first card needs the declarer {spec.declarer} to lead the first trick "
+            f"(the leader is {spec.leader})"
+        )
+
+
+def paths(spec: Endgame, first: Card | None = None) -> Iterator[Path]:
+    """Every play path of the random model with its exact probability (small specs only)."""
+    _check_first(spec, first)
+    rules = spec.rules
+    n = len(spec.players)
+    seat = {p: i for i, p in enumerate(spec.players)}
+    deal_probability = Fraction(1, count_deals(spec))
+
+    for owner in deals(spec):
+        hands = {p: {c for c, q in owner.items() if q == p} for p in spec.players}
+
+        def walk(
+            prob: Fraction,
+            leader: str,
+            trick: list[tuple[str, Card]],
+            plays: tuple[tuple[int, str, Card], ...],
+            winners: tuple[str, ...],
+            hands: dict[str, set[Card]] = hands,
+            owner: dict[Card, str] = owner,
+        ) -> Iterator[Path]:
+            t = len(winners) + 1
+            if t > spec.num_tricks:
+                yield Path(prob, owner, plays, winners)
+                return
+            player = spec.players[(seat[leader] + len(trick)) % n]
+            legal = rules.legal_cards(hands[player], trick[0][1] if trick else None)
+            if first is not None and not plays:
+                legal = (first,)
+            for card in legal:
+                hands[player].discard(card)
+                new_trick = [*trick, (player, card)]
+                if len(new_trick) == n:
+                    winner = new_trick[rules.trick_winner([c for _, c in new_trick])][0]
+                    next_leader = winner if spec.winner_leads else spec.leader
+                    yield from walk(
+                        prob / len(legal),
+                        next_leader,
+                        [],
+                        (*plays, (t, player, card)),
+                        (*winners, winner),
+                    )
+                else:
+                    yield from walk(
+                        prob / len(legal), leader, new_trick, (*plays, (t, player, card)), winners
+                    )
+                hands[player].add(card)
+
+        yield from walk(deal_probability, spec.leader, [], (), ())
+
+
+def stage_distributions(
+    spec: Endgame, first: Card | None = None
+) -> list[tuple[Stage, dict[Snapshot, Fraction]]]:
+    """Exact distribution of the registers' content after every stage (random model)."""
+    all_paths = list(paths(spec, first))
+    out = []
+    for stage in stages(spec):
+        dist: dict[Snapshot, Fraction] = {}
+        for path in all_paths:
+            snap = path.snapshot(spec, stage)
+            dist[snap] = dist.get(snap, Fraction(0)) + path.probability
+        out.append((stage, dist))
+    return out
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Result of the classical referee for one spec (and optionally a fixed first card)."""
+
+    model: str
+    p_win: Fraction
+    expected_points: Fraction
+    num_deals: int
+    num_paths: int
+
+    def to_json(self) -> dict:
+        return {
+            "model": self.model,
+            "p_win": float(self.p_win),
+            "p_win_exact": f"{self.p_win.numerator}/{self.p_win.denominator}",
+            "expected_points": float(self.expected_points),
+            "num_deals": self.num_deals,
+            "num_paths": self.num_paths,
+        }
+
+
+def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) -> Evaluation:
+    """Exact win probability and expected declarer points under ``model``.
+
+    Args:
+        spec: the endgame.
+        model: ``"random"`` or ``"adversarial"`` (see the module docstring).
+        first: fix the declarer's first card (the declarer must lead the first trick).
+    """
+    if model not in MODELS:
+        raise ModelError(f"unknown model {model!r} (expected {' | '.join(MODELS)})")
+    _check_first(spec, first)
+    rules = spec.rules
+    players = spec.players
+    n = len(players)
+    leader0 = players.index(spec.leader)
+    adversarial = model == "adversarial"
+
+    # State: hands (tuple of frozensets by seat), leader seat, cards of the current trick, points
+    # the declarer holds, and whether the fixed first card is still to be played.
+    @lru_cache(maxsize=None)
+    def solve(hands, leader, trick, pts, forced):
+        if not any(hands) and not trick:
+            win = 1 if pts >= spec.target else 0
+            return Fraction(win), Fraction(pts), 1
+        seat = (leader + len(trick)) % n
+        legal = rules.legal_cards(hands[seat], trick[0] if trick else None)
+        if forced is not None:
+            legal = (forced,)
+        results = []
+        for card in legal:
+            new_hands = tuple(h - {card} if i == seat else h for i, h in enumerate(hands))
+            new_trick = (*trick, card)
+            if len(new_trick) == n:
+                winner = (leader + rules.trick_winner(new_trick)) % n
+                gained = sum(c.value for c in new_trick) if winner == 0 else 0
+                next_leader = winner if spec.winner_leads else leader0
+                results.append(solve(new_hands, next_leader, (), pts + gained, None))
+            else:
+                results.append(solve(new_hands, leader, new_trick, pts, None))
+        paths_here = sum(r[2] for r in results)
+        if not adversarial:
+            k = len(results)
+            return (
+                sum((r[0] for r in results), Fraction(0)) / k,
+                sum((r[1] for r in results), Fraction(0)) / k,
+                paths_here,
+            )
+        pick = max if seat == 0 else min
+        return (
+            pick(r[0] for r in results),
+            pick(r[1] for r in results),
+            paths_here,
+        )
+
+    total_win = Fraction(0)
+    total_pts = Fraction(0)
+    total_paths = 0
+    num = 0
+    for owner in deals(spec):
+        hands = tuple(frozenset(c for c, q in owner.items() if q == p) for p in players)
+        w, e, k = solve(hands, leader0, (), spec.declarer_points, first)
+        total_win += w
+        total_pts += e
+        total_paths += k
+        num += 1
+    return Evaluation(model, total_win / num, total_pts / num, num, total_paths)
+
+
+def recommend(spec: Endgame, model: str = "random") -> list[tuple[Card, Fraction]]:
+    """Win probability of each legal first card of the declarer, best first."""
+    _check_first(spec, None)
+    if spec.leader != spec.declarer:
+        raise ModelError(
+            f"recommend needs the declarer {spec.declarer} to lead the first trick "
+            f"(the leader is {spec.leader})"
+        )
+    if not spec.hands[spec.declarer]:
+        raise ModelError(f"the declarer {spec.declarer} has no known cards to choose from")
+    out = [(c, evaluate(spec, model, first=c).p_win) for c in spec.hands[spec.declarer]]
+    return sorted(out, key=lambda item: -item[1])

@@ -1,0 +1,263 @@
+"""Card-state encodings: the paper's tables and the register layout of qcards' game circuits.
+
+Two different things live here.
+
+**The paper's card codes** (Tables 1, 4 and 6) say where one card is with a few bits. They are
+*views*: qcards decodes every measured outcome into card locations and can print it in the
+paper's code, so histograms carry the same labels as the paper's figures.
+
+**The game layout** (:class:`GameLayout`) is what the circuits actually act on. A card's location
+is not a reversible function of the game's history (e.g. different play orders end with the same
+stacks), so a unitary evolution must keep the history. The paper keeps it in auxiliary qubits
+(Sec. VI.2-VI.4); qcards keeps it explicitly and minimally, with named registers:
+
+``owner_<card>``
+    who was dealt the card, as an index into the players receiving unknown cards (only for
+    unknown cards, and only if more than one player receives them); written by U_ini.
+``play_<card>``
+    one qubit per trick: bit ``t-1`` is set when the card is played in trick ``t`` (the paper's
+    table qubit q_t, one per trick); written by the card-play gates CP.
+``winner_<t>``
+    the seat of the player who took trick ``t`` (the paper's extra "who took the first trick"
+    qubit of Sec. VII.2, generalised); written by the trick-taking gates TT. It also says who
+    leads trick ``t+1`` when the winner leads.
+``flag``
+    one clean ancilla for multi-controlled operations, always returned to ``|0>``.
+
+From these registers every card's location (hand, table, whose stack) follows, see
+:meth:`GameLayout.decode` and :meth:`qcards.classical.Snapshot.locations`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from qiskit.circuit import QuantumCircuit, QuantumRegister, Qubit
+
+from qcards.cards import Card
+from qcards.classical import Snapshot, Stage
+from qcards.spec import Endgame
+
+Location = tuple[str, str]
+"""``("hand" | "table" | "stack", player)``; the Table 6 team stack decodes to ``("stack", "team")``."""
+
+
+# ----------------------------------------------------------------------------- paper codes
+
+
+@dataclass(frozen=True)
+class CardCode:
+    """One of the paper's card-state tables: a location <-> a short bit string.
+
+    Attributes:
+        name: the table it comes from.
+        width: bits per card.
+        players: how many players the table is made for.
+    """
+
+    name: str
+    width: int
+    players: int
+
+    def encode(self, location: Location, spec: Endgame) -> str:
+        kind, who = location
+        seat = spec.players.index(who) if who in spec.players else None
+        if self.name == "table4":
+            # j0: player A/B; j1 j2: location 00 hand, 10 table, 11 stack (Table 4).
+            loc = {"hand": "00", "table": "10", "stack": "11"}[kind]
+            return f"{seat}{loc}"
+        if self.name == "table6":
+            # Table 6: 000/100/010 hand of A/B/C, 001/101/011 table of A/B/C,
+            # 111 the declarer's (solo) stack, 110 the defenders' (team) stack.
+            if kind == "stack":
+                return "111" if who == spec.declarer else "110"
+            player_bits = ("00", "10", "01")[seat]
+            return player_bits + ("0" if kind == "hand" else "1")
+        # Table 1: j0 j1 the player (fore-, middle-, rearhand, skat), j2 j3 j4 the action:
+        # hand 000, table 010, stack 110 (the suit-following qubit j4 is left at 0).
+        action = {"hand": "000", "table": "010", "stack": "110"}[kind]
+        return format(seat, "02b") + action
+
+    def decode(self, bits: str, spec: Endgame) -> Location:
+        if len(bits) != self.width:
+            raise ValueError(f"{self.name} codes have {self.width} bits, got {bits!r}")
+        if self.name == "table4":
+            kind = {"00": "hand", "10": "table", "11": "stack"}.get(bits[1:])
+            if kind is None:
+                raise ValueError(f"{bits!r} is not a Table 4 card state")
+            return kind, spec.players[int(bits[0])]
+        if self.name == "table6":
+            if bits == "111":
+                return "stack", spec.declarer
+            if bits == "110":
+                return "stack", "team"
+            seat = ("00", "10", "01").index(bits[:2])
+            return ("hand" if bits[2] == "0" else "table"), spec.players[seat]
+        kind = {"000": "hand", "010": "table", "110": "stack"}.get(bits[2:])
+        if kind is None:
+            raise ValueError(f"{bits!r} is not a Table 1 card state")
+        return kind, spec.players[int(bits[:2], 2)]
+
+    def normalise(self, location: Location, spec: Endgame) -> Location:
+        """The location as this code can tell it (Table 6 merges the defenders' stacks)."""
+        if self.name == "table6" and location[0] == "stack" and location[1] != spec.declarer:
+            return "stack", "team"
+        return location
+
+
+TABLE1 = CardCode("table1", 5, 4)
+TABLE4 = CardCode("table4", 3, 2)
+TABLE6 = CardCode("table6", 3, 3)
+
+
+def paper_code(spec: Endgame) -> CardCode:
+    """The paper's code for a spec: Table 4 for two players, Table 6 for three, else Table 1."""
+    return {2: TABLE4, 3: TABLE6}.get(len(spec.players), TABLE1)
+
+
+def paper_label(snapshot: Snapshot, spec: Endgame, code: CardCode | None = None) -> str:
+    """The outcome written as the paper writes it: one code per card, in the paper's card order."""
+    code = code or paper_code(spec)
+    where = snapshot.locations()
+    return " ".join(code.encode(where[c], spec) for c in spec.cards)
+
+
+def readable_label(snapshot: Snapshot, spec: Endgame) -> str:
+    """The outcome in words: hands, table and stacks, e.g. ``A:CK | table B:C9 | stack A:CA``."""
+    where = snapshot.locations()
+    parts = []
+    for kind, title in (("hand", ""), ("table", "table "), ("stack", "stack ")):
+        groups = []
+        for p in spec.players:
+            cards = [str(c) for c in spec.cards if where[c] == (kind, p)]
+            if cards:
+                groups.append(f"{p}:{','.join(cards)}")
+        if groups:
+            parts.append(title + " ".join(groups))
+    return " | ".join(parts)
+
+
+# ----------------------------------------------------------------------------- game layout
+
+
+def _bits_for(count: int) -> int:
+    return max(1, math.ceil(math.log2(count))) if count > 1 else 0
+
+
+class GameLayout:
+    """Named registers of a game circuit for one spec (see the module docstring).
+
+    Args:
+        spec: the endgame.
+    """
+
+    def __init__(self, spec: Endgame) -> None:
+        self.spec = spec
+        self.cards = spec.cards
+        self.num_tricks = spec.num_tricks
+        self.receivers = spec.receivers
+        self.owner_width = _bits_for(len(self.receivers))
+        self.winner_width = _bits_for(len(spec.players))
+        self.owner: dict[Card, QuantumRegister] = {}
+        if self.owner_width:
+            for c in spec.unknown:
+                self.owner[c] = QuantumRegister(self.owner_width, f"owner_{c}")
+        self.play = {c: QuantumRegister(self.num_tricks, f"play_{c}") for c in self.cards}
+        self.winner = {
+            t: QuantumRegister(self.winner_width, f"winner_{t}")
+            for t in range(1, self.num_tricks + 1)
+        }
+        self.flag = QuantumRegister(1, "flag")
+        self.registers: list[QuantumRegister] = [
+            *self.owner.values(),
+            *self.play.values(),
+            *self.winner.values(),
+            self.flag,
+        ]
+        self.measured: list[Qubit] = [q for r in self.registers[:-1] for q in r]
+
+    @property
+    def num_qubits(self) -> int:
+        return sum(r.size for r in self.registers)
+
+    def circuit(self, name: str = "game") -> QuantumCircuit:
+        """An empty circuit holding every register of the layout."""
+        return QuantumCircuit(*self.registers, name=name)
+
+    @property
+    def qubits(self) -> list[Qubit]:
+        return [q for r in self.registers for q in r]
+
+    # -- conditions as cubes: {qubit: required bit}; None when impossible -------------------
+
+    def owner_condition(self, card: Card, player: str) -> dict[Qubit, int] | None:
+        """Condition "``card`` was dealt to ``player``"."""
+        known = self.spec.owner_of_known(card)
+        if known is not None:
+            return {} if known == player else None
+        if player not in self.receivers:
+            return None
+        if not self.owner_width:
+            return {}
+        index = self.receivers.index(player)
+        return {q: (index >> b) & 1 for b, q in enumerate(self.owner[card])}
+
+    def leader_condition(self, trick: int, player: str) -> dict[Qubit, int] | None:
+        """Condition "``player`` leads trick ``trick``"."""
+        if trick == 1 or not self.spec.winner_leads:
+            return {} if player == self.spec.leader else None
+        seat = self.spec.players.index(player)
+        return {q: (seat >> b) & 1 for b, q in enumerate(self.winner[trick - 1])}
+
+    def possible_leaders(self, trick: int) -> tuple[str, ...]:
+        if trick == 1 or not self.spec.winner_leads:
+            return (self.spec.leader,)
+        return self.spec.players
+
+    # -- decoding ----------------------------------------------------------------------------
+
+    def decode(self, outcome: int, stage: Stage) -> Snapshot:
+        """Turn a measured outcome of :attr:`measured` (bit i = qubit i) into a snapshot."""
+        bit = {q: (outcome >> i) & 1 for i, q in enumerate(self.measured)}
+
+        def value(reg: Iterable[Qubit]) -> int:
+            return sum(bit[q] << b for b, q in enumerate(reg))
+
+        owner = {}
+        for c in self.cards:
+            known = self.spec.owner_of_known(c)
+            if known is not None:
+                owner[c] = known
+            elif self.owner_width:
+                owner[c] = self.receivers[value(self.owner[c])]
+            else:
+                owner[c] = self.receivers[0]
+        played = {}
+        for c in self.cards:
+            v = value(self.play[c])
+            played[c] = v.bit_length() if v and v & (v - 1) == 0 else (0 if v == 0 else -1)
+        winners = tuple(
+            self.spec.players[value(self.winner[t])] for t in range(1, stage.tricks_taken + 1)
+        )
+        return Snapshot(
+            owner=tuple((c, owner[c]) for c in self.cards),
+            played=tuple((c, played[c]) for c in self.cards),
+            winners=winners,
+        )
+
+    def register_sizes(self) -> Mapping[str, int]:
+        return {r.name: r.size for r in self.registers}
+
+
+def merge_conditions(*conds: dict[Qubit, int] | None) -> dict[Qubit, int] | None:
+    """Conjunction of cubes; ``None`` if any is impossible or two disagree on a qubit."""
+    out: dict[Qubit, int] = {}
+    for cond in conds:
+        if cond is None:
+            return None
+        for q, v in cond.items():
+            if out.setdefault(q, v) != v:
+                return None
+    return out

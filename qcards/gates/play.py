@@ -1,0 +1,106 @@
+"""The card-play gate CP_k^n (Eqs. 9-13), with suit following and a dynamic leader."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from qiskit.circuit import Gate, QuantumCircuit, Qubit
+
+from qcards.cards import Card
+from qcards.encoding import GameLayout, merge_conditions
+from qcards.gates.cubes import cube_controlled
+from qcards.gates.states import WStateGate
+
+
+@dataclass(frozen=True)
+class PlayTerm:
+    """One factor of Eq. (12): on the configuration ``cube``, play one of ``legal`` uniformly."""
+
+    cube: dict[Qubit, int]
+    player: str
+    hand: tuple[Card, ...]
+    led: Card | None
+    legal: tuple[Card, ...]
+
+
+class CardPlayGate(Gate):
+    """Play the card at ``position`` of trick ``trick`` (position 0 leads), Eqs. (9)-(13).
+
+    Following Eq. (12), the gate is a product over configurations, each conditioned on a cube:
+    who leads the trick (``winner_{trick-1}``, when the winner leads), the exact hand
+    :math:`\\vec\\alpha` of the player to move (k cards dealt to it and not played before this
+    trick), and, for positions after the lead, the card that was led. On each configuration it
+    applies the uniform one-hot superposition of Eq. (9) to the trick-``trick`` play qubits of
+    the *legal* cards (suit following, trumps and jacks from :class:`qcards.cards.Rules`).
+
+    Args:
+        layout: registers of the game circuit.
+        trick: 1-based trick number.
+        position: 0 for the lead, 1.. for the following players.
+        first: force the declarer's first card (the declarer must lead trick 1).
+    """
+
+    def __init__(
+        self, layout: GameLayout, trick: int, position: int, first: Card | None = None
+    ) -> None:
+        n = len(layout.spec.players)
+        if not 1 <= trick <= layout.num_tricks:
+            raise ValueError(f"trick must be in 1..{layout.num_tricks}, got {trick}")
+        if not 0 <= position < n:
+            raise ValueError(f"position must be in 0..{n - 1}, got {position}")
+        self.layout = layout
+        self.trick = trick
+        self.position = position
+        self.first = first
+        super().__init__(f"cp_t{trick}_p{position}", layout.num_qubits, [])
+
+    def terms(self) -> list[PlayTerm]:
+        """The configurations of Eq. (12) with their legal cards (impossible ones dropped)."""
+        layout, spec, t = self.layout, self.layout.spec, self.trick
+        rules = spec.rules
+        n = len(spec.players)
+        k = spec.hand_size - (t - 1)
+        out = []
+        for leader in layout.possible_leaders(t):
+            player = spec.players[(spec.players.index(leader) + self.position) % n]
+            lead_cond = layout.leader_condition(t, leader)
+            for hand in itertools.combinations(layout.spec.candidates(player), k):
+                hand_cond = merge_conditions(
+                    lead_cond,
+                    *(layout.owner_condition(c, player) for c in hand),
+                    *({layout.play[c][s]: 0 for s in range(t - 1)} for c in hand),
+                )
+                if hand_cond is None:
+                    continue
+                led_options: list[Card | None] = [None]
+                if self.position > 0:
+                    led_options = [c for c in spec.candidates(leader) if c not in hand]
+                for led in led_options:
+                    cube = hand_cond
+                    if led is not None:
+                        cube = merge_conditions(
+                            hand_cond,
+                            layout.owner_condition(led, leader),
+                            {layout.play[led][t - 1]: 1},
+                        )
+                        if cube is None:
+                            continue
+                    legal = rules.legal_cards(hand, led)
+                    if self.first is not None and t == 1 and player == spec.declarer:
+                        legal = (self.first,)
+                    out.append(PlayTerm(cube, player, hand, led, legal))
+        return out
+
+    def _define(self) -> None:
+        self.definition = _synth_card_play(self)
+
+
+def _synth_card_play(gate: CardPlayGate) -> QuantumCircuit:
+    layout = gate.layout
+    qc = layout.circuit(gate.name)
+    flag = layout.flag[0]
+    for term in gate.terms():
+        targets = [layout.play[c][gate.trick - 1] for c in term.legal]
+        cube_controlled(qc, term.cube, WStateGate(len(targets)), targets, flag)
+    return qc

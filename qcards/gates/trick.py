@@ -1,0 +1,87 @@
+"""The trick-taking gate TT (Eqs. 14-15): write who took the trick into ``winner_<t>``."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from qiskit.circuit import Gate, QuantumCircuit, Qubit
+
+from qcards.cards import Card
+from qcards.encoding import GameLayout, merge_conditions
+from qcards.gates.cubes import cube_x
+
+
+@dataclass(frozen=True)
+class TrickTerm:
+    """One factor of Eq. (15): on ``cube`` the cards ``cards`` (in play order) lie on the table."""
+
+    cube: dict[Qubit, int]
+    leader: str
+    cards: tuple[Card, ...]
+    winner: str
+
+
+class TrickTakingGate(Gate):
+    """Take trick ``trick``: the seat of its winner is XOR-ed into ``winner_<trick>``.
+
+    Like Eq. (15) this is a product over the configurations of the table, each conditioned on a
+    cube: who led (``winner_{trick-1}`` when the winner leads) and which card each seat put on
+    the table (play bit ``trick`` set, dealt to that seat). The winning card follows from
+    :meth:`qcards.cards.Rules.trick_winner` (trumps, jacks, led suit), not from a fixed card
+    order, so any trick of any game kind is handled. The paper moves the cards' location bits to
+    the winner's stack instead (Eq. 14); here the stack is the trick's ``winner`` register, from
+    which every card's stack follows (:meth:`qcards.classical.Snapshot.locations`).
+
+    Args:
+        layout: registers of the game circuit.
+        trick: 1-based trick number.
+    """
+
+    def __init__(self, layout: GameLayout, trick: int) -> None:
+        if not 1 <= trick <= layout.num_tricks:
+            raise ValueError(f"trick must be in 1..{layout.num_tricks}, got {trick}")
+        self.layout = layout
+        self.trick = trick
+        super().__init__(f"tt_{trick}", layout.num_qubits, [])
+
+    def terms(self) -> list[TrickTerm]:
+        layout, spec, t = self.layout, self.layout.spec, self.trick
+        rules = spec.rules
+        n = len(spec.players)
+        out = []
+        for leader in layout.possible_leaders(t):
+            seats = [spec.players[(spec.players.index(leader) + i) % n] for i in range(n)]
+            for cards in itertools.product(*(spec.candidates(p) for p in seats)):
+                if len(set(cards)) < n:
+                    continue
+                cube = merge_conditions(
+                    layout.leader_condition(t, leader),
+                    *(layout.owner_condition(c, p) for c, p in zip(cards, seats, strict=True)),
+                    *({layout.play[c][t - 1]: 1} for c in cards),
+                )
+                if cube is None:
+                    continue
+                winner = seats[rules.trick_winner(cards)]
+                out.append(TrickTerm(cube, leader, cards, winner))
+        return out
+
+    def _define(self) -> None:
+        self.definition = _synth_trick_taking(self)
+
+
+def _synth_trick_taking(gate: TrickTakingGate) -> QuantumCircuit:
+    layout = gate.layout
+    qc = layout.circuit(gate.name)
+    register = layout.winner[gate.trick]
+    flag = layout.flag[0]
+    for term in gate.terms():
+        seat = layout.spec.players.index(term.winner)
+        bits = [register[b] for b in range(register.size) if (seat >> b) & 1]
+        if len(bits) == 1:
+            cube_x(qc, term.cube, bits[0])
+        elif bits:
+            cube_x(qc, term.cube, flag)
+            qc.cx(flag, bits)
+            cube_x(qc, term.cube, flag)
+    return qc

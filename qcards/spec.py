@@ -1,0 +1,280 @@
+"""Endgame specs: TOML in, a validated :class:`Endgame` out.
+
+A spec describes the end of a Skat-like game from the declarer's point of view (the first player
+is the declarer; the others defend together)::
+
+    players = ["A", "B", "C"]
+    trump = "spades"          # clubs | spades | hearts | diamonds | grand | none
+    leader = "A"              # who leads the first trick
+    winner_leads = true       # false: the leader leads every trick (the paper's four-card toy)
+    declarer_points = 40      # card points the declarer already has
+    target = 61               # the declarer wins with at least this many points
+    [hands]                   # known hands (may be empty)
+    A = ["CA", "CK"]
+    [unknown]                 # dealt uniformly at random into these hand sizes
+    cards = ["C10", "C9", "C8", "H10"]
+    sizes = { B = 2, C = 2 }
+
+Every problem is reported as a :class:`~qcards.errors.SpecError` naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from qcards.cards import Card, CardError, Rules, Trump, points
+from qcards.errors import SpecError
+
+_KEYS = {
+    "players",
+    "trump",
+    "leader",
+    "winner_leads",
+    "declarer_points",
+    "target",
+    "hands",
+    "unknown",
+}
+MAX_PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class Endgame:
+    """A validated endgame.
+
+    Attributes:
+        players: seat order (play goes round in this order); ``players[0]`` is the declarer.
+        trump: kind of game.
+        leader: who leads the first trick.
+        winner_leads: whether the trick winner leads the next trick (else ``leader`` always does).
+        declarer_points: card points the declarer has already taken.
+        target: the declarer wins with at least this many points.
+        hands: known cards of each player (every player is a key, possibly with no cards).
+        unknown: cards dealt uniformly at random.
+        sizes: how many unknown cards each player receives (players receiving none omitted).
+        source: where the spec came from, for messages.
+    """
+
+    players: tuple[str, ...]
+    trump: Trump
+    leader: str
+    winner_leads: bool
+    declarer_points: int
+    target: int
+    hands: Mapping[str, tuple[Card, ...]]
+    unknown: tuple[Card, ...]
+    sizes: Mapping[str, int]
+    source: str = field(default="<spec>", compare=False)
+
+    @property
+    def declarer(self) -> str:
+        return self.players[0]
+
+    @property
+    def defenders(self) -> tuple[str, ...]:
+        return self.players[1:]
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(self.trump)
+
+    @property
+    def hand_size(self) -> int:
+        """Cards each player holds at the start of the endgame (= number of tricks)."""
+        return len(self.hands[self.players[0]]) + self.sizes.get(self.players[0], 0)
+
+    @property
+    def num_tricks(self) -> int:
+        return self.hand_size
+
+    @property
+    def receivers(self) -> tuple[str, ...]:
+        """Players that receive unknown cards, in seat order."""
+        return tuple(p for p in self.players if self.sizes.get(p, 0) > 0)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """All cards in play, in the paper's order (trumps first, strongest first)."""
+        known = [c for p in self.players for c in self.hands[p]]
+        return self.rules.sorted(known + list(self.unknown))
+
+    def owner_of_known(self, card: Card) -> str | None:
+        """The player a known card belongs to, ``None`` for an unknown card."""
+        for p in self.players:
+            if card in self.hands[p]:
+                return p
+        return None
+
+    def candidates(self, player: str) -> tuple[Card, ...]:
+        """Cards the player may hold: the known hand plus, if it receives any, the unknown cards."""
+        cards = list(self.hands[player])
+        if self.sizes.get(player, 0) > 0:
+            cards += list(self.unknown)
+        return self.rules.sorted(cards)
+
+    def points_in_play(self) -> int:
+        return points(self.cards)
+
+    def to_toml(self) -> str:
+        """The spec written back as TOML (the same shape :func:`parse_spec` reads)."""
+
+        def cards(cs: tuple[Card, ...]) -> str:
+            return "[" + ", ".join(f'"{c}"' for c in cs) + "]"
+
+        lines = [
+            "players = [" + ", ".join(f'"{p}"' for p in self.players) + "]",
+            f'trump = "{self.trump.value}"',
+            f'leader = "{self.leader}"',
+            f"winner_leads = {'true' if self.winner_leads else 'false'}",
+            f"declarer_points = {self.declarer_points}",
+            f"target = {self.target}",
+            "[hands]",
+        ]
+        lines += [f'"{p}" = {cards(self.hands[p])}' for p in self.players if self.hands[p]]
+        if self.unknown:
+            sizes = ", ".join(f'"{p}" = {n}' for p, n in self.sizes.items())
+            lines += ["[unknown]", f"cards = {cards(self.unknown)}", f"sizes = {{ {sizes} }}"]
+        return "\n".join(lines) + "\n"
+
+
+def load_spec(path: str | Path) -> Endgame:
+    """Read and validate a TOML spec file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"{path}: cannot read spec: {exc}") from None
+    return parse_spec(text, source=str(path))
+
+
+def parse_spec(text: str, source: str = "<spec>") -> Endgame:
+    """Parse and validate spec text (TOML)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{source}: TOML syntax error: {exc}") from None
+    return spec_from_dict(data, source)
+
+
+def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
+    """Validate an already-parsed spec table."""
+
+    def fail(fieldname: str, message: str) -> SpecError:
+        return SpecError(f"{source}: field '{fieldname}': {message}")
+
+    extra = sorted(set(data) - _KEYS)
+    if extra:
+        raise fail(extra[0], f"unknown field (allowed: {', '.join(sorted(_KEYS))})")
+
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        raise fail("players", "must be a list of player names, e.g. [\"A\", \"B\", \"C\"]")
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise fail("players", f"needs 2 to {MAX_PLAYERS} players, got {len(players)}")
+    if len(set(players)) != len(players):
+        raise fail("players", "player names must be distinct")
+
+    def player(name: Any, fieldname: str) -> str:
+        if name not in players:
+            raise fail(fieldname, f"unknown player {name!r} (players are {', '.join(players)})")
+        return name
+
+    try:
+        trump = Trump.parse(data.get("trump", "spades"))
+    except ValueError as exc:
+        raise fail("trump", str(exc)) from None
+    leader = player(data.get("leader", players[0]), "leader")
+
+    winner_leads = data.get("winner_leads", True)
+    if not isinstance(winner_leads, bool):
+        raise fail("winner_leads", "must be true or false")
+
+    def points_field(name: str, default: int) -> int:
+        value = data.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(name, f"must be a whole number of card points, got {value!r}")
+        if not 0 <= value <= 120:
+            raise fail(name, f"must lie in 0..120 (the deck has 120 points), got {value}")
+        return value
+
+    declarer_points = points_field("declarer_points", 0)
+    target = points_field("target", 61)
+
+    def card_list(value: Any, fieldname: str) -> tuple[Card, ...]:
+        if not isinstance(value, list):
+            raise fail(fieldname, "must be a list of cards like [\"CA\", \"H10\"]")
+        try:
+            return tuple(Card.parse(v) for v in value)
+        except CardError as exc:
+            raise fail(fieldname, str(exc)) from None
+
+    raw_hands = data.get("hands", {})
+    if not isinstance(raw_hands, dict):
+        raise fail("hands", "must be a table of player = [cards]")
+    hands = {p: () for p in players}
+    for name, cards in raw_hands.items():
+        hands[player(name, f"hands.{name}")] = card_list(cards, f"hands.{name}")
+
+    raw_unknown = data.get("unknown", {})
+    if not isinstance(raw_unknown, dict):
+        raise fail("unknown", "must be a table with 'cards' and 'sizes'")
+    extra = sorted(set(raw_unknown) - {"cards", "sizes"})
+    if extra:
+        raise fail(f"unknown.{extra[0]}", "unknown field (allowed: cards, sizes)")
+    unknown = card_list(raw_unknown.get("cards", []), "unknown.cards")
+    raw_sizes = raw_unknown.get("sizes", {})
+    if not isinstance(raw_sizes, dict):
+        raise fail("unknown.sizes", "must be a table of player = number of cards")
+    sizes: dict[str, int] = {}
+    for name, n in raw_sizes.items():
+        player(name, f"unknown.sizes.{name}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise fail(f"unknown.sizes.{name}", f"must be a whole number >= 0, got {n!r}")
+        if n:
+            sizes[name] = n
+    sizes = {p: sizes[p] for p in players if p in sizes}
+
+    seen: dict[Card, str] = {}
+    for fieldname, cards in [*((f"hands.{p}", hands[p]) for p in players), ("unknown.cards", unknown)]:
+        for c in cards:
+            if c in seen:
+                where = "twice" if seen[c] == fieldname else f"also in '{seen[c]}'"
+                raise fail(fieldname, f"duplicate card {c} ({where})")
+            seen[c] = fieldname
+
+    if sum(sizes.values()) != len(unknown):
+        raise fail(
+            "unknown.sizes",
+            f"sizes add up to {sum(sizes.values())} but {len(unknown)} unknown cards are listed",
+        )
+    totals = {p: len(hands[p]) + sizes.get(p, 0) for p in players}
+    if len(set(totals.values())) != 1:
+        listing = ", ".join(f"{p}={n}" for p, n in totals.items())
+        raise fail("hands", f"every player must hold the same number of cards, got {listing}")
+    if next(iter(totals.values())) == 0:
+        raise fail("hands", "no cards to play: give the players known or unknown cards")
+
+    endgame = Endgame(
+        players=tuple(players),
+        trump=trump,
+        leader=leader,
+        winner_leads=winner_leads,
+        declarer_points=declarer_points,
+        target=target,
+        hands={p: Rules(trump).sorted(hands[p]) for p in players},
+        unknown=Rules(trump).sorted(unknown),
+        sizes=sizes,
+        source=source,
+    )
+    if declarer_points + endgame.points_in_play() > 120:
+        raise fail(
+            "declarer_points",
+            f"{declarer_points} plus the {endgame.points_in_play()} points still in play exceed 120",
+        )
+    return endgame
