@@ -57,7 +57,9 @@ def exact_stage_probabilities(
     out = {}
     for stage in wanted:
         probs = data[stage.name]
-        out[stage] = {int(k, 16) if isinstance(k, str) else int(k): float(v) for k, v in probs.items()}
+        out[stage] = {
+            int(k, 16) if isinstance(k, str) else int(k): float(v) for k, v in probs.items()
+        }
     return out
 
 

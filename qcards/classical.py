@@ -20,7 +20,7 @@ import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from qcards.cards import Card
 from qcards.errors import ModelError
@@ -297,7 +297,7 @@ def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) ->
 
     # State: hands (tuple of frozensets by seat), leader seat, cards of the current trick, points
     # the declarer holds, and whether the fixed first card is still to be played.
-    @lru_cache(maxsize=None)
+    @cache
     def solve(hands, leader, trick, pts, forced):
         if not any(hands) and not trick:
             win = 1 if pts >= spec.target else 0

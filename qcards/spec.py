@@ -174,7 +174,7 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
 
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        raise fail("players", "must be a list of player names, e.g. [\"A\", \"B\", \"C\"]")
+        raise fail("players", 'must be a list of player names, e.g. ["A", "B", "C"]')
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise fail("players", f"needs 2 to {MAX_PLAYERS} players, got {len(players)}")
     if len(set(players)) != len(players):
@@ -208,7 +208,7 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
 
     def card_list(value: Any, fieldname: str) -> tuple[Card, ...]:
         if not isinstance(value, list):
-            raise fail(fieldname, "must be a list of cards like [\"CA\", \"H10\"]")
+            raise fail(fieldname, 'must be a list of cards like ["CA", "H10"]')
         try:
             return tuple(Card.parse(v) for v in value)
         except CardError as exc:
@@ -241,7 +241,10 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
     sizes = {p: sizes[p] for p in players if p in sizes}
 
     seen: dict[Card, str] = {}
-    for fieldname, cards in [*((f"hands.{p}", hands[p]) for p in players), ("unknown.cards", unknown)]:
+    for fieldname, cards in [
+        *((f"hands.{p}", hands[p]) for p in players),
+        ("unknown.cards", unknown),
+    ]:
         for c in cards:
             if c in seen:
                 where = "twice" if seen[c] == fieldname else f"also in '{seen[c]}'"

@@ -1,0 +1,53 @@
+"""The ``qcards`` command: a thin dispatcher, one small module per subcommand.
+
+Every :class:`~qcards.errors.QcardsError` (and every argument error) becomes one
+``error: ...`` line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from qcards.cli import evaluate, recommend, reproduce
+from qcards.errors import QcardsError
+
+COMMANDS = (reproduce, evaluate, recommend)
+
+
+class UsageError(Exception):
+    """Raised instead of argparse's own exit, so the CLI prints a single error line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="qcards",
+        description="Imperfect-information card games on quantum circuits (Skat endgames).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for command in COMMANDS:
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args.run(args) or 0)
+    except (UsageError, QcardsError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""Helpers shared by the subcommands: spec and card arguments, JSON and table output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+
+from qcards.cards import Card, CardError
+from qcards.errors import SpecError
+from qcards.spec import Endgame, load_spec
+
+
+def spec_argument(parser) -> None:
+    parser.add_argument("spec", help="endgame spec (TOML)")
+
+
+def json_argument(parser) -> None:
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def load(path: str) -> Endgame:
+    return load_spec(path)
+
+
+def card_option(text: str | None) -> Card | None:
+    if text is None:
+        return None
+    try:
+        return Card.parse(text)
+    except CardError as exc:
+        raise SpecError(f"--first: {exc}") from None
+
+
+def print_json(data) -> None:
+    json.dump(data, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+    cells = [[str(h) for h in headers]] + [[_cell(v) for v in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    for k, row in enumerate(cells):
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "NO"
+    if isinstance(value, float):
+        return f"{value:.6f}"
+    return str(value)

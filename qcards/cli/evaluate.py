@@ -1,0 +1,39 @@
+"""``qcards evaluate SPEC``: win probability and expected points of an endgame."""
+
+from __future__ import annotations
+
+from qcards.analysis import METHODS, evaluate_spec
+from qcards.classical import MODELS
+from qcards.cli.common import (
+    card_option,
+    json_argument,
+    load,
+    print_json,
+    print_table,
+    spec_argument,
+)
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("evaluate", help="p_win and expected declarer points of a spec")
+    spec_argument(p)
+    p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
+    p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
+    p.add_argument("--method", choices=METHODS, default="auto", help="how the number is computed")
+    p.add_argument("--shots", type=int, default=1000, help="shots for --method aer")
+    p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
+    json_argument(p)
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    spec = load(args.spec)
+    report = evaluate_spec(
+        spec, card_option(args.first), args.model, args.method, args.shots, args.seed
+    )
+    data = report.to_json()
+    if args.json:
+        print_json(data)
+    else:
+        print_table(["quantity", "value"], list(data.items()))
+    return 0

@@ -1,0 +1,34 @@
+"""``qcards recommend SPEC``: the declarer's first cards ranked by win probability."""
+
+from __future__ import annotations
+
+from qcards.analysis import METHODS, recommend_spec
+from qcards.classical import MODELS
+from qcards.cli.common import json_argument, load, print_json, print_table, spec_argument
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("recommend", help="p_win of each first card of the declarer, best first")
+    spec_argument(p)
+    p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
+    p.add_argument("--method", choices=METHODS, default="auto", help="how p_win is computed")
+    json_argument(p)
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    ranked = recommend_spec(load(args.spec), args.model, args.method)
+    cards = [
+        {
+            "card": str(card),
+            "p_win": r.p_win,
+            "p_win_exact": r.to_json()["p_win_exact"],
+            "method": r.method,
+        }
+        for card, r in ranked
+    ]
+    if args.json:
+        print_json({"model": args.model, "cards": cards})
+    else:
+        print_table(["card", "p_win", "exact", "method"], [list(c.values()) for c in cards])
+    return 0

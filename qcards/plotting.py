@@ -1,0 +1,29 @@
+"""Measurement histograms with decoded labels (the paper's Figs. 4-14)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: qcards never needs a screen
+
+from matplotlib.figure import Figure  # noqa: E402
+from qiskit.visualization import plot_histogram  # noqa: E402
+
+
+def histogram_figure(counts: Mapping[str, int], title: str) -> Figure:
+    """Bar chart of ``counts`` keyed by decoded labels (Qiskit's histogram, sorted by label)."""
+    fig = plot_histogram(dict(counts), title=title, figsize=(max(6, 0.45 * len(counts) + 3), 5))
+    fig.tight_layout()
+    return fig
+
+
+def save_histogram(counts: Mapping[str, int], path: str | Path, title: str) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig = histogram_figure(counts, title)
+    fig.savefig(path, dpi=110)
+    matplotlib.pyplot.close(fig)
+    return path

@@ -1,0 +1,1 @@
+"""The paper's example specs, shipped with the package."""
