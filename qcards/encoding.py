@@ -41,7 +41,7 @@ from qcards.classical import Snapshot, Stage
 from qcards.spec import Endgame
 
 Location = tuple[str, str]
-"""``("hand" | "table" | "stack", player)``; the Table 6 team stack decodes to ``("stack", "team")``."""
+"""``("hand" | "table" | "stack", player)``; Table 6's team stack is ``("stack", "team")``."""
 
 
 # ----------------------------------------------------------------------------- paper codes

@@ -278,6 +278,6 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
     if declarer_points + endgame.points_in_play() > 120:
         raise fail(
             "declarer_points",
-            f"{declarer_points} plus the {endgame.points_in_play()} points still in play exceed 120",
+            f"{declarer_points} plus the {endgame.points_in_play()} points in play exceed 120",
         )
     return endgame
