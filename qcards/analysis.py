@@ -97,9 +97,11 @@ def evaluate_spec(
 
     The classical referee's exact value is always reported beside a circuit's number.
     """
-    referee = evaluate(spec, model, first)
     num_qubits = GameLayout(spec).num_qubits
     used = resolve_method(method, model, num_qubits)
+    if used != "classical":
+        backends.check_capacity(num_qubits, used)  # refuse before any work is done
+    referee = evaluate(spec, model, first)
     if used == "classical":
         return EvaluationReport(
             float(referee.p_win),
@@ -110,7 +112,6 @@ def evaluate_spec(
             referee.num_deals,
             num_qubits,
         )
-    backends.check_capacity(num_qubits, used)
     dist = final_distribution(build_game(spec, first), used, shots, seed)
     p_win = sum(p for s, p in dist.items() if s.declarer_points(spec) >= spec.target)
     points = sum(p * s.declarer_points(spec) for s, p in dist.items())

@@ -142,6 +142,10 @@ def readable_label(snapshot: Snapshot, spec: Endgame) -> str:
 # ----------------------------------------------------------------------------- game layout
 
 
+class InvalidOutcome(ValueError):
+    """A measured outcome that no game state encodes (only noise can produce one)."""
+
+
 def _bits_for(count: int) -> int:
     return max(1, math.ceil(math.log2(count))) if count > 1 else 0
 
@@ -231,21 +235,46 @@ class GameLayout:
             if known is not None:
                 owner[c] = known
             elif self.owner_width:
-                owner[c] = self.receivers[value(self.owner[c])]
+                index = value(self.owner[c])
+                if index >= len(self.receivers):
+                    raise InvalidOutcome(f"owner register of {c} holds no receiving player")
+                owner[c] = self.receivers[index]
             else:
                 owner[c] = self.receivers[0]
         played = {}
         for c in self.cards:
             v = value(self.play[c])
-            played[c] = v.bit_length() if v and v & (v - 1) == 0 else (0 if v == 0 else -1)
-        winners = tuple(
-            self.spec.players[value(self.winner[t])] for t in range(1, stage.tricks_taken + 1)
-        )
+            if v & (v - 1):
+                raise InvalidOutcome(f"card {c} is marked as played in several tricks")
+            played[c] = v.bit_length()
+        seats = [value(self.winner[t]) for t in range(1, stage.tricks_taken + 1)]
+        if any(s >= len(self.spec.players) for s in seats):
+            raise InvalidOutcome("a trick winner register holds no player's seat")
+        winners = tuple(self.spec.players[s] for s in seats)
         return Snapshot(
             owner=tuple((c, owner[c]) for c in self.cards),
             played=tuple((c, played[c]) for c in self.cards),
             winners=winners,
         )
+
+    def encode(self, snapshot: Snapshot) -> int:
+        """The outcome of :attr:`measured` that holds ``snapshot`` (inverse of :meth:`decode`)."""
+        index = {q: i for i, q in enumerate(self.measured)}
+        out = 0
+
+        def put(reg: Iterable[Qubit], value: int) -> None:
+            nonlocal out
+            for b, q in enumerate(reg):
+                out |= ((value >> b) & 1) << index[q]
+
+        for card, player in snapshot.owner:
+            if card in self.owner:
+                put(self.owner[card], self.receivers.index(player))
+        for card, trick in snapshot.played:
+            put(self.play[card], (1 << (trick - 1)) if trick else 0)
+        for t, player in enumerate(snapshot.winners, start=1):
+            put(self.winner[t], self.spec.players.index(player))
+        return out
 
     def register_sizes(self) -> Mapping[str, int]:
         return {r.name: r.size for r in self.registers}

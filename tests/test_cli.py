@@ -1,0 +1,110 @@
+"""The CLI through ``main([...])``: JSON shapes and every error path (one line, exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from qcards.cli import main
+from qcards.paper import SIX_CARD
+
+from conftest import REPO
+
+SIX = str(REPO / "qcards" / "specs" / "six-card.toml")
+FOUR = str(REPO / "qcards" / "specs" / "four-card.toml")
+
+
+def run_json(capsys, *argv):
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_evaluate_json(capsys):
+    data = run_json(capsys, "evaluate", SIX, "--first", "CA")
+    assert set(data) >= {
+        "p_win", "p_win_exact", "expected_points", "model", "method", "num_deals", "num_qubits",
+    }
+    assert data["p_win_exact"] == "2/3" and abs(data["p_win"] - 2 / 3) < 1e-9
+    assert data["method"] == "statevector" and data["num_qubits"] == 21
+
+
+def test_evaluate_adversarial_is_classical(capsys):
+    data = run_json(capsys, "evaluate", SIX, "--first", "CA", "--model", "adversarial")
+    assert data["method"] == "classical" and data["p_win_exact"] == "1/3"
+
+
+def test_evaluate_aer_seeded(capsys):
+    data = run_json(capsys, "evaluate", FOUR, "--method", "aer", "--shots", "2000", "--seed", "3")
+    assert data["method"] == "aer" and data["shots"] == 2000
+    assert abs(data["p_win"] - 5 / 12) < 5 * (5 / 12 * 7 / 12 / 2000) ** 0.5
+
+
+def test_recommend_json(capsys):
+    data = run_json(capsys, "recommend", SIX, "--model", "adversarial")
+    assert [c["card"] for c in data["cards"]] == ["CK", "CA"]
+    assert data["cards"][0]["p_win"] == pytest.approx(2 / 3)
+
+
+def test_readable_output(capsys):
+    assert main(["evaluate", FOUR]) == 0
+    out = capsys.readouterr().out
+    assert "p_win" in out and "5/12" in out
+
+
+def expect_error(capsys, argv, fragment):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), captured.err
+    assert fragment in lines[0]
+    assert "Traceback" not in captured.err
+
+
+def test_error_missing_file(capsys, tmp_path):
+    expect_error(capsys, ["evaluate", str(tmp_path / "x.toml")], "no such file")
+
+
+def test_error_bad_toml(capsys, tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text("players = [\n")
+    expect_error(capsys, ["evaluate", str(path)], "TOML syntax error")
+
+
+def test_error_bad_card_in_spec(capsys, tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(SIX_CARD.spec().to_toml().replace('"C9"', '"C1"'))
+    expect_error(capsys, ["recommend", str(path)], "field 'unknown.cards'")
+
+
+def test_error_bad_first(capsys):
+    expect_error(capsys, ["evaluate", SIX, "--first", "XX"], "--first")
+    expect_error(capsys, ["evaluate", SIX, "--first", "C10"], "not in the declarer's known hand")
+
+
+def test_error_adversarial_on_circuit(capsys):
+    expect_error(
+        capsys, ["evaluate", SIX, "--model", "adversarial", "--method", "aer"], "classical only"
+    )
+
+
+def test_error_bad_arguments(capsys):
+    expect_error(capsys, ["evaluate"], "required")
+    expect_error(capsys, ["nonsense"], "invalid choice")
+    expect_error(capsys, ["evaluate", SIX, "--method", "magic"], "invalid choice")
+
+
+def test_error_too_many_qubits(capsys, tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text(
+        'players = ["A", "B", "C"]\n[hands]\nA = ["CA", "CK", "CQ", "C9"]\n'
+        '[unknown]\ncards = ["SA", "S10", "SK", "SQ", "S9", "S8", "S7", "HA"]\n'
+        "sizes = { B = 4, C = 4 }\n"
+    )
+    expect_error(capsys, ["evaluate", str(path), "--method", "statevector"], "qubits")
+
+
+def test_recommend_needs_declarer_lead(capsys, tmp_path):
+    path = tmp_path / "b.toml"
+    path.write_text(SIX_CARD.spec().to_toml().replace('leader = "A"', 'leader = "B"'))
+    expect_error(capsys, ["recommend", str(path)], "lead the first trick")

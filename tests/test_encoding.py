@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import pytest
+
+from qcards.classical import stage_distributions
+from qcards.encoding import TABLE1, TABLE4, TABLE6, GameLayout, paper_label, readable_label
+from qcards.paper import SIX_CARD
+
+
+@pytest.mark.parametrize("code,players", [(TABLE4, 2), (TABLE6, 3), (TABLE1, 3)])
+def test_paper_codes_round_trip(code, players, four_card, six_card):
+    spec = four_card if players == 2 else six_card
+    locations = [(k, p) for k in ("hand", "table", "stack") for p in spec.players]
+    for loc in locations:
+        bits = code.encode(loc, spec)
+        assert len(bits) == code.width
+        assert code.decode(bits, spec) == code.normalise(loc, spec)
+    codes = {code.encode(loc, spec) for loc in locations}
+    for bits in codes:
+        assert code.encode(code.decode(bits, spec), spec) == bits
+
+
+def test_table6_values_match_the_paper(six_card):
+    enc = {
+        ("hand", "A"): "000", ("hand", "B"): "100", ("hand", "C"): "010",
+        ("table", "A"): "001", ("table", "B"): "101", ("table", "C"): "011",
+        ("stack", "A"): "111", ("stack", "B"): "110", ("stack", "C"): "110",
+    }
+    for loc, bits in enc.items():
+        assert TABLE6.encode(loc, six_card) == bits
+
+
+def test_paper_example_state_label(six_card):
+    # Sec. VII.2: "000 100 000 100 010 010": ace and king with A, C10 and C9 with B
+    from qcards.classical import Snapshot
+    from qcards.cards import Card
+
+    owner = {"CA": "A", "CK": "A", "C10": "B", "C9": "B", "C8": "C", "H10": "C"}
+    snap = Snapshot(
+        owner=tuple((c, owner[str(c)]) for c in six_card.cards),
+        played=tuple((c, 0) for c in six_card.cards),
+        winners=(),
+    )
+    assert paper_label(snap, six_card) == "000 100 000 100 010 010"
+    assert readable_label(snap, six_card) == "A:CA,CK B:C10,C9 C:C8,H10"
+    assert Card("C", "A") in dict(snap.owner)
+
+
+def test_four_card_final_favourable_states_match_paper(four_card):
+    # footnote 4: |011,011,011,011>, |011,011,111,111>, |011,111,011,111> are A's wins
+    final_stage, dist = stage_distributions(four_card)[-1]
+    winning = {
+        paper_label(s, four_card) for s in dist if s.declarer_points(four_card) >= four_card.target
+    }
+    assert winning == {"011 011 011 011", "011 011 111 111", "011 111 011 111"}
+
+
+@pytest.mark.parametrize("example", ["four", "six"])
+def test_layout_decode_round_trips(example, four_card, six_card):
+    spec = four_card if example == "four" else six_card
+    layout = GameLayout(spec)
+    first = SIX_CARD.firsts[0] if example == "six" else None
+    for stage, dist in stage_distributions(spec, first):
+        for snap in dist:
+            assert layout.decode(layout.encode(snap), stage) == snap
+
+
+def test_layout_register_names(six_card):
+    layout = GameLayout(six_card)
+    names = set(layout.register_sizes())
+    assert {"owner_C10", "play_CA", "winner_1", "winner_2", "flag"} <= names
+    assert "owner_CA" not in names  # known cards need no owner qubits
+    assert layout.num_qubits == 4 * 1 + 6 * 2 + 2 * 2 + 1
