@@ -59,7 +59,10 @@ def random_spec(
                 f"declarer_points = {rng.randrange(0, 30)}",
                 f"target = {rng.randrange(20, 75)}",
                 "[hands]",
-                *(f'{p} = [{", ".join(f"{chr(34)}{c}{chr(34)}" for c in h)}]' for p, h in hands.items()),
+                *(
+                    f"{p} = [{', '.join(f'{chr(34)}{c}{chr(34)}' for c in h)}]"
+                    for p, h in hands.items()
+                ),
                 "[unknown]",
                 "cards = [" + ", ".join(f'"{c}"' for c in unknown) + "]",
                 "sizes = { " + ", ".join(f"{r} = {tricks}" for r in receivers) + " }",

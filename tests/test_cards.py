@@ -29,14 +29,21 @@ def test_deck_and_values_table2():
     for suit in "CSHD":
         assert points(c for c in FULL_DECK if c.suit == suit) == 30
     assert [Card("C", r).value for r in ("7", "8", "9", "10", "J", "Q", "K", "A")] == [
-        0, 0, 0, 10, 2, 3, 4, 11,
+        0,
+        0,
+        0,
+        10,
+        2,
+        3,
+        4,
+        11,
     ]
 
 
 def test_suit_game_trump_order():
     rules = Rules(Trump.SPADES)
     order = cards("CJ SJ HJ DJ SA S10 SK SQ S9 S8 S7")
-    for high, low in zip(order, order[1:]):
+    for high, low in zip(order, order[1:], strict=False):
         assert rules.beats(high, low, TRUMP) and not rules.beats(low, high, TRUMP)
     assert rules.effective_suit(Card("H", "J")) == TRUMP  # jacks follow trump
     assert rules.effective_suit(Card("H", "A")) == "H"
@@ -86,5 +93,10 @@ def test_trump_parse():
 def test_paper_card_order_fig3():
     rules = Rules(Trump.SPADES)
     assert [str(c) for c in rules.sorted(cards("H10 C8 CK CA C9 C10"))] == [
-        "CA", "C10", "CK", "C9", "C8", "H10",
+        "CA",
+        "C10",
+        "CK",
+        "C9",
+        "C8",
+        "H10",
     ]

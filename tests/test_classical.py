@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from qcards.cards import Card, Trump
+from qcards.cards import Card
 from qcards.classical import count_deals, deals, evaluate, paths, recommend
 from qcards.errors import ModelError
 

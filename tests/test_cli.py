@@ -23,7 +23,13 @@ def run_json(capsys, *argv):
 def test_evaluate_json(capsys):
     data = run_json(capsys, "evaluate", SIX, "--first", "CA")
     assert set(data) >= {
-        "p_win", "p_win_exact", "expected_points", "model", "method", "num_deals", "num_qubits",
+        "p_win",
+        "p_win_exact",
+        "expected_points",
+        "model",
+        "method",
+        "num_deals",
+        "num_qubits",
     }
     assert data["p_win_exact"] == "2/3" and abs(data["p_win"] - 2 / 3) < 1e-9
     assert data["method"] == "statevector" and data["num_qubits"] == 21

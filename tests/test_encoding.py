@@ -22,9 +22,15 @@ def test_paper_codes_round_trip(code, players, four_card, six_card):
 
 def test_table6_values_match_the_paper(six_card):
     enc = {
-        ("hand", "A"): "000", ("hand", "B"): "100", ("hand", "C"): "010",
-        ("table", "A"): "001", ("table", "B"): "101", ("table", "C"): "011",
-        ("stack", "A"): "111", ("stack", "B"): "110", ("stack", "C"): "110",
+        ("hand", "A"): "000",
+        ("hand", "B"): "100",
+        ("hand", "C"): "010",
+        ("table", "A"): "001",
+        ("table", "B"): "101",
+        ("table", "C"): "011",
+        ("stack", "A"): "111",
+        ("stack", "B"): "110",
+        ("stack", "C"): "110",
     }
     for loc, bits in enc.items():
         assert TABLE6.encode(loc, six_card) == bits
@@ -32,8 +38,8 @@ def test_table6_values_match_the_paper(six_card):
 
 def test_paper_example_state_label(six_card):
     # Sec. VII.2: "000 100 000 100 010 010": ace and king with A, C10 and C9 with B
-    from qcards.classical import Snapshot
     from qcards.cards import Card
+    from qcards.classical import Snapshot
 
     owner = {"CA": "A", "CK": "A", "C10": "B", "C9": "B", "C8": "C", "H10": "C"}
     snap = Snapshot(
