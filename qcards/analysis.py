@@ -18,7 +18,10 @@ from qcards.errors import ModelError
 from qcards.game import GameCircuit, build_game
 from qcards.spec import Endgame
 
-METHODS = ("statevector", "aer", "classical", "auto")
+METHODS = ("statevector", "mps", "aer", "classical", "auto")
+AUTO_STATEVECTOR_QUBITS = 22
+"""``auto`` uses the dense statevector up to this width and the MPS simulator beyond (measured
+in ``benchmarks/bench_core.py``: at 27 qubits the MPS run is about 50 times faster)."""
 
 
 def decode_distribution(game: GameCircuit, stage: Stage, outcomes: dict[int, float]) -> dict:
@@ -33,10 +36,10 @@ def decode_distribution(game: GameCircuit, stage: Stage, outcomes: dict[int, flo
 def final_distribution(
     game: GameCircuit, method: str, shots: int = 1000, seed: int | None = None
 ) -> dict[Snapshot, float]:
-    """Distribution of the final snapshots: exact (``statevector``) or sampled (``aer``)."""
+    """Final snapshots: exact (``statevector``, ``mps``) or sampled (``aer``) distribution."""
     last = game.stages[-1]
-    if method == "statevector":
-        probs = backends.exact_stage_probabilities(game, [last])[last]
+    if method in ("statevector", "mps"):
+        probs = backends.exact_stage_probabilities(game, [last], method=method)[last]
         return decode_distribution(game, last, probs)
     counts = backends.sample_stages(game, [last], shots=shots, seed=seed)[last]
     return {s: c / shots for s, c in decode_distribution(game, last, counts).items()}
@@ -74,14 +77,16 @@ def resolve_method(method: str, model: str, num_qubits: int) -> str:
     if method not in METHODS:
         raise ModelError(f"unknown method {method!r} (expected {' | '.join(METHODS)})")
     if model == "adversarial":
-        if method in ("statevector", "aer"):
+        if method in ("statevector", "mps", "aer"):
             raise ModelError(
                 "the adversarial (double-dummy) model is classical only: the circuits superpose "
                 "uniformly random play; use --method classical or auto"
             )
         return "classical"
     if method == "auto":
-        return "statevector" if num_qubits <= backends.MAX_QUBITS["statevector"] else "classical"
+        if num_qubits <= AUTO_STATEVECTOR_QUBITS:
+            return "statevector"
+        return "mps" if num_qubits <= backends.MAX_QUBITS["mps"] else "classical"
     return method
 
 

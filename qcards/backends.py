@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from qiskit import transpile
+from qiskit.circuit import ClassicalRegister, Qubit
 from qiskit_aer import AerSimulator
 from qiskit_aer.primitives import SamplerV2
 
@@ -16,8 +17,12 @@ from qcards.classical import Stage
 from qcards.errors import ResourceError
 from qcards.game import GameCircuit
 
-MAX_QUBITS = {"statevector": 28, "aer": 28}
-"""Widest circuit each method accepts: 2**28 amplitudes are 4 GiB of the machine's 24 GiB."""
+MAX_QUBITS = {"statevector": 28, "aer": 28, "mps": 64}
+"""Widest circuit each method accepts. 2**28 amplitudes are 4 GiB of the machine's 24 GiB; the
+matrix-product-state simulator stores the state by its entanglement, not its width, and the game
+states here are sums of few orthogonal paths, so it goes much wider."""
+
+_AER_METHOD = {"statevector": "statevector", "aer": "statevector", "mps": "matrix_product_state"}
 
 
 def check_capacity(num_qubits: int, method: str) -> None:
@@ -29,37 +34,55 @@ def check_capacity(num_qubits: int, method: str) -> None:
         )
 
 
-def _simulator(seed: int | None = None) -> AerSimulator:
-    return AerSimulator(method="statevector", seed_simulator=seed)
+def _simulator(method: str = "statevector", seed: int | None = None) -> AerSimulator:
+    options = {}
+    if method == "mps":
+        # Aer's up-front memory estimate for MPS assumes worst-case entanglement and refuses
+        # even the 39-qubit six-card circuit (it asks for 3e8 MB). A game state is a sum of at
+        # most (number of play paths) orthogonal basis states, so its bond dimension is bounded
+        # by that count and the real footprint is megabytes; the estimate is switched off.
+        options["max_memory_mb"] = 2**40
+    return AerSimulator(method=_AER_METHOD[method], seed_simulator=seed, **options)
+
+
+def _run(sim: AerSimulator, circuit):
+    result = sim.run(transpile(circuit, sim), shots=1).result()
+    if not result.success:
+        raise ResourceError(f"the simulator failed: {result.status}")
+    return result
 
 
 def exact_stage_probabilities(
-    game: GameCircuit, stages: Sequence[Stage] | None = None
+    game: GameCircuit,
+    stages: Sequence[Stage] | None = None,
+    qubits: Sequence[Qubit] | None = None,
+    method: str = "statevector",
 ) -> dict[Stage, dict[int, float]]:
-    """Exact probabilities of the measured registers after each stage (one statevector run).
+    """Exact probabilities of ``qubits`` after each stage, from one simulator run.
 
-    Keys of the inner dicts are outcomes of :attr:`GameLayout.measured` (bit i = qubit i).
+    Args:
+        game: the game circuit.
+        stages: stages to report (default: all).
+        qubits: the qubits whose joint distribution is reported (default: every register but
+            the flag, :attr:`GameLayout.measured`); outcome bit i is ``qubits[i]``.
+        method: ``statevector`` (dense, exact to rounding) or ``mps`` (Aer's matrix product
+            state simulator: exact up to SVD rounding, about 1e-11 here, for wide circuits).
     """
-    check_capacity(game.num_qubits, "statevector")
+    check_capacity(game.num_qubits, method)
     wanted = list(stages or game.stages)
+    qubits = list(qubits or game.layout.measured)
     qc = game.layout.circuit("game_snapshots")
-    measured = game.layout.measured
     done = 0
     for stage, length in zip(game.stages, game.prefix_lengths, strict=True):
         for instruction in game.circuit.data[done:length]:
             qc.append(instruction)
         done = length
         if stage in wanted:
-            qc.save_probabilities_dict(measured, label=stage.name)
-    sim = _simulator()
-    result = sim.run(transpile(qc, sim), shots=1).result()
-    data = result.data(0)
+            qc.save_probabilities_dict(qubits, label=stage.name)
+    data = _run(_simulator(method), qc).data(0)
     out = {}
     for stage in wanted:
-        probs = data[stage.name]
-        out[stage] = {
-            int(k, 16) if isinstance(k, str) else int(k): float(v) for k, v in probs.items()
-        }
+        out[stage] = {_outcome(k): float(v) for k, v in data[stage.name].items()}
     return out
 
 
@@ -73,7 +96,7 @@ def sample_stages(
         qc = game.upto(stage)
         qc.add_register(_creg(len(game.layout.measured)))
         qc.measure(game.layout.measured, qc.clbits)
-        circuits.append(transpile(qc, _simulator()))
+        circuits.append(transpile(qc, _simulator("aer")))
     sampler = SamplerV2(seed=seed)
     results = sampler.run(circuits, shots=shots).result()
     out = {}
@@ -83,7 +106,9 @@ def sample_stages(
     return out
 
 
-def _creg(size: int):
-    from qiskit.circuit import ClassicalRegister
+def _outcome(key: str | int) -> int:
+    return int(key, 16) if isinstance(key, str) else int(key)
 
+
+def _creg(size: int) -> ClassicalRegister:
     return ClassicalRegister(size, "outcome")

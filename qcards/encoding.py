@@ -23,6 +23,12 @@ stacks), so a unitary evolution must keep the history. The paper keeps it in aux
     leads trick ``t+1`` when the winner leads.
 ``flag``
     one clean ancilla for multi-controlled operations, always returned to ``|0>``.
+``card_<card>`` (only with ``paper_codes=True``)
+    the card's state in the paper's own code (Table 4 for two players, Table 6 for three,
+    Table 1 otherwise), bit i of the register = the i-th printed bit. The gates keep it up to
+    date exactly as the paper describes: playing flips the table bit (Eq. 26), taking a trick
+    rewrites the code to the winner's stack (Eqs. 28-29). The history registers above are what
+    keeps this evolution unitary: the card codes alone merge different plays.
 
 From these registers every card's location (hand, table, whose stack) follows, see
 :meth:`GameLayout.decode` and :meth:`qcards.classical.Snapshot.locations`.
@@ -100,6 +106,11 @@ class CardCode:
             raise ValueError(f"{bits!r} is not a Table 1 card state")
         return kind, spec.players[int(bits[:2], 2)]
 
+    @property
+    def table_bit(self) -> int:
+        """The one bit that changes when a card goes from its owner's hand to the table."""
+        return {"table4": 1, "table6": 2, "table1": 3}[self.name]
+
     def normalise(self, location: Location, spec: Endgame) -> Location:
         """The location as this code can tell it (Table 6 merges the defenders' stacks)."""
         if self.name == "table6" and location[0] == "stack" and location[1] != spec.declarer:
@@ -157,7 +168,7 @@ class GameLayout:
         spec: the endgame.
     """
 
-    def __init__(self, spec: Endgame) -> None:
+    def __init__(self, spec: Endgame, paper_codes: bool = False) -> None:
         self.spec = spec
         self.cards = spec.cards
         self.num_tricks = spec.num_tricks
@@ -174,13 +185,27 @@ class GameLayout:
             for t in range(1, self.num_tricks + 1)
         }
         self.flag = QuantumRegister(1, "flag")
+        self.code = paper_code(spec) if paper_codes else None
+        self.card: dict[Card, QuantumRegister] = {}
+        if self.code is not None:
+            self.card = {c: QuantumRegister(self.code.width, f"card_{c}") for c in self.cards}
         self.registers: list[QuantumRegister] = [
+            *self.card.values(),
             *self.owner.values(),
             *self.play.values(),
             *self.winner.values(),
             self.flag,
         ]
         self.measured: list[Qubit] = [q for r in self.registers[:-1] for q in r]
+        self.card_qubits: list[Qubit] = [q for r in self.card.values() for q in r]
+
+    def code_label(self, outcome: int) -> str:
+        """Read the paper's card codes straight from an outcome of :attr:`card_qubits`."""
+        codes = []
+        for k in range(len(self.cards)):
+            width = self.code.width
+            codes.append("".join(str((outcome >> (k * width + i)) & 1) for i in range(width)))
+        return " ".join(codes)
 
     @property
     def num_qubits(self) -> int:

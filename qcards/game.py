@@ -15,6 +15,7 @@ from qcards.cards import Card
 from qcards.classical import Stage, _check_first, stages
 from qcards.encoding import GameLayout
 from qcards.gates import CardPlayGate, DealGate, TrickTakingGate
+from qcards.gates.codes import HandCodesGate
 from qcards.spec import Endgame
 
 
@@ -50,21 +51,25 @@ class GameCircuit:
         return out
 
 
-def build_game(spec: Endgame, first: Card | None = None) -> GameCircuit:
+def build_game(spec: Endgame, first: Card | None = None, paper_codes: bool = False) -> GameCircuit:
     """The game circuit of ``spec`` in qcards' layout (:class:`~qcards.encoding.GameLayout`).
 
     Args:
         spec: the endgame.
         first: fix the declarer's first card (the declarer must lead the first trick).
+        paper_codes: also keep every card's state in the paper's own code (Table 4 for two
+            players, Table 6 for three) in ``card_<c>`` registers, updated by every gate.
     """
     _check_first(spec, first)
-    layout = GameLayout(spec)
+    layout = GameLayout(spec, paper_codes)
     qc = layout.circuit("game")
     lengths = []
     owner_qubits = [q for c in spec.unknown if c in layout.owner for q in layout.owner[c]]
     if owner_qubits:
         sizes = tuple(spec.sizes[p] for p in layout.receivers)
         qc.append(DealGate(sizes, layout.owner_width), owner_qubits)
+    if layout.code is not None:
+        qc.append(HandCodesGate(layout), qc.qubits)
     all_stages = stages(spec)
     for stage in all_stages:
         if stage.kind == "play":

@@ -30,7 +30,16 @@ def run(args) -> int:
     for key, record in result.items():
         print(f"\n{key} ({record['section']}, {record['spec']})")
         print_table(
-            ["figure", "stage", "first", "outcomes", "paper", "agrees", "max |p - exact|"],
+            [
+                "figure",
+                "stage",
+                "first",
+                "outcomes",
+                "paper",
+                "agrees",
+                "max |p - exact|",
+                "Table-code registers",
+            ],
             [
                 [
                     s["figure"],
@@ -40,6 +49,9 @@ def run(args) -> int:
                     s["paper_num_outcomes"],
                     s["agrees"],
                     f"{s['max_abs_error']:.1e}",
+                    f"{s['paper_registers']['num_outcomes']} outcomes, "
+                    f"{s['paper_registers']['num_qubits']} qubits, "
+                    f"max |p - exact| {s['paper_registers']['max_abs_error']:.1e}",
                 ]
                 for s in record["stages"]
             ],

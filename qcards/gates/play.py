@@ -9,7 +9,8 @@ from qiskit.circuit import Gate, QuantumCircuit, Qubit
 
 from qcards.cards import Card
 from qcards.encoding import GameLayout, merge_conditions
-from qcards.gates.cubes import cube_controlled
+from qcards.gates.codes import copy_play_to_table_bits
+from qcards.gates.cubes import cube_x
 from qcards.gates.states import WStateGate
 
 
@@ -102,5 +103,16 @@ def _synth_card_play(gate: CardPlayGate) -> QuantumCircuit:
     flag = layout.flag[0]
     for term in gate.terms():
         targets = [layout.play[c][gate.trick - 1] for c in term.legal]
-        cube_controlled(qc, term.cube, WStateGate(len(targets)), targets, flag)
+        w_state = WStateGate(len(targets))
+        if not term.cube:
+            qc.append(w_state, targets)
+            if layout.code is not None:
+                copy_play_to_table_bits(qc, layout, gate.trick, term.legal, control=None)
+            continue
+        # Compute the configuration into the flag, act, uncompute (the cube is untouched).
+        cube_x(qc, term.cube, flag)
+        qc.append(w_state.control(1), [flag, *targets])
+        if layout.code is not None:
+            copy_play_to_table_bits(qc, layout, gate.trick, term.legal, control=flag)
+        cube_x(qc, term.cube, flag)
     return qc

@@ -9,7 +9,7 @@ from qiskit.circuit import Gate, QuantumCircuit, Qubit
 
 from qcards.cards import Card
 from qcards.encoding import GameLayout, merge_conditions
-from qcards.gates.cubes import cube_x
+from qcards.gates.codes import trick_code_flips, xor_on_cube
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,7 @@ class TrickTerm:
     cube: dict[Qubit, int]
     leader: str
     cards: tuple[Card, ...]
+    seats: tuple[str, ...]
     winner: str
 
 
@@ -63,7 +64,7 @@ class TrickTakingGate(Gate):
                 if cube is None:
                     continue
                 winner = seats[rules.trick_winner(cards)]
-                out.append(TrickTerm(cube, leader, cards, winner))
+                out.append(TrickTerm(cube, leader, cards, tuple(seats), winner))
         return out
 
     def _define(self) -> None:
@@ -74,14 +75,10 @@ def _synth_trick_taking(gate: TrickTakingGate) -> QuantumCircuit:
     layout = gate.layout
     qc = layout.circuit(gate.name)
     register = layout.winner[gate.trick]
-    flag = layout.flag[0]
     for term in gate.terms():
         seat = layout.spec.players.index(term.winner)
-        bits = [register[b] for b in range(register.size) if (seat >> b) & 1]
-        if len(bits) == 1:
-            cube_x(qc, term.cube, bits[0])
-        elif bits:
-            cube_x(qc, term.cube, flag)
-            qc.cx(flag, bits)
-            cube_x(qc, term.cube, flag)
+        flips = [register[b] for b in range(register.size) if (seat >> b) & 1]
+        if layout.code is not None:
+            flips += trick_code_flips(layout, term.cards, term.seats, term.winner)
+        xor_on_cube(qc, layout, term.cube, flips)
     return qc
