@@ -138,3 +138,12 @@ def test_game_gates_reject_bad_trick(bad):
         CardPlayGate(layout, bad, 0)
     with pytest.raises(ValueError, match="position must be"):
         CardPlayGate(layout, 1, 2)
+
+
+def test_hand_codes_gate_needs_paper_layout():
+    from qcards.gates.codes import HandCodesGate
+
+    with pytest.raises(ValueError, match="paper_codes=True"):
+        HandCodesGate(GameLayout(FOUR_CARD.spec()))
+    gate = HandCodesGate(GameLayout(FOUR_CARD.spec(), paper_codes=True))
+    assert gate.definition.num_qubits == 27

@@ -22,6 +22,9 @@ def test_every_figure_matches_the_referee_exactly(reproduced):
     for record in result.values():
         for stage in record["stages"]:
             assert stage["max_abs_error"] < 1e-9, stage["figure"]
+            registers = stage["paper_registers"]
+            assert registers["max_abs_error"] < 1e-9, stage["figure"]
+            assert registers["num_outcomes"] == stage["num_outcomes"]
 
 
 def test_four_card_agrees_with_paper(reproduced):
