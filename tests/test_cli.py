@@ -94,6 +94,11 @@ def test_error_adversarial_on_circuit(capsys):
     )
 
 
+def test_error_bad_shots(capsys, tmp_path):
+    expect_error(capsys, ["evaluate", FOUR, "--method", "aer", "--shots", "0"], "--shots")
+    expect_error(capsys, ["reproduce", "--shots", "0", "--out", str(tmp_path)], "--shots")
+
+
 def test_error_bad_arguments(capsys):
     expect_error(capsys, ["evaluate"], "required")
     expect_error(capsys, ["nonsense"], "invalid choice")

@@ -147,3 +147,21 @@ def test_hand_codes_gate_needs_paper_layout():
         HandCodesGate(GameLayout(FOUR_CARD.spec()))
     gate = HandCodesGate(GameLayout(FOUR_CARD.spec(), paper_codes=True))
     assert gate.definition.num_qubits == 27
+
+
+def test_round_gates_reproduce_the_staged_game():
+    """Deal + R_1 + R_2 (Eq. 16) gives the same final state as the stage-by-stage circuit."""
+    from qcards.game import build_game
+
+    spec = SIX_CARD.spec()
+    game = build_game(spec)
+    rounds = game.layout.circuit("rounds")
+    rounds.append(game.circuit.data[0])  # U_ini
+    for t in (1, 2):
+        rounds.append(RoundGate(game.layout, t), rounds.qubits)
+    sim = AerSimulator(method="statevector")
+    states = []
+    for qc in (game.circuit.copy(), rounds):
+        qc.save_statevector()
+        states.append(sim.run(transpile(qc, sim)).result().get_statevector())
+    assert states[0].equiv(states[1])

@@ -12,6 +12,7 @@ from qcards.cli.common import (
     print_table,
     spec_argument,
 )
+from qcards.errors import QcardsError
 
 
 def add_parser(sub) -> None:
@@ -27,6 +28,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    if args.shots < 1:
+        raise QcardsError("--shots must be at least 1")
     spec = load(args.spec)
     report = evaluate_spec(
         spec, card_option(args.first), args.model, args.method, args.shots, args.seed

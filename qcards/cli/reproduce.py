@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from qcards.cli.common import json_argument, print_json, print_table
+from qcards.errors import QcardsError
 from qcards.paper import EXAMPLES
 from qcards.reproduce import reproduce
 
@@ -20,8 +21,6 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     which = list(EXAMPLES) if args.which == "all" else [args.which]
     if args.shots < 1:
-        from qcards.errors import QcardsError
-
         raise QcardsError("--shots must be at least 1")
     result = reproduce(which, args.out, args.shots, args.seed)
     if args.json:
