@@ -240,6 +240,11 @@ class GameLayout:
         seat = self.spec.players.index(player)
         return {q: (seat >> b) & 1 for b, q in enumerate(self.winner[trick - 1])}
 
+    def check_trick(self, trick: int) -> None:
+        """Raise ``ValueError`` unless ``trick`` is a trick number of this game (1-based)."""
+        if not isinstance(trick, int) or not 1 <= trick <= self.num_tricks:
+            raise ValueError(f"trick must be in 1..{self.num_tricks}, got {trick!r}")
+
     def possible_leaders(self, trick: int) -> tuple[str, ...]:
         if trick == 1 or not self.spec.winner_leads:
             return (self.spec.leader,)

@@ -46,8 +46,7 @@ class CardPlayGate(Gate):
         self, layout: GameLayout, trick: int, position: int, first: Card | None = None
     ) -> None:
         n = len(layout.spec.players)
-        if not 1 <= trick <= layout.num_tricks:
-            raise ValueError(f"trick must be in 1..{layout.num_tricks}, got {trick}")
+        layout.check_trick(trick)
         if not 0 <= position < n:
             raise ValueError(f"position must be in 0..{n - 1}, got {position}")
         self.layout = layout

@@ -23,8 +23,7 @@ class RoundGate(Gate):
     """
 
     def __init__(self, layout: GameLayout, trick: int, first: Card | None = None) -> None:
-        if not 1 <= trick <= layout.num_tricks:
-            raise ValueError(f"trick must be in 1..{layout.num_tricks}, got {trick}")
+        layout.check_trick(trick)
         self.layout = layout
         self.trick = trick
         self.first = first

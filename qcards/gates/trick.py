@@ -40,8 +40,7 @@ class TrickTakingGate(Gate):
     """
 
     def __init__(self, layout: GameLayout, trick: int) -> None:
-        if not 1 <= trick <= layout.num_tricks:
-            raise ValueError(f"trick must be in 1..{layout.num_tricks}, got {trick}")
+        layout.check_trick(trick)
         self.layout = layout
         self.trick = trick
         super().__init__(f"tt_{trick}", layout.num_qubits, [])
