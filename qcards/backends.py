@@ -17,7 +17,7 @@ from qcards.classical import Stage
 from qcards.errors import ResourceError
 from qcards.game import GameCircuit
 
-MAX_QUBITS = {"statevector": 28, "aer": 28, "mps": 64}
+MAX_QUBITS = {"statevector": 28, "aer": 28, "mps": 64, "ddsim": 64}
 """Widest circuit each method accepts. 2**28 amplitudes are 4 GiB of the machine's 24 GiB; the
 matrix-product-state simulator stores the state by its entanglement, not its width, and the game
 states here are sums of few orthogonal paths, so it goes much wider."""
@@ -35,14 +35,19 @@ def check_capacity(num_qubits: int, method: str) -> None:
 
 
 def _simulator(method: str = "statevector", seed: int | None = None) -> AerSimulator:
-    options = {}
+    return AerSimulator(seed_simulator=seed, **backend_options(method))
+
+
+def backend_options(method: str) -> dict:
+    """Aer options for a qcards method name."""
+    options: dict = {"method": _AER_METHOD[method]}
     if method == "mps":
         # Aer's up-front memory estimate for MPS assumes worst-case entanglement and refuses
         # even the 39-qubit six-card circuit (it asks for 3e8 MB). A game state is a sum of at
         # most (number of play paths) orthogonal basis states, so its bond dimension is bounded
         # by that count and the real footprint is megabytes; the estimate is switched off.
         options["max_memory_mb"] = 2**40
-    return AerSimulator(method=_AER_METHOD[method], seed_simulator=seed, **options)
+    return options
 
 
 def _run(sim: AerSimulator, circuit):

@@ -10,10 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from qcards.cli import evaluate, recommend, reproduce
+from qcards.cli import count, evaluate, recommend, reproduce
 from qcards.errors import QcardsError
 
-COMMANDS = (reproduce, evaluate, recommend)
+COMMANDS = (reproduce, evaluate, recommend, count)
 
 
 class UsageError(Exception):

@@ -6,6 +6,7 @@ import itertools
 import math
 
 import numpy as np
+from qiskit import transpile
 from qiskit.circuit import Gate, QuantumCircuit
 from qiskit.circuit.library import StatePreparation
 
@@ -107,4 +108,9 @@ def _synth_deal(gate: DealGate) -> QuantumCircuit:
     qc = QuantumCircuit(gate.num_qubits, name="u_ini")
     if gate.num_qubits:
         qc.append(StatePreparation(gate.reference_state()), range(gate.num_qubits))
+        # Lower to {u, cx} here: the isometry's uniformly-controlled gates reach Aer as
+        # "multiplexer" instructions, and Aer 0.18 crashes on their inverses (seen in the
+        # Grover operator A S_0 A^dagger of amplitude estimation).
+        qc = transpile(qc, basis_gates=["u", "cx"], optimization_level=1)
+        qc.name = "u_ini"
     return qc

@@ -1,0 +1,159 @@
+"""The score operator S_A (Eq. 18) and the favourable-outcome oracle for P_fav (Sec. VI.6).
+
+``score_operator`` is the observable whose expectation on the final game state is the declarer's
+expected card points. ``WinOracleGate`` computes, reversibly, whether the declarer reached the
+target into one qubit, so that :math:`p_{win} = \\langle P_{fav} \\rangle` is the probability of
+that qubit being 1 -- the "good" state of quantum counting and amplitude estimation.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister, Qubit
+from qiskit.circuit.library import MCPhaseGate, QFTGate
+from qiskit.quantum_info import SparsePauliOp
+
+from qcards.cards import Card
+from qcards.encoding import GameLayout
+from qcards.game import GameCircuit, build_game
+from qcards.spec import Endgame
+
+
+def _stack_conditions(layout: GameLayout) -> list[tuple[Card, dict[Qubit, int]]]:
+    """For every card and trick: the cube "card played in this trick, and the declarer won it"."""
+    declarer_seat = 0
+    out = []
+    for card in layout.cards:
+        if card.value == 0:
+            continue
+        for t in range(1, layout.num_tricks + 1):
+            cube = {layout.play[card][t - 1]: 1}
+            for b, q in enumerate(layout.winner[t]):
+                cube[q] = (declarer_seat >> b) & 1
+            out.append((card, cube))
+    return out
+
+
+def score_operator(layout: GameLayout, include_taken: bool = True) -> SparsePauliOp:
+    """S_A of Eq. (18) as a :class:`SparsePauliOp` on the layout's qubits (qubit i = index i).
+
+    :math:`S_A = \\sum_i \\mathcal{V}(i) P_A^{(i)}`, with :math:`P_A^{(i)}` the projector onto
+    "card i lies in the declarer's stack": played in trick t and trick t won by the declarer,
+    summed over t. With ``include_taken`` the points the declarer already holds are added as a
+    multiple of the identity, so the expectation is the referee's ``expected_points``.
+    """
+    index = {q: i for i, q in enumerate(layout.qubits)}
+    terms: list[tuple[str, list[int], float]] = []
+    for card, cube in _stack_conditions(layout):
+        qubits = list(cube)
+        # |1><1| = (I - Z)/2 and |0><0| = (I + Z)/2; expand the product over every subset.
+        for subset in itertools.chain.from_iterable(
+            itertools.combinations(qubits, r) for r in range(len(qubits) + 1)
+        ):
+            sign = 1
+            for q in subset:
+                sign *= -1 if cube[q] == 1 else 1
+            coeff = card.value * sign / 2 ** len(qubits)
+            terms.append(("Z" * len(subset), [index[q] for q in subset], coeff))
+    if include_taken and layout.spec.declarer_points:
+        terms.append(("", [], float(layout.spec.declarer_points)))
+    if not terms:
+        terms.append(("", [], 0.0))
+    return SparsePauliOp.from_sparse_list(terms, num_qubits=layout.num_qubits).simplify()
+
+
+def score_register_size(spec: Endgame) -> int:
+    """Qubits of the score register: m + 1 with :math:`2^m \\ge` every value compared."""
+    needed = target_gap(spec)
+    in_play = spec.points_in_play()
+    m = max(1, math.ceil(math.log2(max(needed, in_play - needed + 1, 2))))
+    return m + 1
+
+
+def target_gap(spec: Endgame) -> int:
+    """Card points the declarer still has to take from the tricks to reach the target."""
+    return spec.target - spec.declarer_points
+
+
+class WinOracleGate(Gate):
+    """Compute "the declarer reached the target" into the top qubit of a score register.
+
+    Acts on the game layout's qubits followed by ``m + 1`` score qubits (initially 0). In the
+    Fourier basis of the score register (Qiskit's :class:`QFTGate`) it adds, for every card and
+    trick, the card's value controlled on "played in that trick and the trick won by the
+    declarer" (multi-controlled phases), then the constant :math:`2^m - K` with K the points
+    still needed. After the inverse QFT the register holds :math:`S + 2^m - K`, whose top bit is
+    1 exactly when the declarer's trick points S reach K. Qiskit's adders add registers, not
+    controlled constants, hence the phases are written here (Draper's construction).
+
+    Args:
+        layout: registers of the game circuit.
+    """
+
+    def __init__(self, layout: GameLayout) -> None:
+        self.layout = layout
+        self.score_size = score_register_size(layout.spec)
+        super().__init__("win_oracle", layout.num_qubits + self.score_size, [])
+
+    def _define(self) -> None:
+        self.definition = _synth_win_oracle(self)
+
+
+def _synth_win_oracle(gate: WinOracleGate) -> QuantumCircuit:
+    layout = gate.layout
+    n = gate.score_size
+    score = QuantumRegister(n, "score")
+    qc = QuantumCircuit(*layout.registers, score, name="win_oracle")
+    qc.append(QFTGate(n), score)
+
+    def add_constant(value: int, cube: dict[Qubit, int]) -> None:
+        zeros = [q for q, v in cube.items() if v == 0]
+        if zeros:
+            qc.x(zeros)
+        for j in range(n):
+            angle = 2 * math.pi * value * 2**j / 2**n
+            angle = math.remainder(angle, 2 * math.pi)
+            if abs(angle) < 1e-15:
+                continue
+            if cube:
+                qc.append(MCPhaseGate(angle, len(cube)), [*cube, score[j]])
+            else:
+                qc.p(angle, score[j])
+        if zeros:
+            qc.x(zeros)
+
+    for card, cube in _stack_conditions(layout):
+        add_constant(card.value, cube)
+    add_constant(2 ** (n - 1) - target_gap(layout.spec), {})
+    qc.append(QFTGate(n).inverse(), score)
+    return qc
+
+
+@dataclass(frozen=True)
+class WinCircuit:
+    """The state preparation A of counting: game circuit then the win oracle.
+
+    ``objective`` is the qubit that is 1 exactly on the favourable outcomes (P_fav).
+    """
+
+    game: GameCircuit
+    circuit: QuantumCircuit
+    objective: int
+
+    @property
+    def num_qubits(self) -> int:
+        return self.circuit.num_qubits
+
+
+def build_win_circuit(spec: Endgame, first: Card | None = None) -> WinCircuit:
+    """A = WinOracle . game: marks the favourable subspace in one objective qubit."""
+    game = build_game(spec, first)
+    oracle = WinOracleGate(game.layout)
+    score = QuantumRegister(oracle.score_size, "score")
+    qc = QuantumCircuit(*game.layout.registers, score, name="win_state")
+    qc.compose(game.circuit, qubits=list(range(game.layout.num_qubits)), inplace=True)
+    qc.append(oracle, qc.qubits)
+    return WinCircuit(game, qc, qc.num_qubits - 1)
