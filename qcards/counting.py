@@ -26,7 +26,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from qiskit import transpile
+from qiskit import QuantumCircuit, QuantumRegister, transpile
+from qiskit.circuit.library import PermutationGate, QFTGate
 from qiskit.primitives import BaseSamplerV2
 from qiskit_aer.primitives import SamplerV2 as AerSamplerV2
 from qiskit_algorithms import (
@@ -158,6 +159,54 @@ class CountResult:
         }
 
 
+def controlled_grover_power(problem: EstimationProblem, power: int) -> QuantumCircuit:
+    r"""Controlled :math:`Q^{power}` on (control, state qubits), Q as Qiskit's ``grover_operator``.
+
+    :math:`Q = -A S_0 A^\dagger S_\chi`. Only the reflections and the sign need the control:
+    with the control off, :math:`A A^\dagger = 1`. Controlling A itself, as the generic
+    ``Gate.control()`` does, multiplies the circuit about thirty-fold for the game circuits
+    (every multi-controlled gate gains a control and is re-synthesised); this keeps a
+    controlled Grover step at the cost of two uncontrolled A's.
+    """
+    a_op = problem.state_preparation
+    n = a_op.num_qubits
+    control = QuantumRegister(1, "control")
+    state = QuantumRegister(n, "state")
+    qc = QuantumCircuit(control, state, name=f"c-Q^{power}")
+    objective = problem.objective_qubits
+    a_gate = a_op.to_gate(label="A")
+    a_inverse = a_gate.inverse()
+    for _ in range(power):
+        for q in objective:  # controlled S_chi: phase -1 on the good states
+            qc.cz(control[0], state[q])
+        qc.append(a_inverse, state)
+        qc.x(state)  # controlled S_0 = 1 - 2|0><0|
+        qc.h(state[n - 1])
+        qc.mcx([control[0], *state[: n - 1]], state[n - 1])
+        qc.h(state[n - 1])
+        qc.x(state)
+        qc.append(a_gate, state)
+        qc.z(control[0])  # the global phase -1 of Q, controlled
+    return qc
+
+
+def phase_estimation_circuit(problem: EstimationProblem, num_eval: int) -> QuantumCircuit:
+    """Phase estimation of Q with ``num_eval`` qubits, laid out as Qiskit's ``phase_estimation``
+    (evaluation register first, inverse QFT then bit reversal), with cheap controlled powers."""
+    n = problem.state_preparation.num_qubits
+    evaluation = QuantumRegister(num_eval, "eval")
+    state = QuantumRegister(n, "q")
+    qc = QuantumCircuit(evaluation, state, name="phase_estimation")
+    qc.h(evaluation)
+    for j in range(num_eval):
+        qc.compose(
+            controlled_grover_power(problem, 2**j), [evaluation[j], *state], inplace=True
+        )
+    qc.append(QFTGate(num_eval).inverse(), evaluation)
+    qc.append(PermutationGate(list(reversed(range(num_eval)))), evaluation)
+    return qc
+
+
 def estimation_problem(win: WinCircuit) -> EstimationProblem:
     """A and its objective qubit; the Grover operator is built by qiskit-algorithms."""
     return EstimationProblem(state_preparation=win.circuit, objective_qubits=[win.objective])
@@ -210,12 +259,18 @@ def count(
     problem = estimation_problem(win)
     phase = None
     if method == "canonical":
-        algorithm = AmplitudeEstimation(eval_qubits, sampler=sampler)
+        algorithm = AmplitudeEstimation(
+            eval_qubits,
+            phase_estimation_circuit=phase_estimation_circuit(problem, eval_qubits),
+            sampler=sampler,
+        )
         result = algorithm.estimate(problem)
         ci = algorithm.compute_confidence_interval(result, alpha, kind="likelihood_ratio")
         estimate = float(result.mle)
-        # The most likely grid point y/2^m gives the phase of Eq. 19: phi = 2*pi*y/2^m.
-        phase = 2 * math.pi * float(result.max_probability_phase)
+        # The most likely grid value a = sin^2(pi y / 2^m) gives the phase of Eq. 19,
+        # phi = 2 pi y / 2^m with p = sin^2(phi / 2); the estimate itself is the maximum
+        # likelihood refinement over all measured y.
+        phase = 2 * math.asin(math.sqrt(float(result.estimation)))
     elif method == "iae":
         algorithm = IterativeAmplitudeEstimation(epsilon, alpha, sampler=sampler)
         result = algorithm.estimate(problem)

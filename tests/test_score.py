@@ -1,0 +1,75 @@
+"""S_A (Eq. 18) and the win oracle against the referee, exactly."""
+
+from __future__ import annotations
+
+import pytest
+from qiskit import transpile
+from qiskit_aer import AerSimulator
+from qiskit_aer.primitives import EstimatorV2
+
+from conftest import generated_specs, random_spec
+from qcards.cards import Card
+from qcards.classical import evaluate
+from qcards.game import build_game
+from qcards.score import build_win_circuit, score_operator, score_register_size
+
+TOL = 1e-9
+
+
+def expected_score(spec, first=None):
+    game = build_game(spec, first)
+    op = score_operator(game.layout)
+    sim = AerSimulator()
+    circuit = transpile(game.circuit, sim)
+    result = EstimatorV2().run([(circuit, op.apply_layout(circuit.layout))]).result()
+    return float(result[0].data.evs)
+
+
+def win_probability(spec, first=None, method="statevector"):
+    win = build_win_circuit(spec, first)
+    qc = win.circuit.copy()
+    qc.save_probabilities_dict([win.objective], label="p")
+    sim = AerSimulator(method=method, max_memory_mb=2**40)
+    return sim.run(transpile(qc, sim), shots=1).result().data(0)["p"].get(1, 0.0)
+
+
+def test_score_operator_four_card(four_card):
+    assert abs(expected_score(four_card) - 14) < TOL
+
+
+@pytest.mark.parametrize("first", ["CA", "CK"])
+def test_score_operator_six_card(six_card, first):
+    card = Card.parse(first)
+    assert abs(expected_score(six_card, card) - float(evaluate(six_card, first=card).expected_points)) < TOL
+
+
+def test_win_oracle_four_card(four_card):
+    assert abs(win_probability(four_card) - 5 / 12) < TOL
+
+
+def test_win_oracle_six_card_mps(six_card):
+    p = win_probability(six_card, Card.parse("CA"), "matrix_product_state")
+    assert abs(p - 2 / 3) < TOL
+
+
+@pytest.mark.parametrize(
+    "params",
+    [p for p in generated_specs() if p[1:3] != (3, 2)][::3],
+    ids=lambda p: "-".join(map(str, p[1:])),
+)
+def test_score_and_oracle_generated(params):
+    spec = random_spec(*params, max_qubits=16)
+    referee = evaluate(spec)
+    assert abs(expected_score(spec) - float(referee.expected_points)) < TOL
+    assert abs(win_probability(spec) - float(referee.p_win)) < TOL
+
+
+def test_score_register_covers_extremes(six_card):
+    from dataclasses import replace
+
+    for target in (0, 40, 41, 75, 76, 120):
+        spec = replace(six_card, target=target)
+        n = score_register_size(spec)
+        gap = target - spec.declarer_points
+        m = n - 1
+        assert 2**m >= gap and spec.points_in_play() - gap < 2**m
