@@ -199,9 +199,7 @@ def phase_estimation_circuit(problem: EstimationProblem, num_eval: int) -> Quant
     qc = QuantumCircuit(evaluation, state, name="phase_estimation")
     qc.h(evaluation)
     for j in range(num_eval):
-        qc.compose(
-            controlled_grover_power(problem, 2**j), [evaluation[j], *state], inplace=True
-        )
+        qc.compose(controlled_grover_power(problem, 2**j), [evaluation[j], *state], inplace=True)
     qc.append(QFTGate(num_eval).inverse(), evaluation)
     qc.append(PermutationGate(list(reversed(range(num_eval)))), evaluation)
     return qc

@@ -119,3 +119,14 @@ def test_recommend_needs_declarer_lead(capsys, tmp_path):
     path = tmp_path / "b.toml"
     path.write_text(SIX_CARD.spec().to_toml().replace('leader = "A"', 'leader = "B"'))
     expect_error(capsys, ["recommend", str(path)], "lead the first trick")
+
+
+def test_count_json(capsys):
+    data = run_json(capsys, "count", FOUR, "--method", "iae", "--seed", "4")
+    assert {"estimate", "ci", "oracle_calls", "exact", "method", "num_qubits"} <= set(data)
+    assert abs(data["estimate"] - 5 / 12) <= 0.01 and data["method"] == "iae"
+
+
+def test_count_errors(capsys):
+    expect_error(capsys, ["count", FOUR, "--epsilon", "0"], "--epsilon")
+    expect_error(capsys, ["count", FOUR, "--method", "grover"], "invalid choice")

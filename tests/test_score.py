@@ -7,11 +7,12 @@ from qiskit import transpile
 from qiskit_aer import AerSimulator
 from qiskit_aer.primitives import EstimatorV2
 
-from conftest import generated_specs, random_spec
 from qcards.cards import Card
 from qcards.classical import evaluate
 from qcards.game import build_game
 from qcards.score import build_win_circuit, score_operator, score_register_size
+
+from conftest import generated_specs, random_spec
 
 TOL = 1e-9
 
@@ -40,7 +41,10 @@ def test_score_operator_four_card(four_card):
 @pytest.mark.parametrize("first", ["CA", "CK"])
 def test_score_operator_six_card(six_card, first):
     card = Card.parse(first)
-    assert abs(expected_score(six_card, card) - float(evaluate(six_card, first=card).expected_points)) < TOL
+    assert (
+        abs(expected_score(six_card, card) - float(evaluate(six_card, first=card).expected_points))
+        < TOL
+    )
 
 
 def test_win_oracle_four_card(four_card):

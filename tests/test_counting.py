@@ -1,0 +1,99 @@
+"""Counting and amplitude estimation: seeded intervals contain the referee's exact p_win."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from qiskit import QuantumCircuit
+from qiskit.quantum_info import Operator
+from qiskit_algorithms import EstimationProblem
+
+from qcards.cards import Card
+from qcards.counting import controlled_grover_power, count
+from qcards.errors import ModelError
+from qcards.spec import parse_spec
+
+from conftest import generated_specs, random_spec
+
+SETTINGS = {
+    "iae": {"epsilon": 0.02},
+    "mlae": {"epsilon": 0.05},
+    "canonical": {"eval_qubits": 3},
+}
+
+
+def check(result):
+    low, high = result.ci
+    assert low - 1e-9 <= float(result.exact) <= high + 1e-9, result.to_json()
+    assert result.confidence_level == pytest.approx(0.95)
+    assert result.oracle_calls > 0
+
+
+@pytest.mark.parametrize("method", list(SETTINGS))
+def test_four_card_interval_contains_exact(four_card, method):
+    result = count(four_card, method=method, seed=7, shots=100, **SETTINGS[method])
+    check(result)
+    assert result.equal_weights and result.num_paths == 24 and result.winning_paths_exact == 10
+
+
+def test_four_card_iae_reaches_one_percent(four_card):
+    result = count(four_card, method="iae", epsilon=0.01, seed=2, shots=100)
+    assert result.error <= 0.01
+    assert abs(result.winning_paths - 10) <= 24 * 0.01
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", list(SETTINGS))
+def test_six_card_interval_contains_exact(six_card, method):
+    result = count(six_card, Card.parse("CA"), method=method, seed=3, shots=100, **SETTINGS[method])
+    check(result)
+    assert float(result.exact) == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [p for p in generated_specs() if p[1:3] != (3, 2)][::6],
+    ids=lambda p: "-".join(map(str, p[1:])),
+)
+def test_generated_specs_iae(params):
+    spec = random_spec(*params, max_qubits=16)
+    check(count(spec, method="iae", epsilon=0.05, seed=params[0], shots=100))
+
+
+def test_unequal_path_weights_do_not_claim_a_path_count():
+    # A holding CA CK leaves B two free choices, A holding CA D7 forces B to follow suit:
+    # paths weigh 1/24 or 1/12, so p_win is not a count of paths.
+    spec = parse_spec(
+        'players = ["A", "B"]\ntrump = "none"\ntarget = 15\n'
+        '[unknown]\ncards = ["CA", "CK", "D7", "D8"]\nsizes = { A = 2, B = 2 }\n'
+    )
+    result = count(spec, method="iae", epsilon=0.05, seed=1, shots=100)
+    assert not result.equal_weights and result.winning_paths is None
+    check(result)
+
+
+def test_controlled_grover_power_equals_qiskit():
+    a = QuantumCircuit(3)
+    a.ry(0.7, 0)
+    a.cx(0, 1)
+    a.h(2)
+    a.cry(0.4, 2, 1)
+    problem = EstimationProblem(state_preparation=a, objective_qubits=[1])
+    for k in (1, 2, 3):
+        reference = Operator(problem.grover_operator.power(k).control())
+        assert np.allclose(Operator(controlled_grover_power(problem, k)).data, reference.data)
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"method": "qpe"}, "unknown counting method"),
+        ({"epsilon": 0.7}, "--epsilon"),
+        ({"alpha": 1.5}, "--alpha"),
+        ({"eval_qubits": 0}, "--eval-qubits"),
+        ({"backend": "gpu"}, "unknown backend"),
+    ],
+)
+def test_bad_options(four_card, kwargs, message):
+    with pytest.raises(ModelError, match=message):
+        count(four_card, **kwargs)
