@@ -130,3 +130,21 @@ def test_count_json(capsys):
 def test_count_errors(capsys):
     expect_error(capsys, ["count", FOUR, "--epsilon", "0"], "--epsilon")
     expect_error(capsys, ["count", FOUR, "--method", "grover"], "invalid choice")
+
+
+def test_error_unwritable_out(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    expect_error(capsys, ["reproduce", "four-card", "--out", str(blocker)], "cannot write")
+
+
+def test_error_names_with_newlines_stay_on_one_line(capsys, tmp_path):
+    path = tmp_path / "nl.toml"
+    path.write_text('players = ["A", "B"]\n"foo\\nbar" = 1\n')
+    expect_error(capsys, ["evaluate", str(path)], "unknown field")
+
+
+def test_recommend_exact_ties_keep_hand_order(capsys):
+    data = run_json(capsys, "recommend", SIX)
+    assert [c["card"] for c in data["cards"]] == ["CA", "CK"]
+    assert {c["p_win_exact"] for c in data["cards"]} == {"2/3"}

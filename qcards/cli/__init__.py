@@ -36,14 +36,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _fail(message: str) -> int:
+    # one line, whatever names from the spec contain
+    one_line = message.replace("\r", "\\r").replace("\n", "\\n")
+    print(f"error: {one_line}", file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
         return int(args.run(args) or 0)
     except (UsageError, QcardsError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
+    except OSError as exc:  # e.g. --out pointing at a file or an unwritable place
+        where = f" {exc.filename}" if exc.filename else ""
+        return _fail(f"cannot write{where}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130

@@ -12,12 +12,13 @@ def add_parser(sub) -> None:
     spec_argument(p)
     p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
     p.add_argument("--method", choices=METHODS, default="auto", help="how p_win is computed")
+    p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
     json_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    ranked = recommend_spec(load(args.spec), args.model, args.method)
+    ranked = recommend_spec(load(args.spec), args.model, args.method, args.seed)
     cards = [
         {
             "card": str(card),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from qcards.cli.common import json_argument, print_json, print_table
 from qcards.errors import QcardsError
 from qcards.paper import EXAMPLES
@@ -22,6 +24,7 @@ def run(args) -> int:
     which = list(EXAMPLES) if args.which == "all" else [args.which]
     if args.shots < 1:
         raise QcardsError("--shots must be at least 1")
+    Path(args.out).mkdir(parents=True, exist_ok=True)  # fail before minutes of work
     result = reproduce(which, args.out, args.shots, args.seed)
     if args.json:
         print_json(result)
