@@ -70,7 +70,13 @@ def grover_timing(spec, first, k=10):
 
 
 def fit_slope(calls, errors):
-    x, y = np.log(np.array(calls, float)), np.log(np.maximum(np.array(errors, float), 1e-6))
+    """Least-squares slope of log(error) on log(calls); points with no call are left out
+    (IAE stops at k = 0 when its first round already meets a loose epsilon)."""
+    pairs = [(c, e) for c, e in zip(calls, errors, strict=True) if c > 0]
+    if len(pairs) < 2:
+        return float("nan")
+    x = np.log([c for c, _ in pairs])
+    y = np.log([max(e, 1e-6) for _, e in pairs])
     return float(np.polyfit(x, y, 1)[0])
 
 
