@@ -37,6 +37,14 @@ def print_json(data) -> None:
     sys.stdout.write("\n")
 
 
+def print_record(data: dict, as_json: bool) -> None:
+    """A flat result: JSON, or a two-column quantity/value table."""
+    if as_json:
+        print_json(data)
+    else:
+        print_table(["quantity", "value"], list(data.items()))
+
+
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
     cells = [[str(h) for h in headers]] + [[_cell(v) for v in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]

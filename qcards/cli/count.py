@@ -6,8 +6,6 @@ from qcards.cli.common import (
     card_option,
     json_argument,
     load,
-    print_json,
-    print_table,
     spec_argument,
 )
 from qcards.counting import BACKENDS, METHODS, count
@@ -43,9 +41,7 @@ def run(args) -> int:
         backend=args.backend,
     )
     data = result.to_json()
-    if args.json:
-        print_json(data)
-    else:
+    if not args.json:
         data["ci"] = f"[{data['ci'][0]:.6f}, {data['ci'][1]:.6f}]"
-        print_table(["quantity", "value"], list(data.items()))
+    print_record(data, args.json)
     return 0

@@ -8,8 +8,6 @@ from qcards.cli.common import (
     card_option,
     json_argument,
     load,
-    print_json,
-    print_table,
     spec_argument,
 )
 from qcards.errors import QcardsError
@@ -34,9 +32,5 @@ def run(args) -> int:
     report = evaluate_spec(
         spec, card_option(args.first), args.model, args.method, args.shots, args.seed
     )
-    data = report.to_json()
-    if args.json:
-        print_json(data)
-    else:
-        print_table(["quantity", "value"], list(data.items()))
+    print_record(report.to_json(), args.json)
     return 0
