@@ -8,6 +8,7 @@ from qcards.cli.common import (
     card_option,
     json_argument,
     load,
+    print_record,
     spec_argument,
 )
 from qcards.errors import QcardsError
