@@ -13,6 +13,7 @@ Run: ``python benchmarks/bench_counting.py [--seeds N] [--quick]``.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from pathlib import Path
@@ -100,6 +101,7 @@ def main() -> None:
     print("| example | method | setting | median oracle calls | median abs error | median s |")
     print("|---|---|---|---|---|---|")
     slopes = {}
+    raw: list[dict] = []
     for ax, (key, spec, first) in zip(axes, examples, strict=True):
         exact = float(evaluate(spec, "random", first).p_win)
         for method, options in settings.items():
@@ -125,8 +127,21 @@ def main() -> None:
                     f"| {statistics.median(times):.2f} |"
                 )
             slopes[(key, method)] = fit_slope(calls_axis, error_axis)
+            raw.append(
+                {
+                    "example": key,
+                    "method": method,
+                    "calls": calls_axis,
+                    "errors": error_axis,
+                    "slope": slopes[(key, method)],
+                }
+            )
+            shown = [(c, e) for c, e in zip(calls_axis, error_axis, strict=True) if c > 0]
             ax.loglog(
-                calls_axis, error_axis, "o-", label=f"{method} (slope {slopes[(key, method)]:.2f})"
+                [c for c, _ in shown],
+                [e for _, e in shown],
+                "o-",
+                label=f"{method} (slope {slopes[(key, method)]:.2f})",
             )
         ax.set_title(f"{key}: |estimate - exact p_win|")
         ax.set_xlabel("oracle calls (Grover applications x shots; sampling: shots)")
@@ -135,6 +150,7 @@ def main() -> None:
     fig.tight_layout()
     path = OUT / "counting_error.png"
     fig.savefig(path, dpi=110)
+    (OUT / "counting_error.json").write_text(json.dumps(raw, indent=1))
     print("\nfitted log-log slopes (error ~ calls^slope):")
     for (key, method), slope in slopes.items():
         print(f"  {key:9s} {method:9s} {slope:+.2f}")
