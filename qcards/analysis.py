@@ -7,8 +7,10 @@ outcomes into card locations.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from qcards import backends
 from qcards.cards import Card
@@ -18,19 +20,28 @@ from qcards.errors import ModelError
 from qcards.game import GameCircuit, build_game
 from qcards.spec import Endgame
 
+K = TypeVar("K")
+T = TypeVar("T")
+W = TypeVar("W", int, float, Fraction)
+
 METHODS = ("statevector", "mps", "aer", "classical", "auto")
 AUTO_STATEVECTOR_QUBITS = 22
 """``auto`` runs the circuit on the dense statevector up to this width and answers with the
 classical referee beyond it."""
 
 
+def regroup(weights: Mapping[K, W], key: Callable[[K], T]) -> dict[T, W]:
+    """Sum weights (probabilities, fractions or counts) over the items with the same key."""
+    out: dict = {}
+    for item, weight in weights.items():
+        k = key(item)
+        out[k] = out.get(k, 0) + weight
+    return out
+
+
 def decode_distribution(game: GameCircuit, stage: Stage, outcomes: dict[int, float]) -> dict:
     """Sum outcome weights (probabilities or counts) by decoded :class:`Snapshot`."""
-    out: dict[Snapshot, float] = {}
-    for outcome, weight in outcomes.items():
-        snap = game.layout.decode(outcome, stage)
-        out[snap] = out.get(snap, 0) + weight
-    return out
+    return regroup(outcomes, lambda outcome: game.layout.decode(outcome, stage))
 
 
 def final_distribution(

@@ -39,7 +39,7 @@ from qiskit_algorithms import (
 
 from qcards.backends import _simulator, backend_options, check_capacity
 from qcards.cards import Card
-from qcards.classical import evaluate, paths
+from qcards.classical import paths
 from qcards.errors import ModelError
 from qcards.score import WinCircuit, build_win_circuit
 from qcards.spec import Endgame
@@ -282,23 +282,24 @@ def count(
         ci = algorithm.compute_confidence_interval(result, alpha, kind="fisher")
         estimate = float(result.estimation)
 
-    referee = evaluate(spec, "random", first)
+    # One enumeration of the referee's paths gives the exact p_win, the path count and
+    # whether the paths weigh the same.
     all_paths = list(paths(spec, first))
-    weights = {p.probability for p in all_paths}
-    equal = len(weights) == 1
-    winning_exact = sum(1 for p in all_paths if p.declarer_points(spec) >= spec.target)
+    winning = [p for p in all_paths if p.declarer_points(spec) >= spec.target]
+    exact = sum((p.probability for p in winning), Fraction(0))
+    equal = len({p.probability for p in all_paths}) == 1
     return CountResult(
         method=method,
         estimate=estimate,
         ci=(float(max(0.0, ci[0])), float(min(1.0, ci[1]))),
         confidence_level=1 - alpha,
         oracle_calls=int(result.num_oracle_queries),
-        exact=referee.p_win,
+        exact=exact,
         num_qubits=width,
         shots=shots,
         phase=phase,
         num_paths=len(all_paths),
         equal_weights=equal,
         winning_paths=len(all_paths) * estimate if equal else None,
-        winning_paths_exact=winning_exact,
+        winning_paths_exact=len(winning),
     )

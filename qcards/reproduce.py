@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 from qcards import backends
-from qcards.analysis import decode_distribution
+from qcards.analysis import decode_distribution, regroup
 from qcards.cards import Card
 from qcards.classical import evaluate, stage_distributions
 from qcards.encoding import paper_label
@@ -101,6 +102,7 @@ def reproduce_example(
 ) -> dict:
     """Run one paper example; returns the JSON-ready record (see ``qcards reproduce``)."""
     spec = example.spec()
+    label = partial(paper_label, spec=spec)
     figure_results: list[FigureResult] = []
     p_win: dict[Card | None, dict] = {}
     for first in example.firsts:
@@ -119,9 +121,9 @@ def reproduce_example(
             method="mps",
         )
         for fig in figures:
-            probs = _by_label(decode_distribution(game, fig.stage, exact_probs[fig.stage]), spec)
-            counts = _by_label(decode_distribution(game, fig.stage, samples[fig.stage]), spec)
-            exact = _by_label(referee[fig.stage], spec)
+            probs = regroup(decode_distribution(game, fig.stage, exact_probs[fig.stage]), label)
+            counts = regroup(decode_distribution(game, fig.stage, samples[fig.stage]), label)
+            exact = regroup(referee[fig.stage], label)
             png = None
             if out_dir is not None:
                 png = str(
@@ -138,7 +140,7 @@ def reproduce_example(
                     {k: Fraction(v) for k, v in exact.items()},
                     {k: int(v) for k, v in counts.items()},
                     png,
-                    _register_labels(paper_game, registers[fig.stage]),
+                    regroup(registers[fig.stage], paper_game.layout.code_label),
                     paper_game.num_qubits,
                 )
             )
@@ -172,22 +174,6 @@ def reproduce_example(
     else:
         record["first"] = {str(card): values for card, values in p_win.items()}
     return record
-
-
-def _register_labels(game, probabilities: dict[int, float]) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for outcome, p in probabilities.items():
-        label = game.layout.code_label(outcome)
-        out[label] = out.get(label, 0.0) + p
-    return out
-
-
-def _by_label(dist: dict, spec) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for snap, weight in dist.items():
-        label = paper_label(snap, spec)
-        out[label] = out.get(label, 0) + weight
-    return out
 
 
 def reproduce(

@@ -19,6 +19,7 @@ from qiskit.quantum_info import SparsePauliOp
 from qcards.cards import Card
 from qcards.encoding import GameLayout
 from qcards.game import GameCircuit, build_game
+from qcards.gates.cubes import open_controls
 from qcards.spec import Endgame
 
 
@@ -110,20 +111,16 @@ def _synth_win_oracle(gate: WinOracleGate) -> QuantumCircuit:
     qc.append(QFTGate(n), score)
 
     def add_constant(value: int, cube: dict[Qubit, int]) -> None:
-        zeros = [q for q, v in cube.items() if v == 0]
-        if zeros:
-            qc.x(zeros)
-        for j in range(n):
-            angle = 2 * math.pi * value * 2**j / 2**n
-            angle = math.remainder(angle, 2 * math.pi)
-            if abs(angle) < 1e-15:
-                continue
-            if cube:
-                qc.append(MCPhaseGate(angle, len(cube)), [*cube, score[j]])
-            else:
-                qc.p(angle, score[j])
-        if zeros:
-            qc.x(zeros)
+        with open_controls(qc, cube):
+            for j in range(n):
+                angle = 2 * math.pi * value * 2**j / 2**n
+                angle = math.remainder(angle, 2 * math.pi)
+                if abs(angle) < 1e-15:
+                    continue
+                if cube:
+                    qc.append(MCPhaseGate(angle, len(cube)), [*cube, score[j]])
+                else:
+                    qc.p(angle, score[j])
 
     for card, cube in _stack_conditions(layout):
         add_constant(card.value, cube)

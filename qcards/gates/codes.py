@@ -11,13 +11,13 @@ definition the code changes of one step of the game:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 
 from qcards.cards import Card
 from qcards.encoding import GameLayout
-from qcards.gates.cubes import cube_x
+from qcards.gates.cubes import cube_xor
 
 
 def code_flips(layout: GameLayout, card: Card, before, after) -> list[Qubit]:
@@ -52,7 +52,7 @@ def _synth_hand_codes(layout: GameLayout) -> QuantumCircuit:
             flips = _ones(layout, card, ("hand", owner))
             if flips:
                 cube = {} if known is not None else layout.owner_condition(card, owner)
-                xor_on_cube(qc, layout, cube, flips)
+                cube_xor(qc, cube, flips, layout.flag[0])
     return qc
 
 
@@ -90,21 +90,3 @@ def trick_code_flips(
 def _ones(layout: GameLayout, card: Card, location) -> list[Qubit]:
     bits = layout.code.encode(location, layout.spec)
     return [layout.card[card][i] for i, b in enumerate(bits) if b == "1"]
-
-
-def xor_on_cube(
-    qc: QuantumCircuit, layout: GameLayout, cube: Mapping[Qubit, int], flips: Sequence[Qubit]
-) -> None:
-    """Flip every qubit of ``flips`` on the basis states that satisfy ``cube`` (via ``flag``)."""
-    if not flips:
-        return
-    if not cube:
-        qc.x(flips)
-        return
-    if len(flips) == 1:
-        cube_x(qc, cube, flips[0])
-        return
-    flag = layout.flag[0]
-    cube_x(qc, cube, flag)
-    qc.cx(flag, flips)
-    cube_x(qc, cube, flag)

@@ -6,14 +6,24 @@ configuration of the card registers; a configuration is a cube over the qubits i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
-from qiskit.circuit import Gate, QuantumCircuit, Qubit
+from qiskit.circuit import QuantumCircuit, Qubit
 from qiskit.circuit.library import MCXGate
 
 
-def _flip_zeros(circuit: QuantumCircuit, cube: Mapping[Qubit, int]) -> None:
+@contextmanager
+def open_controls(circuit: QuantumCircuit, cube: Mapping[Qubit, int]) -> Iterator[None]:
+    """Inside the block, the cube's qubits read 1 exactly where the cube holds.
+
+    Open (0-valued) controls are written as X conjugation so every simulator sees plain
+    all-ones multi-controlled gates.
+    """
     zeros = [q for q, v in cube.items() if v == 0]
+    if zeros:
+        circuit.x(zeros)
+    yield
     if zeros:
         circuit.x(zeros)
 
@@ -23,30 +33,41 @@ def cube_x(circuit: QuantumCircuit, cube: Mapping[Qubit, int], target: Qubit) ->
     if not cube:
         circuit.x(target)
         return
-    # Open controls are written as X conjugation so every simulator sees a plain ``mcx``.
-    _flip_zeros(circuit, cube)
-    circuit.append(MCXGate(len(cube)), [*cube, target])
-    _flip_zeros(circuit, cube)
+    with open_controls(circuit, cube):
+        circuit.append(MCXGate(len(cube)), [*cube, target])
 
 
-def cube_controlled(
-    circuit: QuantumCircuit,
-    cube: Mapping[Qubit, int],
-    gate: Gate,
-    targets: Sequence[Qubit],
-    flag: Qubit,
-) -> None:
-    """Apply ``gate`` to ``targets`` on the basis states that satisfy ``cube``.
+@contextmanager
+def on_cube(
+    circuit: QuantumCircuit, cube: Mapping[Qubit, int], flag: Qubit
+) -> Iterator[Qubit | None]:
+    """Compute the cube into the clean ancilla ``flag`` for the block, then uncompute it.
 
-    The cube is computed into the clean ancilla ``flag`` and uncomputed afterwards, so ``gate``
-    needs a single control however many qubits the cube constrains. ``targets`` must be disjoint
-    from the cube's qubits (then the cube is unchanged by ``gate`` and uncomputing is exact).
+    Yields the qubit to control on, or ``None`` when the cube is empty (always satisfied). The
+    operations inside must leave the cube's qubits unchanged, so that uncomputing is exact;
+    then they need a single control however many qubits the cube constrains.
     """
-    if set(targets) & set(cube):
-        raise ValueError("the targets of a cube-controlled gate must not be in its cube")
     if not cube:
-        circuit.append(gate, list(targets))
+        yield None
         return
     cube_x(circuit, cube, flag)
-    circuit.append(gate.control(1), [flag, *targets])
+    yield flag
     cube_x(circuit, cube, flag)
+
+
+def cube_xor(
+    circuit: QuantumCircuit, cube: Mapping[Qubit, int], flips: Sequence[Qubit], flag: Qubit
+) -> None:
+    """Flip every qubit of ``flips`` on the basis states that satisfy ``cube``."""
+    if set(flips) & set(cube):
+        raise ValueError("the qubits flipped on a cube must not be in the cube")
+    if len(flips) == 1:
+        cube_x(circuit, cube, flips[0])
+        return
+    if not flips:
+        return
+    with on_cube(circuit, cube, flag) as control:
+        if control is None:
+            circuit.x(flips)
+        else:
+            circuit.cx(control, flips)

@@ -10,7 +10,7 @@ from qiskit.circuit import Gate, QuantumCircuit, Qubit
 from qcards.cards import Card
 from qcards.encoding import GameLayout, merge_conditions
 from qcards.gates.codes import copy_play_to_table_bits
-from qcards.gates.cubes import cube_x
+from qcards.gates.cubes import on_cube
 from qcards.gates.states import WStateGate
 
 
@@ -103,15 +103,11 @@ def _synth_card_play(gate: CardPlayGate) -> QuantumCircuit:
     for term in gate.terms():
         targets = [layout.play[c][gate.trick - 1] for c in term.legal]
         w_state = WStateGate(len(targets))
-        if not term.cube:
-            qc.append(w_state, targets)
+        with on_cube(qc, term.cube, flag) as control:
+            if control is None:
+                qc.append(w_state, targets)
+            else:
+                qc.append(w_state.control(1), [control, *targets])
             if layout.code is not None:
-                copy_play_to_table_bits(qc, layout, gate.trick, term.legal, control=None)
-            continue
-        # Compute the configuration into the flag, act, uncompute (the cube is untouched).
-        cube_x(qc, term.cube, flag)
-        qc.append(w_state.control(1), [flag, *targets])
-        if layout.code is not None:
-            copy_play_to_table_bits(qc, layout, gate.trick, term.legal, control=flag)
-        cube_x(qc, term.cube, flag)
+                copy_play_to_table_bits(qc, layout, gate.trick, term.legal, control)
     return qc

@@ -9,7 +9,8 @@ from qiskit.circuit import Gate, QuantumCircuit, Qubit
 
 from qcards.cards import Card
 from qcards.encoding import GameLayout, merge_conditions
-from qcards.gates.codes import trick_code_flips, xor_on_cube
+from qcards.gates.codes import trick_code_flips
+from qcards.gates.cubes import cube_xor
 
 
 @dataclass(frozen=True)
@@ -79,5 +80,5 @@ def _synth_trick_taking(gate: TrickTakingGate) -> QuantumCircuit:
         flips = [register[b] for b in range(register.size) if (seat >> b) & 1]
         if layout.code is not None:
             flips += trick_code_flips(layout, term.cards, term.seats, term.winner)
-        xor_on_cube(qc, layout, term.cube, flips)
+        cube_xor(qc, term.cube, flips, layout.flag[0])
     return qc
