@@ -23,6 +23,9 @@ stacks), so a unitary evolution must keep the history. The paper keeps it in aux
     leads trick ``t+1`` when the winner leads.
 ``flag``
     one clean ancilla for multi-controlled operations, always returned to ``|0>``.
+``held``, ``legal``, ``led``, ``has``, ``count``, ``scratch`` (only with ``workspace=True``)
+    clean ancillas of the polynomial construction (:class:`Workspace`), always returned to
+    ``|0>`` at the end of every gate and never measured.
 ``card_<card>`` (only with ``paper_codes=True``)
     the card's state in the paper's own code (Table 4 for two players, Table 6 for three,
     Table 1 otherwise), bit i of the register = the i-th printed bit. The gates keep it up to
@@ -161,14 +164,62 @@ def _bits_for(count: int) -> int:
     return max(1, math.ceil(math.log2(count))) if count > 1 else 0
 
 
+class Workspace:
+    """Clean ancillas of the polynomial gates, with one job per register.
+
+    ``held[c]``
+        card c is in the hand of the player to move (card play) or wins the trick (trick
+        taking); indexed like ``spec.cards``.
+    ``legal[c]``
+        card c may be played now (card play) or is out of play (scratch).
+    ``led[s]`` / ``has[s]``
+        the led card is of effective suit s / the player to move holds a card of suit s.
+    ``count``
+        how many legal cards are still to be passed in the uniform choice.
+    ``scratch``
+        ``void`` (cannot follow suit), ``done`` (a card was chosen), ``pick`` (choose now).
+    """
+
+    def __init__(self, spec: Endgame) -> None:
+        rules = spec.rules
+        self.suits: tuple[str, ...] = tuple(
+            dict.fromkeys(rules.effective_suit(c) for c in spec.cards)
+        )
+        n = len(spec.cards)
+        self.held = QuantumRegister(n, "held")
+        self.legal = QuantumRegister(n, "legal")
+        self.led = QuantumRegister(len(self.suits), "led")
+        self.has = QuantumRegister(len(self.suits), "has")
+        self.count = QuantumRegister(max(1, spec.hand_size.bit_length()), "count")
+        self.scratch = QuantumRegister(3, "scratch")
+        self.void, self.done, self.pick = self.scratch
+        self.registers = [self.held, self.legal, self.led, self.has, self.count, self.scratch]
+        index = {c: i for i, c in enumerate(spec.cards)}
+        self._index = index
+
+    def of_card(self, register: QuantumRegister, card: Card) -> Qubit:
+        """The qubit of ``card`` in a per-card register (``held`` or ``legal``)."""
+        return register[self._index[card]]
+
+    def of_suit(self, register: QuantumRegister, suit: str) -> Qubit:
+        """The qubit of effective suit ``suit`` in ``led`` or ``has``."""
+        return register[self.suits.index(suit)]
+
+    @property
+    def num_qubits(self) -> int:
+        return sum(r.size for r in self.registers)
+
+
 class GameLayout:
     """Named registers of a game circuit for one spec (see the module docstring).
 
     Args:
         spec: the endgame.
+        paper_codes: also keep the paper's card codes in ``card_<c>`` registers.
+        workspace: add the clean ancillas of the polynomial construction (:class:`Workspace`).
     """
 
-    def __init__(self, spec: Endgame, paper_codes: bool = False) -> None:
+    def __init__(self, spec: Endgame, paper_codes: bool = False, workspace: bool = False) -> None:
         self.spec = spec
         self.cards = spec.cards
         self.num_tricks = spec.num_tricks
@@ -189,14 +240,19 @@ class GameLayout:
         self.card: dict[Card, QuantumRegister] = {}
         if self.code is not None:
             self.card = {c: QuantumRegister(self.code.width, f"card_{c}") for c in self.cards}
-        self.registers: list[QuantumRegister] = [
+        self.work = Workspace(spec) if workspace else None
+        history: list[QuantumRegister] = [
             *self.card.values(),
             *self.owner.values(),
             *self.play.values(),
             *self.winner.values(),
-            self.flag,
         ]
-        self.measured: list[Qubit] = [q for r in self.registers[:-1] for q in r]
+        self.registers: list[QuantumRegister] = [
+            *history,
+            self.flag,
+            *(self.work.registers if self.work else []),
+        ]
+        self.measured: list[Qubit] = [q for r in history for q in r]
         self.card_qubits: list[Qubit] = [q for r in self.card.values() for q in r]
 
     def code_label(self, outcome: int) -> str:

@@ -14,7 +14,14 @@ from qiskit.circuit import QuantumCircuit
 from qcards.cards import Card
 from qcards.classical import Stage, _check_first, stages
 from qcards.encoding import GameLayout
-from qcards.gates import CardPlayGate, DealGate, TrickTakingGate
+from qcards.gates import (
+    CardPlayGate,
+    DealGate,
+    LegalPlayGate,
+    MultinomialDealGate,
+    TrickTakingGate,
+    TrickWinnerGate,
+)
 from qcards.gates.codes import HandCodesGate
 from qcards.spec import Endgame
 
@@ -29,6 +36,7 @@ class GameCircuit:
         layout: the named registers.
         circuit: the whole game (all stages).
         stages: the stages in order; ``prefix_lengths[i]`` instructions reach ``stages[i]``.
+        construction: ``paper`` or ``efficient``.
     """
 
     spec: Endgame
@@ -37,6 +45,7 @@ class GameCircuit:
     circuit: QuantumCircuit
     stages: tuple[Stage, ...]
     prefix_lengths: tuple[int, ...]
+    construction: str = "paper"
 
     @property
     def num_qubits(self) -> int:
@@ -51,30 +60,59 @@ class GameCircuit:
         return out
 
 
-def build_game(spec: Endgame, first: Card | None = None, paper_codes: bool = False) -> GameCircuit:
+CONSTRUCTIONS = ("paper", "efficient")
+"""``paper``: the paper's constructions (state preparation for U_ini, products over
+configurations for CP and TT, Eqs. 12 and 15), exponential in the hand size. ``efficient``:
+Dicke-state deals and per-card predicates (:mod:`qcards.gates.dicke`,
+:mod:`qcards.gates.predicates`), polynomial, with clean ancillas in a workspace."""
+
+
+def build_game(
+    spec: Endgame,
+    first: Card | None = None,
+    paper_codes: bool = False,
+    construction: str = "paper",
+) -> GameCircuit:
     """The game circuit of ``spec`` in qcards' layout (:class:`~qcards.encoding.GameLayout`).
 
     Args:
         spec: the endgame.
         first: fix the declarer's first card (the declarer must lead the first trick).
         paper_codes: also keep every card's state in the paper's own code (Table 4 for two
-            players, Table 6 for three) in ``card_<c>`` registers, updated by every gate.
+            players, Table 6 for three) in ``card_<c>`` registers, updated by every gate
+            (paper construction only).
+        construction: ``paper`` or ``efficient`` (see :data:`CONSTRUCTIONS`); both act the
+            same on the measured registers.
     """
+    if construction not in CONSTRUCTIONS:
+        raise ValueError(
+            f"unknown construction {construction!r} (expected {' | '.join(CONSTRUCTIONS)})"
+        )
+    efficient = construction == "efficient"
+    if efficient and paper_codes:
+        raise ValueError("the paper's card codes are kept by the paper construction only")
     _check_first(spec, first)
-    layout = GameLayout(spec, paper_codes)
+    layout = GameLayout(spec, paper_codes, workspace=efficient)
     qc = layout.circuit("game")
     lengths = []
     owner_qubits = [q for c in spec.unknown if c in layout.owner for q in layout.owner[c]]
     if owner_qubits:
         sizes = tuple(spec.sizes[p] for p in layout.receivers)
-        qc.append(DealGate(sizes, layout.owner_width), owner_qubits)
+        if efficient:
+            deal = MultinomialDealGate(sizes, layout.owner_width)
+            spare = [*layout.work.held, *layout.work.legal]
+            qc.append(deal, [*owner_qubits, *spare[: deal.num_ancillas]])
+        else:
+            qc.append(DealGate(sizes, layout.owner_width), owner_qubits)
     if layout.code is not None:
         qc.append(HandCodesGate(layout), qc.qubits)
+    play_gate = LegalPlayGate if efficient else CardPlayGate
+    take_gate = TrickWinnerGate if efficient else TrickTakingGate
     all_stages = stages(spec)
     for stage in all_stages:
         if stage.kind == "play":
-            qc.append(CardPlayGate(layout, stage.trick, stage.position, first), qc.qubits)
+            qc.append(play_gate(layout, stage.trick, stage.position, first), qc.qubits)
         elif stage.kind == "take":
-            qc.append(TrickTakingGate(layout, stage.trick), qc.qubits)
+            qc.append(take_gate(layout, stage.trick), qc.qubits)
         lengths.append(len(qc.data))
-    return GameCircuit(spec, first, layout, qc, all_stages, tuple(lengths))
+    return GameCircuit(spec, first, layout, qc, all_stages, tuple(lengths), construction)

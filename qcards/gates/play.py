@@ -1,16 +1,30 @@
-"""The card-play gate CP_k^n (Eqs. 9-13), with suit following and a dynamic leader."""
+"""The card-play gate CP_k^n (Eqs. 9-13), with suit following and a dynamic leader.
+
+:class:`CardPlayGate` follows the paper's product over configurations (exponential in the hand
+size); :class:`LegalPlayGate` is the polynomial construction with the same action.
+"""
 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
+from qiskit.circuit.library import UCRYGate
 
 from qcards.cards import Card
 from qcards.encoding import GameLayout, merge_conditions
 from qcards.gates.codes import copy_play_to_table_bits
-from qcards.gates.cubes import on_cube
+from qcards.gates.cubes import cube_x, on_cube
+from qcards.gates.predicates import (
+    decrement,
+    increment,
+    mark_held,
+    mark_led_suit,
+    mark_legal,
+    mover,
+)
 from qcards.gates.states import WStateGate
 
 
@@ -110,4 +124,87 @@ def _synth_card_play(gate: CardPlayGate) -> QuantumCircuit:
                 qc.append(w_state.control(1), [control, *targets])
             if layout.code is not None:
                 copy_play_to_table_bits(qc, layout, gate.trick, term.legal, control)
+    return qc
+
+
+class LegalPlayGate(Gate):
+    """CP in polynomial size: the player to move plays one of its legal cards, uniformly.
+
+    The same map as :class:`CardPlayGate` on every game state (the tests compare both), built
+    without enumerating hands: the workspace (:class:`~qcards.encoding.Workspace`) receives
+    which cards the player holds and which are legal (:mod:`qcards.gates.predicates`), a
+    counter receives how many are legal, and the cards are then passed in order, each chosen
+    with probability 1/(legal cards not yet passed) unless one was chosen already -- the
+    sequential form of the uniform one-hot superposition of Eq. (9). The counter ends at 0 and
+    every other ancilla is uncomputed, so the gate needs
+    :math:`O(|\\text{cards}| \\cdot |\\text{players}|)` multi-controlled gates.
+
+    Args:
+        layout: registers of the game circuit, with a workspace.
+        trick: 1-based trick number.
+        position: 0 for the lead, 1.. for the following players.
+        first: force the declarer's first card (the declarer must lead trick 1).
+    """
+
+    def __init__(
+        self, layout: GameLayout, trick: int, position: int, first: Card | None = None
+    ) -> None:
+        if layout.work is None:
+            raise ValueError("LegalPlayGate needs a layout built with workspace=True")
+        layout.check_trick(trick)
+        n = len(layout.spec.players)
+        if not 0 <= position < n:
+            raise ValueError(f"position must be in 0..{n - 1}, got {position}")
+        self.layout = layout
+        self.trick = trick
+        self.position = position
+        self.first = first
+        super().__init__(f"cp_poly_t{trick}_p{position}", layout.num_qubits, [])
+
+    def _define(self) -> None:
+        self.definition = _synth_legal_play(self)
+
+
+def _synth_legal_play(gate: LegalPlayGate) -> QuantumCircuit:
+    layout, t, position = gate.layout, gate.trick, gate.position
+    work = layout.work
+    qc = layout.circuit(gate.name)
+    if gate.first is not None and t == 1 and position == 0:
+        qc.x(layout.play[gate.first][0])
+        return qc
+    cards = [
+        c
+        for c in layout.cards
+        if any(
+            c in layout.spec.candidates(mover(layout, t, position, leader))
+            for leader in layout.possible_leaders(t)
+        )
+    ]
+    compute = layout.circuit("legal_cards")
+    mark_held(compute, layout, t, position)
+    legal = work.held
+    if position > 0:
+        mark_led_suit(compute, layout, t)
+        mark_legal(compute, layout, cards)
+        legal = work.legal
+    qc.compose(compute, inplace=True)
+    counter = work.count[: (layout.spec.hand_size - t + 1).bit_length()]
+    for c in cards:
+        increment(qc, work.of_card(legal, c), counter)
+    # angle index = pick + 2 * counter: choose c with probability 1/counter when picking.
+    angles = [0.0] * 2 ** (len(counter) + 1)
+    for remaining in range(1, 2 ** len(counter)):
+        angles[1 + 2 * remaining] = 2 * math.asin(math.sqrt(1 / remaining))
+    for c in cards:
+        is_legal = work.of_card(legal, c)
+        pick_cube = {is_legal: 1, work.done: 0}
+        cube_x(qc, pick_cube, work.pick)
+        qc.append(UCRYGate(angles), [layout.play[c][t - 1], work.pick, *counter])
+        cube_x(qc, pick_cube, work.pick)
+        # Only a legal card's play bit: cards led earlier in the trick have theirs set too.
+        cube_x(qc, {is_legal: 1, layout.play[c][t - 1]: 1}, work.done)
+        decrement(qc, is_legal, counter)
+    # Exactly one card was chosen on every game state: "done" is 1 everywhere.
+    qc.x(work.done)
+    qc.compose(compute.inverse(), inplace=True)
     return qc

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 
-from qcards.cards import Card
+from qcards.cards import TRUMP, Card, Rules
 from qcards.encoding import GameLayout, merge_conditions
 from qcards.gates.codes import trick_code_flips
-from qcards.gates.cubes import cube_xor
+from qcards.gates.cubes import cube_x, cube_xor
+from qcards.gates.predicates import mark_led_suit
 
 
 @dataclass(frozen=True)
@@ -81,4 +83,76 @@ def _synth_trick_taking(gate: TrickTakingGate) -> QuantumCircuit:
         if layout.code is not None:
             flips += trick_code_flips(layout, term.cards, term.seats, term.winner)
         cube_xor(qc, term.cube, flips, layout.flag[0])
+    return qc
+
+
+def stronger_cards(rules: Rules, card: Card, cards: Sequence[Card]) -> list[Card]:
+    """Cards of ``cards`` that beat ``card`` whenever both lie on the table of one trick.
+
+    A trump is beaten by higher trumps only; a plain card by every trump and the higher cards of
+    its suit (whether it may win at all depends on the led suit, checked separately).
+    """
+    suit = rules.effective_suit(card)
+    out = []
+    for other in cards:
+        other_suit = rules.effective_suit(other)
+        if other_suit == suit and rules.strength(other) > rules.strength(card):
+            out.append(other)
+        elif other_suit == TRUMP and suit != TRUMP:
+            out.append(other)
+    return out
+
+
+class TrickWinnerGate(Gate):
+    """TT in polynomial size: the seat of the trick's winner is XOR-ed into ``winner_<trick>``.
+
+    The same map as :class:`TrickTakingGate`, built per card instead of per table: card c takes
+    the trick exactly when it lies on the table, no card that beats it does
+    (:func:`stronger_cards`), and -- unless c is a trump -- its suit was led (``led`` in the
+    workspace). That fact is computed into ``held[c]``, the winner's seat is copied from the
+    owner of c, and the fact is uncomputed: :math:`O(|\\text{cards}|)` multi-controlled gates.
+
+    Args:
+        layout: registers of the game circuit, with a workspace.
+        trick: 1-based trick number.
+    """
+
+    def __init__(self, layout: GameLayout, trick: int) -> None:
+        if layout.work is None:
+            raise ValueError("TrickWinnerGate needs a layout built with workspace=True")
+        layout.check_trick(trick)
+        self.layout = layout
+        self.trick = trick
+        super().__init__(f"tt_poly_{trick}", layout.num_qubits, [])
+
+    def _define(self) -> None:
+        self.definition = _synth_trick_winner(self)
+
+
+def _synth_trick_winner(gate: TrickWinnerGate) -> QuantumCircuit:
+    layout, t = gate.layout, gate.trick
+    work, spec = layout.work, layout.spec
+    rules = spec.rules
+    qc = layout.circuit(gate.name)
+    compute = layout.circuit("trick_winner")
+    mark_led_suit(compute, layout, t)
+    on_table = {c: layout.play[c][t - 1] for c in layout.cards}
+    for c in layout.cards:
+        cube = {on_table[c]: 1}
+        cube.update({on_table[o]: 0 for o in stronger_cards(rules, c, layout.cards)})
+        if not rules.is_trump(c):
+            cube[work.of_suit(work.led, rules.effective_suit(c))] = 1
+        cube_x(compute, cube, work.of_card(work.held, c))
+    qc.compose(compute, inplace=True)
+    register = layout.winner[t]
+    for c in layout.cards:
+        for player in spec.players:
+            owner = layout.owner_condition(c, player)
+            if owner is None:
+                continue
+            seat = spec.players.index(player)
+            flips = [register[b] for b in range(register.size) if (seat >> b) & 1]
+            cube = {work.of_card(work.held, c): 1, **owner}
+            cube_xor(qc, cube, flips, layout.flag[0])
+    qc.compose(compute.inverse(), inplace=True)
     return qc

@@ -1,0 +1,334 @@
+"""Polynomial deal preparation: Dicke states and their multinomial generalisation.
+
+The paper prepares the uniform superposition over deals (U_ini, Eq. 1) with a Boolean-function
+method whose CX count grows exponentially (about 1e12 for 20 unknown cards, Fig. 15) and names
+better state preparation as open work. A deal is a multinomial generalisation of a Dicke state,
+so it can be built from Dicke states with polynomially many gates:
+
+* :class:`DickeGate` prepares :math:`|D^n_k\\rangle` (all n-bit strings of weight k, equal
+  weight) with the split-and-cyclic-shift circuit of Baertschi and Eidenbenz (2019), about
+  :math:`6nk` CX. Qiskit has no Dicke-state gate, so it is written here; its controlled
+  rotations are Qiskit's :class:`~qiskit.circuit.library.UCRYGate`.
+* :class:`SubsetDickeGate` sets a target bit on exactly k of the m *marked* positions, uniformly:
+  a Dicke state prepared on m clean ancillas is routed to the marked positions by controlled
+  swaps (the i-th ancilla goes to the i-th marked position, O(nm) Fredkin gates), which leaves
+  the ancillas clean again.
+* :class:`MultinomialDealGate` deals the unknown cards: one owner register per card holds the
+  receiver's index. The owner code is decided bit by bit from the top: a Dicke state chooses
+  which cards get the top bit, then within each group of cards sharing the higher bits a
+  subset-Dicke state chooses the next bit. The receivers' codes are picked to make the routed
+  groups small, then mapped to the layout's receiver indices card by card.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
+from qiskit.circuit.library import UCRYGate, UnitaryGate
+
+from qcards.gates.cubes import cube_x
+
+# CX cost of the building blocks, as Qiskit lowers them to {cx, u} (checked by the tests).
+_CX_SCS_FIRST = 4  # CX . CRY . CX, the CRY as a 1-control UCRY (2 CX)
+_CX_SCS_OTHER = 6  # CX . CCRY . CX, the CCRY as a 2-control UCRY (4 CX)
+_CX_FREDKIN = 8
+
+
+def dicke_cx(n: int, k: int) -> int:
+    """CX count of :class:`DickeGate` ``(n, k)``."""
+    k = min(k, n - k)
+    if k <= 0:
+        return 0
+    shifts = (n - k) * (_CX_SCS_FIRST + _CX_SCS_OTHER * (k - 1))
+    shifts += sum(_CX_SCS_FIRST + _CX_SCS_OTHER * (m - 2) for m in range(2, k + 1))
+    return shifts
+
+
+class DickeGate(Gate):
+    """:math:`|0^n\\rangle \\mapsto |D^n_k\\rangle`, the uniform superposition of weight-k strings.
+
+    Baertschi and Eidenbenz, "Deterministic preparation of Dicke states" (FCT 2019): start from
+    :math:`|0^{n-k}1^k\\rangle` and apply the split-and-cyclic-shift unitaries
+    :math:`SCS_{m,k}` for m = n .. 2. For k > n/2 the complement :math:`X^{\\otimes n}
+    |D^n_{n-k}\\rangle` is cheaper and is used instead.
+
+    Args:
+        num_qubits: n >= 1.
+        weight: k in 0..n.
+    """
+
+    def __init__(self, num_qubits: int, weight: int, label: str | None = None) -> None:
+        if not isinstance(num_qubits, int) or num_qubits < 1:
+            raise ValueError(f"DickeGate needs at least one qubit, got {num_qubits!r}")
+        if not isinstance(weight, int) or not 0 <= weight <= num_qubits:
+            raise ValueError(f"DickeGate weight must lie in 0..{num_qubits}, got {weight!r}")
+        self.weight = weight
+        super().__init__("dicke", num_qubits, [weight], label=label)
+
+    def reference_state(self) -> np.ndarray:
+        n, k = self.num_qubits, self.weight
+        vec = np.array([1.0 if i.bit_count() == k else 0.0 for i in range(2**n)])
+        return vec / np.linalg.norm(vec)
+
+    def _define(self) -> None:
+        self.definition = _synth_dicke(self.num_qubits, self.weight)
+
+
+def _synth_dicke(n: int, k: int) -> QuantumCircuit:
+    qc = QuantumCircuit(n, name="dicke")
+    complement = k > n - k
+    w = n - k if complement else k
+    q = list(qc.qubits)
+    if w:
+        qc.x(q[n - w :])
+        for m in range(n, w, -1):
+            _split_cyclic_shift(qc, q[:m], w)
+        for m in range(w, 1, -1):
+            _split_cyclic_shift(qc, q[:m], m - 1)
+    if complement:
+        qc.x(q)
+    return qc
+
+
+def _split_cyclic_shift(qc: QuantumCircuit, q: Sequence, k: int) -> None:
+    """SCS_{m,k} on the first m = len(q) qubits (Baertschi-Eidenbenz, Definition 3)."""
+    m = len(q)
+    qc.cx(q[m - 2], q[m - 1])
+    qc.append(UCRYGate([0.0, 2 * math.acos(math.sqrt(1 / m))]), [q[m - 2], q[m - 1]])
+    qc.cx(q[m - 2], q[m - 1])
+    for length in range(2, k + 1):
+        angle = 2 * math.acos(math.sqrt(length / m))
+        qc.cx(q[m - 1 - length], q[m - 1])
+        # A doubly controlled RY as a 2-control UCRY (4 CX instead of Qiskit's generic 8).
+        qc.append(UCRYGate([0.0, 0.0, 0.0, angle]), [q[m - 1 - length], q[m - 1], q[m - length]])
+        qc.cx(q[m - 1 - length], q[m - 1])
+
+
+# ----------------------------------------------------------------------------- subset Dicke
+
+
+def routing_swaps(n: int, m: int) -> list[int]:
+    """For each position j: how far the ancilla register is shifted (swaps after the first).
+
+    Before position j at least ``j - (n - m)`` marked positions have been passed, and the
+    ancillas they consumed sit, cleared, at the top of the register; those need no shifting.
+    """
+    return [m - 1 - max(0, j - (n - m)) for j in range(n)]
+
+
+def subset_dicke_cx(n: int, m: int, k: int) -> int:
+    """CX count of :class:`SubsetDickeGate` ``(n, m, k)``."""
+    if k in (0,):
+        return 0
+    if k == m:
+        return n
+    return dicke_cx(m, k) + _CX_FREDKIN * sum(1 + s for s in routing_swaps(n, m))
+
+
+class SubsetDickeGate(Gate):
+    """Set the target bit on k of the m marked positions, every choice with equal amplitude.
+
+    Qubits: ``n`` markers, then ``n`` targets (0 on the marked positions), then ``m`` clean
+    ancillas (returned clean). On inputs with exactly m markers set, the targets become the
+    Dicke state :math:`|D^m_k\\rangle` spread over the marked positions; other inputs are
+    outside the gate's contract.
+
+    Args:
+        num_positions: n.
+        num_marked: m, the number of markers set (m <= n).
+        weight: k in 0..m.
+    """
+
+    def __init__(self, num_positions: int, num_marked: int, weight: int) -> None:
+        if not 0 <= weight <= num_marked <= num_positions:
+            raise ValueError(
+                f"SubsetDickeGate needs 0 <= weight <= marked <= positions, got "
+                f"{weight}, {num_marked}, {num_positions}"
+            )
+        self.num_positions = num_positions
+        self.num_marked = num_marked
+        self.weight = weight
+        super().__init__(
+            "subset_dicke", 2 * num_positions + num_marked, [num_positions, num_marked, weight]
+        )
+
+    def _define(self) -> None:
+        n, m, k = self.num_positions, self.num_marked, self.weight
+        qc = QuantumCircuit(self.num_qubits, name="subset_dicke")
+        marker = qc.qubits[:n]
+        target = qc.qubits[n : 2 * n]
+        ancilla = qc.qubits[2 * n :]
+        if k == m:
+            for x, y in zip(marker, target, strict=True):
+                qc.cx(x, y)
+        elif k:
+            qc.append(DickeGate(m, k), ancilla)
+            for j, shifts in enumerate(routing_swaps(n, m)):
+                qc.cswap(marker[j], ancilla[0], target[j])
+                for i in range(shifts):
+                    qc.cswap(marker[j], ancilla[i], ancilla[i + 1])
+        self.definition = qc
+
+
+# ----------------------------------------------------------------------------- deals
+
+
+@dataclass(frozen=True)
+class DealPlan:
+    """How a deal is prepared: each receiver's code, and the (Subset)Dicke step of every group.
+
+    Attributes:
+        codes: the code prepared for each receiver (same order as ``sizes``).
+        steps: ``(bit, prefix, marked, weight)``: among the cards whose bits above ``bit`` equal
+            ``prefix`` (``marked`` of them; all cards for the top bit), ``weight`` get ``bit``.
+    """
+
+    codes: tuple[int, ...]
+    steps: tuple[tuple[int, int, int, int], ...]
+
+    def routed_ancillas(self, width: int) -> int:
+        """Ancillas for the routed Dicke states: the largest routed group."""
+        return max((m for b, _, m, k in self.steps if b < width - 1 and 0 < k < m), default=0)
+
+    def cost(self, num_cards: int, width: int) -> int:
+        """CX count of the plan: exact for width <= 2, an estimate beyond (marker MCX)."""
+        total = 0
+        for bit, _prefix, m, k in self.steps:
+            if bit == width - 1:
+                total += dicke_cx(num_cards, k)
+            else:
+                total += subset_dicke_cx(num_cards, m, k)
+                if bit < width - 2 and k:
+                    total += 2 * 6 * num_cards  # marking the group: a Toffoli per card, twice
+        if list(self.codes) != list(range(len(self.codes))):
+            total += 3 * num_cards  # the relabelling, at most 3 CX per 2-bit code
+        return total
+
+
+def plan_deal(sizes: Sequence[int], width: int) -> DealPlan:
+    """The cheapest assignment of codes to receivers (by :meth:`DealPlan.cost`)."""
+    best = None
+    for codes in itertools.permutations(range(2**width), len(sizes)):
+        plan = _plan_for(sizes, width, codes)
+        key = (plan.cost(sum(sizes), width), plan.codes)
+        if best is None or key < best[0]:
+            best = (key, plan)
+    return best[1]
+
+
+def _plan_for(sizes: Sequence[int], width: int, codes: Sequence[int]) -> DealPlan:
+    steps = []
+    for bit in range(width - 1, -1, -1):
+        prefixes = sorted({c >> (bit + 1) for c in codes})
+        for prefix in prefixes:
+            group = [s for s, c in zip(sizes, codes, strict=True) if c >> (bit + 1) == prefix]
+            ones = sum(
+                s
+                for s, c in zip(sizes, codes, strict=True)
+                if c >> (bit + 1) == prefix and (c >> bit) & 1
+            )
+            steps.append((bit, prefix, sum(group), ones))
+    return DealPlan(tuple(codes), tuple(steps))
+
+
+class MultinomialDealGate(Gate):
+    """U_ini in polynomial size: every deal of the unknown cards with the same amplitude (Eq. 1).
+
+    Same contract as the reference :class:`~qcards.gates.states.DealGate` on its first
+    ``len(cards) * width`` qubits (card j's owner register on qubits ``j*width ..``, holding the
+    receiver's index), followed by :attr:`num_ancillas` clean ancillas that end clean.
+
+    Args:
+        sizes: cards received by each receiver, in receiver order.
+        width: qubits per owner register (at least ceil(log2(len(sizes)))).
+    """
+
+    def __init__(self, sizes: Sequence[int], width: int, label: str | None = None) -> None:
+        sizes = tuple(sizes)
+        if not sizes or any(not isinstance(s, int) or s < 0 for s in sizes):
+            raise ValueError(f"deal sizes must be whole numbers >= 0, got {sizes!r}")
+        if len(sizes) > 1 and (1 << width) < len(sizes):
+            raise ValueError(f"width {width} cannot index {len(sizes)} receivers")
+        self.sizes = sizes
+        self.width = width
+        self.num_cards = sum(sizes)
+        self.num_routed = self.plan.routed_ancillas(width)
+        # Below the second bit a group is marked by several higher bits: one marker per card.
+        self.num_ancillas = self.num_routed + (self.num_cards if width > 2 else 0)
+        super().__init__("u_ini_poly", self.num_cards * width + self.num_ancillas, [], label=label)
+
+    @cached_property
+    def plan(self) -> DealPlan:
+        return plan_deal(self.sizes, self.width) if self.width else DealPlan((0,), ())
+
+    def _define(self) -> None:
+        self.definition = _synth_multinomial_deal(self)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MultinomialDealGate) and (self.sizes, self.width) == (
+            other.sizes,
+            other.width,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.sizes, self.width))
+
+
+def _synth_multinomial_deal(gate: MultinomialDealGate) -> QuantumCircuit:
+    n, w = gate.num_cards, gate.width
+    owner = QuantumRegister(n * w, "owner")
+    ancilla = QuantumRegister(gate.num_ancillas, "ancilla")
+    qc = QuantumCircuit(owner, ancilla, name="u_ini_poly")
+    if not w or not n:
+        return qc
+    bits = [[owner[j * w + b] for j in range(n)] for b in range(w)]
+    routed = ancilla[: gate.num_routed]
+    for bit, prefix, m, k in gate.plan.steps:
+        if k == 0:
+            continue
+        if bit == w - 1:
+            qc.append(DickeGate(n, k), bits[bit])
+            continue
+        higher = list(range(bit + 1, w))
+        if len(higher) == 1:
+            marker = bits[higher[0]]
+            zeros = [] if prefix & 1 else marker
+        else:
+            marker = ancilla[gate.num_routed :]
+            zeros = []
+            for j in range(n):
+                cube = {bits[h][j]: (prefix >> (h - bit - 1)) & 1 for h in higher}
+                cube_x(qc, cube, marker[j])
+        if zeros:
+            qc.x(zeros)
+        qc.append(SubsetDickeGate(n, m, k), [*marker, *bits[bit], *routed[: m if k < m else 0]])
+        if zeros:
+            qc.x(zeros)
+        if len(higher) > 1:
+            for j in range(n):
+                cube = {bits[h][j]: (prefix >> (h - bit - 1)) & 1 for h in higher}
+                cube_x(qc, cube, marker[j])
+    _relabel(qc, gate.plan.codes, [owner[j * w : (j + 1) * w] for j in range(n)], w)
+    return qc
+
+
+def _relabel(qc: QuantumCircuit, codes: Sequence[int], registers, width: int) -> None:
+    """Map each owner register from the prepared code to the receiver's index."""
+    if list(codes) == list(range(len(codes))):
+        return
+    image = dict(enumerate(codes))
+    inverse = {c: r for r, c in image.items()}
+    free = iter(sorted(set(range(2**width)) - set(inverse.values())))
+    perm = [inverse[c] if c in inverse else next(free) for c in range(2**width)]
+    matrix = np.zeros((2**width, 2**width))
+    for code, index in enumerate(perm):
+        matrix[index, code] = 1
+    relabel = UnitaryGate(matrix, label="relabel")
+    for register in registers:
+        qc.append(relabel, list(register))
