@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from qiskit import transpile
-from qiskit.circuit import ClassicalRegister, Qubit
+from qiskit.circuit import ClassicalRegister, QuantumCircuit, Qubit
 from qiskit_aer import AerSimulator
 from qiskit_aer.primitives import SamplerV2
 
@@ -17,12 +17,13 @@ from qcards.classical import Stage
 from qcards.errors import ResourceError
 from qcards.game import GameCircuit
 
-MAX_QUBITS = {"statevector": 28, "aer": 28, "mps": 64, "ddsim": 64}
+MAX_QUBITS = {"statevector": 28, "aer": 28, "mps": 200, "ddsim": 128}
 """Widest circuit each method accepts. 2**28 amplitudes are 4 GiB of the machine's 24 GiB; the
 matrix-product-state simulator stores the state by its entanglement, not its width, and the game
 states here are sums of few orthogonal paths, so it goes much wider."""
 
 _AER_METHOD = {"statevector": "statevector", "aer": "statevector", "mps": "matrix_product_state"}
+EXACT_METHODS = ("statevector", "mps", "ddsim")
 
 
 def check_capacity(num_qubits: int, method: str) -> None:
@@ -46,7 +47,7 @@ def backend_options(method: str) -> dict:
         # even the 39-qubit six-card circuit (it asks for 3e8 MB). A game state is a sum of at
         # most (number of play paths) orthogonal basis states, so its bond dimension is bounded
         # by that count and the real footprint is megabytes; the estimate is switched off.
-        options["max_memory_mb"] = 2**40
+        options["max_memory_mb"] = 2**62
     return options
 
 
@@ -70,12 +71,15 @@ def exact_stage_probabilities(
         stages: stages to report (default: all).
         qubits: the qubits whose joint distribution is reported (default: every register but
             the flag, :attr:`GameLayout.measured`); outcome bit i is ``qubits[i]``.
-        method: ``statevector`` (dense, exact to rounding) or ``mps`` (Aer's matrix product
-            state simulator: exact up to SVD rounding, about 1e-11 here, for wide circuits).
+        method: ``statevector`` (dense, exact to rounding), ``mps`` (Aer's matrix product
+            state simulator: exact up to SVD rounding, about 1e-11 here, for wide circuits) or
+            ``ddsim`` (decision diagrams, :func:`dd_probabilities`; one run per stage).
     """
     check_capacity(game.num_qubits, method)
     wanted = list(stages or game.stages)
     qubits = list(qubits or game.layout.measured)
+    if method == "ddsim":
+        return {stage: dd_probabilities(game.upto(stage), qubits) for stage in wanted}
     qc = game.layout.circuit("game_snapshots")
     done = 0
     for stage, length in zip(game.stages, game.prefix_lengths, strict=True):
@@ -88,6 +92,77 @@ def exact_stage_probabilities(
     out = {}
     for stage in wanted:
         out[stage] = {_outcome(k): float(v) for k, v in data[stage.name].items()}
+    return out
+
+
+CERTIFIED_MASS = 1 - 1e-10
+""":func:`dd_probabilities` stops once the outcomes found carry this much probability."""
+
+
+def dd_probabilities(
+    circuit: QuantumCircuit, qubits: Sequence[Qubit], **options
+) -> dict[int, float]:
+    """Exact outcome probabilities of ``qubits`` (see :func:`dd_amplitudes`)."""
+    return {k: abs(a) ** 2 for k, a in dd_amplitudes(circuit, qubits, **options).items()}
+
+
+def dd_amplitudes(
+    circuit: QuantumCircuit,
+    qubits: Sequence[Qubit],
+    seed: int = 1,
+    shots: int = 4096,
+    max_shots: int = 2**24,
+) -> dict[int, complex]:
+    """Exact nonzero amplitudes of a sparse state, from MQT DDSIM's decision diagram.
+
+    DDSIM keeps the state as a decision diagram, whose size follows the number of game paths
+    rather than the width, but exposes no walk over its nonzero amplitudes. So the support is
+    found by sampling the diagram, and every outcome found gets its exact amplitude from the
+    diagram (``VectorDD.get_amplitude``); sampling continues with 8x the shots until the
+    outcomes found carry :data:`CERTIFIED_MASS` of the probability. The result is therefore
+    exact (to rounding) and certified complete, not an estimate.
+
+    Args:
+        circuit: a circuit without measurements; the qubits outside ``qubits`` must end in
+            ``|0>`` (clean ancillas; checked).
+        qubits: the qubits reported; outcome bit i is ``qubits[i]``.
+    """
+    from mqt.core.plugins.qiskit import qiskit_to_mqt
+    from mqt.ddsim import CircuitSimulator, DDSIMProvider
+
+    target = DDSIMProvider().get_backend("qasm_simulator")
+    lowered = transpile(circuit, target, optimization_level=0)
+    n = lowered.num_qubits
+    position = [circuit.find_bit(q).index for q in qubits]
+    others = sorted(set(range(n)) - set(position))
+    found: dict[str, complex] = {}
+    total = 0.0
+    while True:
+        simulator = CircuitSimulator(qiskit_to_mqt(lowered), seed=seed)
+        counts = simulator.simulate(shots=shots)
+        diagram = simulator.get_constructed_dd()
+        for key in counts:
+            if key not in found:
+                # keys print qubit n-1 first; the diagram's decisions start at qubit 0
+                found[key] = complex(diagram.get_amplitude(n, key[::-1]))
+                total += abs(found[key]) ** 2
+        if total >= CERTIFIED_MASS:
+            break
+        if shots >= max_shots:
+            raise ResourceError(
+                f"decision-diagram sampling found only {total:.12f} of the probability in "
+                f"{shots} shots; the state has too many small-probability outcomes"
+            )
+        shots *= 8
+        seed += 1
+    out: dict[int, complex] = {}
+    for key, amplitude in found.items():
+        bits = key[::-1]
+        if any(bits[i] == "1" for i in others):
+            if abs(amplitude) ** 2 > 1e-12:
+                raise ResourceError("an ancilla does not return to |0>: the circuit is not clean")
+            continue
+        out[sum(1 << k for k, i in enumerate(position) if bits[i] == "1")] = amplitude
     return out
 
 

@@ -23,7 +23,7 @@ stacks), so a unitary evolution must keep the history. The paper keeps it in aux
     leads trick ``t+1`` when the winner leads.
 ``flag``
     one clean ancilla for multi-controlled operations, always returned to ``|0>``.
-``held``, ``legal``, ``led``, ``has``, ``count``, ``scratch`` (only with ``workspace=True``)
+``held``, ``led``, ``count``, ``scratch`` (only with a :class:`Workspace`)
     clean ancillas of the polynomial construction (:class:`Workspace`), always returned to
     ``|0>`` at the end of every gate and never measured.
 ``card_<card>`` (only with ``paper_codes=True``)
@@ -167,43 +167,33 @@ def _bits_for(count: int) -> int:
 class Workspace:
     """Clean ancillas of the polynomial gates, with one job per register.
 
-    ``held[c]``
-        card c is in the hand of the player to move (card play) or wins the trick (trick
-        taking); indexed like ``spec.cards``.
-    ``legal[c]``
-        card c may be played now (card play) or is out of play (scratch).
-    ``led[s]`` / ``has[s]``
-        the led card is of effective suit s / the player to move holds a card of suit s.
+    ``held``
+        during card play, ``held[i]`` says that the i-th card the player to move may hold is in
+        its hand; also the deal's ancillas.
+    ``led``
+        ``led[s]``: the card led to the trick has effective suit s.
     ``count``
         how many legal cards are still to be passed in the uniform choice.
     ``scratch``
-        ``void`` (cannot follow suit), ``done`` (a card was chosen), ``pick`` (choose now).
+        ``void`` (cannot follow suit), ``done`` (a card was chosen), ``pick`` (choose this
+        card now; in trick taking: this card takes the trick).
     """
 
-    def __init__(self, spec: Endgame) -> None:
+    def __init__(self, spec: Endgame, deal_ancillas: int = 0) -> None:
         rules = spec.rules
         self.suits: tuple[str, ...] = tuple(
             dict.fromkeys(rules.effective_suit(c) for c in spec.cards)
         )
-        n = len(spec.cards)
-        self.held = QuantumRegister(n, "held")
-        self.legal = QuantumRegister(n, "legal")
+        self.held = QuantumRegister(max(len(spec.cards), deal_ancillas), "held")
         self.led = QuantumRegister(len(self.suits), "led")
-        self.has = QuantumRegister(len(self.suits), "has")
         self.count = QuantumRegister(max(1, spec.hand_size.bit_length()), "count")
         self.scratch = QuantumRegister(3, "scratch")
         self.void, self.done, self.pick = self.scratch
-        self.registers = [self.held, self.legal, self.led, self.has, self.count, self.scratch]
-        index = {c: i for i, c in enumerate(spec.cards)}
-        self._index = index
+        self.registers = [self.held, self.led, self.count, self.scratch]
 
-    def of_card(self, register: QuantumRegister, card: Card) -> Qubit:
-        """The qubit of ``card`` in a per-card register (``held`` or ``legal``)."""
-        return register[self._index[card]]
-
-    def of_suit(self, register: QuantumRegister, suit: str) -> Qubit:
-        """The qubit of effective suit ``suit`` in ``led`` or ``has``."""
-        return register[self.suits.index(suit)]
+    def of_suit(self, suit: str) -> Qubit:
+        """The qubit of ``led`` for effective suit ``suit``."""
+        return self.led[self.suits.index(suit)]
 
     @property
     def num_qubits(self) -> int:
@@ -216,15 +206,17 @@ class GameLayout:
     Args:
         spec: the endgame.
         paper_codes: also keep the paper's card codes in ``card_<c>`` registers.
-        workspace: add the clean ancillas of the polynomial construction (:class:`Workspace`).
+        workspace: the clean ancillas of the polynomial construction, if it is used.
     """
 
-    def __init__(self, spec: Endgame, paper_codes: bool = False, workspace: bool = False) -> None:
+    def __init__(
+        self, spec: Endgame, paper_codes: bool = False, workspace: Workspace | None = None
+    ) -> None:
         self.spec = spec
         self.cards = spec.cards
         self.num_tricks = spec.num_tricks
         self.receivers = spec.receivers
-        self.owner_width = _bits_for(len(self.receivers))
+        self.owner_width = self.owner_width_for(spec)
         self.winner_width = _bits_for(len(spec.players))
         self.owner: dict[Card, QuantumRegister] = {}
         if self.owner_width:
@@ -240,7 +232,7 @@ class GameLayout:
         self.card: dict[Card, QuantumRegister] = {}
         if self.code is not None:
             self.card = {c: QuantumRegister(self.code.width, f"card_{c}") for c in self.cards}
-        self.work = Workspace(spec) if workspace else None
+        self.work = workspace
         history: list[QuantumRegister] = [
             *self.card.values(),
             *self.owner.values(),
@@ -254,6 +246,11 @@ class GameLayout:
         ]
         self.measured: list[Qubit] = [q for r in history for q in r]
         self.card_qubits: list[Qubit] = [q for r in self.card.values() for q in r]
+
+    @staticmethod
+    def owner_width_for(spec: Endgame) -> int:
+        """Qubits per owner register: enough to index the players receiving unknown cards."""
+        return _bits_for(len(spec.receivers))
 
     def code_label(self, outcome: int) -> str:
         """Read the paper's card codes straight from an outcome of :attr:`card_qubits`."""

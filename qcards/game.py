@@ -13,7 +13,7 @@ from qiskit.circuit import QuantumCircuit
 
 from qcards.cards import Card
 from qcards.classical import Stage, _check_first, stages
-from qcards.encoding import GameLayout
+from qcards.encoding import GameLayout, Workspace
 from qcards.gates import (
     CardPlayGate,
     DealGate,
@@ -92,18 +92,21 @@ def build_game(
     if efficient and paper_codes:
         raise ValueError("the paper's card codes are kept by the paper construction only")
     _check_first(spec, first)
-    layout = GameLayout(spec, paper_codes, workspace=efficient)
+    sizes = tuple(spec.sizes[p] for p in spec.receivers)
+    width = GameLayout.owner_width_for(spec)
+    deal = None
+    if width:  # otherwise every unknown card goes to the one receiver: nothing to prepare
+        deal = (MultinomialDealGate if efficient else DealGate)(sizes, width)
+    workspace = None
+    if efficient:
+        workspace = Workspace(spec, deal.num_ancillas if deal else 0)
+    layout = GameLayout(spec, paper_codes, workspace)
     qc = layout.circuit("game")
     lengths = []
-    owner_qubits = [q for c in spec.unknown if c in layout.owner for q in layout.owner[c]]
-    if owner_qubits:
-        sizes = tuple(spec.sizes[p] for p in layout.receivers)
-        if efficient:
-            deal = MultinomialDealGate(sizes, layout.owner_width)
-            spare = [*layout.work.held, *layout.work.legal]
-            qc.append(deal, [*owner_qubits, *spare[: deal.num_ancillas]])
-        else:
-            qc.append(DealGate(sizes, layout.owner_width), owner_qubits)
+    if deal is not None:
+        owner_qubits = [q for c in spec.unknown for q in layout.owner[c]]
+        ancillas = list(workspace.held[: deal.num_ancillas]) if efficient else []
+        qc.append(deal, [*owner_qubits, *ancillas])
     if layout.code is not None:
         qc.append(HandCodesGate(layout), qc.qubits)
     play_gate = LegalPlayGate if efficient else CardPlayGate

@@ -18,9 +18,10 @@ from conftest import generated_specs, random_spec
 TOL = 1e-9
 
 
-def assert_matches_referee(spec, first=None):
-    game = build_game(spec, first)
-    exact = exact_stage_probabilities(game)
+def assert_matches_referee(spec, first=None, construction="paper"):
+    game = build_game(spec, first, construction=construction)
+    method = "statevector" if construction == "paper" else "ddsim"
+    exact = exact_stage_probabilities(game, method=method)
     referee = dict(stage_distributions(spec, first))
     assert set(exact) == set(referee)
     for stage, probs in exact.items():
@@ -54,6 +55,18 @@ def test_generated_spec_matches_referee(params):
     referee = evaluate(spec)
     assert abs(report.p_win - float(referee.p_win)) < TOL
     assert abs(report.expected_points - float(referee.expected_points)) < TOL
+
+
+@pytest.mark.parametrize("params", generated_specs(), ids=lambda p: "-".join(map(str, p[1:])))
+def test_efficient_construction_matches_referee(params):
+    """The polynomial gates give the referee's distribution after every stage."""
+    assert_matches_referee(random_spec(*params), construction="efficient")
+
+
+def test_efficient_construction_paper_examples(four_card, six_card):
+    assert_matches_referee(four_card, construction="efficient")
+    assert_matches_referee(six_card, construction="efficient")
+    assert_matches_referee(six_card, Card.parse("CA"), construction="efficient")
 
 
 def test_fixed_first_card_on_generated_spec():

@@ -20,10 +20,11 @@ from qcards.gates.cubes import cube_x, on_cube
 from qcards.gates.predicates import (
     decrement,
     increment,
+    legal_cubes,
     mark_held,
     mark_led_suit,
-    mark_legal,
-    mover,
+    mark_void,
+    movable_cards,
 )
 from qcards.gates.states import WStateGate
 
@@ -132,8 +133,9 @@ class LegalPlayGate(Gate):
 
     The same map as :class:`CardPlayGate` on every game state (the tests compare both), built
     without enumerating hands: the workspace (:class:`~qcards.encoding.Workspace`) receives
-    which cards the player holds and which are legal (:mod:`qcards.gates.predicates`), a
-    counter receives how many are legal, and the cards are then passed in order, each chosen
+    which cards the player holds, the led suit and whether the player is void in it
+    (:mod:`qcards.gates.predicates`), a counter receives how many cards are legal, and the
+    cards are then passed in order, each chosen
     with probability 1/(legal cards not yet passed) unless one was chosen already -- the
     sequential form of the uniform one-hot superposition of Eq. (9). The counter ends at 0 and
     every other ancilla is uncomputed, so the gate needs
@@ -172,38 +174,34 @@ def _synth_legal_play(gate: LegalPlayGate) -> QuantumCircuit:
     if gate.first is not None and t == 1 and position == 0:
         qc.x(layout.play[gate.first][0])
         return qc
-    cards = [
-        c
-        for c in layout.cards
-        if any(
-            c in layout.spec.candidates(mover(layout, t, position, leader))
-            for leader in layout.possible_leaders(t)
-        )
-    ]
+    cards = movable_cards(layout, t, position)
+    following = position > 0
     compute = layout.circuit("legal_cards")
-    mark_held(compute, layout, t, position)
-    legal = work.held
-    if position > 0:
+    mark_held(compute, layout, t, position, cards)
+    if following:
         mark_led_suit(compute, layout, t)
-        mark_legal(compute, layout, cards)
-        legal = work.legal
+        mark_void(compute, layout, cards)
     qc.compose(compute, inplace=True)
     counter = work.count[: (layout.spec.hand_size - t + 1).bit_length()]
-    for c in cards:
-        increment(qc, work.of_card(legal, c), counter)
-    # angle index = pick + 2 * counter: choose c with probability 1/counter when picking.
+    legal = [legal_cubes(layout, cards, i, following) for i in range(len(cards))]
+    for cubes in legal:
+        for cube in cubes:
+            increment(qc, cube, counter)
+    # angle index = pick + 2 * counter: choose the card with probability 1/counter when picking.
     angles = [0.0] * 2 ** (len(counter) + 1)
     for remaining in range(1, 2 ** len(counter)):
         angles[1 + 2 * remaining] = 2 * math.asin(math.sqrt(1 / remaining))
-    for c in cards:
-        is_legal = work.of_card(legal, c)
-        pick_cube = {is_legal: 1, work.done: 0}
-        cube_x(qc, pick_cube, work.pick)
-        qc.append(UCRYGate(angles), [layout.play[c][t - 1], work.pick, *counter])
-        cube_x(qc, pick_cube, work.pick)
+    for c, cubes in zip(cards, legal, strict=True):
+        play = layout.play[c][t - 1]
+        for cube in cubes:
+            cube_x(qc, {**cube, work.done: 0}, work.pick)
+        qc.append(UCRYGate(angles), [play, work.pick, *counter])
+        for cube in cubes:
+            cube_x(qc, {**cube, work.done: 0}, work.pick)
         # Only a legal card's play bit: cards led earlier in the trick have theirs set too.
-        cube_x(qc, {is_legal: 1, layout.play[c][t - 1]: 1}, work.done)
-        decrement(qc, is_legal, counter)
+        for cube in cubes:
+            cube_x(qc, {**cube, play: 1}, work.done)
+            decrement(qc, cube, counter)
     # Exactly one card was chosen on every game state: "done" is 1 everywhere.
     qc.x(work.done)
     qc.compose(compute.inverse(), inplace=True)

@@ -5,15 +5,15 @@ game: one term per possible hand, per led card, per table. Here the same facts a
 per card into the :class:`~qcards.encoding.Workspace`, each with one multi-controlled X per
 (card, player) pair, so the gates grow polynomially:
 
-* ``held[c]``: card c is in the hand of the player at ``position`` of ``trick``
-  (dealt to that player, not played in an earlier trick);
-* ``led[s]``: the card led to ``trick`` has effective suit s;
-* ``has[s]``, ``void``: the player to move holds a card of suit s / cannot follow the led suit;
-* ``legal[c]``: c may be played (Skat's suit-following rule, as
-  :meth:`qcards.cards.Rules.legal_cards`).
+* ``held[i]``: the i-th card the player to move may hold is in its hand (dealt to it, not
+  played in an earlier trick);
+* ``led[s]``: the card led to the trick has effective suit s;
+* ``void``: the player to move cannot follow the led suit.
 
-Each ``mark_*`` function appends a *compute* block; callers undo it by appending the block's
-inverse after use (the qubits it reads are not changed in between).
+A card is then legal (Skat's suit-following rule, as :meth:`qcards.cards.Rules.legal_cards`)
+when it is held and follows the led suit, or held while the player is void: two cubes that never
+overlap (:func:`legal_cubes`). Each ``mark_*`` function appends a *compute* block; callers undo
+it by appending the block's inverse after use (the qubits it reads are unchanged in between).
 """
 
 from __future__ import annotations
@@ -22,36 +22,41 @@ from collections.abc import Sequence
 
 from qiskit.circuit import QuantumCircuit, Qubit
 
+from qcards.cards import Card
 from qcards.encoding import GameLayout, merge_conditions
 from qcards.gates.cubes import cube_x
 
 
-def mover(layout: GameLayout, trick: int, position: int, leader: str) -> str:
+def mover(layout: GameLayout, position: int, leader: str) -> str:
     """The player at ``position`` of a trick led by ``leader``."""
     players = layout.spec.players
     return players[(players.index(leader) + position) % len(players)]
 
 
-def mark_held(qc: QuantumCircuit, layout: GameLayout, trick: int, position: int) -> None:
-    """``held[c]`` ^= c is in the hand of the player to move (every possible leader)."""
-    work = layout.work
-    cards = layout.cards
-    # legal[c] temporarily holds "c was played in an earlier trick" (one-hot play bits: XOR = OR).
-    earlier = [(c, layout.play[c][s]) for c in cards for s in range(trick - 1)]
-    for c, bit in earlier:
-        qc.cx(bit, work.of_card(work.legal, c))
-    for leader in layout.possible_leaders(trick):
-        player = mover(layout, trick, position, leader)
-        for c in layout.spec.candidates(player):
+def movable_cards(layout: GameLayout, trick: int, position: int) -> list[Card]:
+    """Cards the player at ``position`` may hold, over every possible leader of ``trick``."""
+    wanted = {
+        c
+        for leader in layout.possible_leaders(trick)
+        for c in layout.spec.candidates(mover(layout, position, leader))
+    }
+    return [c for c in layout.cards if c in wanted]
+
+
+def mark_held(
+    qc: QuantumCircuit, layout: GameLayout, trick: int, position: int, cards: Sequence[Card]
+) -> None:
+    """``held[i]`` ^= ``cards[i]`` is in the hand of the player to move."""
+    for i, c in enumerate(cards):
+        for leader in layout.possible_leaders(trick):
+            player = mover(layout, position, leader)
             cube = merge_conditions(
                 layout.leader_condition(trick, leader),
                 layout.owner_condition(c, player),
-                {work.of_card(work.legal, c): 0} if trick > 1 else {},
+                {layout.play[c][s]: 0 for s in range(trick - 1)},
             )
             if cube is not None:
-                cube_x(qc, cube, work.of_card(work.held, c))
-    for c, bit in reversed(earlier):
-        qc.cx(bit, work.of_card(work.legal, c))
+                cube_x(qc, cube, layout.work.held[i])
 
 
 def mark_led_suit(qc: QuantumCircuit, layout: GameLayout, trick: int) -> None:
@@ -65,44 +70,41 @@ def mark_led_suit(qc: QuantumCircuit, layout: GameLayout, trick: int) -> None:
                 {layout.play[c][trick - 1]: 1},
             )
             if cube is not None:
-                cube_x(qc, cube, work.of_suit(work.led, rules.effective_suit(c)))
+                cube_x(qc, cube, work.of_suit(rules.effective_suit(c)))
 
 
-def mark_legal(qc: QuantumCircuit, layout: GameLayout, cards: Sequence) -> None:
-    """``legal[c]`` for a following player, from ``held`` and ``led`` (which must be marked).
-
-    A held card is legal if it follows the led suit, or if the player holds no card of it.
-    """
+def mark_void(qc: QuantumCircuit, layout: GameLayout, cards: Sequence[Card]) -> None:
+    """``void`` ^= the player to move holds no card of the led suit (``held``, ``led`` marked)."""
     work, rules = layout.work, layout.spec.rules
-    by_suit: dict[str, list] = {}
-    for c in cards:
-        by_suit.setdefault(rules.effective_suit(c), []).append(c)
-    for suit, members in by_suit.items():
-        has = work.of_suit(work.has, suit)
-        qc.x(has)
-        cube_x(qc, {work.of_card(work.held, c): 0 for c in members}, has)
     for suit in work.suits:
-        cube = {work.of_suit(work.led, suit): 1, work.of_suit(work.has, suit): 0}
+        cube = {work.of_suit(suit): 1}
+        cube.update(
+            {work.held[i]: 0 for i, c in enumerate(cards) if rules.effective_suit(c) == suit}
+        )
         cube_x(qc, cube, work.void)
-    # The led suit is on the table, so "void" cannot hold together with a led suit the
-    # player holds: the two terms below never overlap and XOR is OR.
-    for c in cards:
-        held = work.of_card(work.held, c)
-        target = work.of_card(work.legal, c)
-        cube_x(qc, {held: 1, work.of_suit(work.led, rules.effective_suit(c)): 1}, target)
-        cube_x(qc, {held: 1, work.void: 1}, target)
 
 
-def increment(qc: QuantumCircuit, control: Qubit, register: Sequence[Qubit]) -> None:
-    """Add 1 (mod 2^len) to ``register`` when ``control`` is set; inverse: the reversed gates.
+def legal_cubes(layout: GameLayout, cards: Sequence[Card], i: int, following: bool) -> list[dict]:
+    """Disjoint cubes whose union is "``cards[i]`` may be played now"."""
+    work = layout.work
+    held = {work.held[i]: 1}
+    if not following:
+        return [held]
+    suit = layout.spec.rules.effective_suit(cards[i])
+    # A held card of the led suit means the player is not void: the cubes never overlap.
+    return [{**held, work.of_suit(suit): 1}, {**held, work.void: 1}]
+
+
+def increment(qc: QuantumCircuit, controls: dict[Qubit, int], register: Sequence[Qubit]) -> None:
+    """Add 1 (mod 2^len) to ``register`` on the cube ``controls``; inverse: :func:`decrement`.
 
     Qiskit's adders add registers; a controlled +1 on a 4-qubit counter is a short MCX cascade.
     """
     for j in range(len(register) - 1, -1, -1):
-        qc.mcx([control, *register[:j]], register[j])
+        cube_x(qc, {**controls, **{q: 1 for q in register[:j]}}, register[j])
 
 
-def decrement(qc: QuantumCircuit, control: Qubit, register: Sequence[Qubit]) -> None:
-    """Subtract 1 when ``control`` is set (the inverse of :func:`increment`)."""
+def decrement(qc: QuantumCircuit, controls: dict[Qubit, int], register: Sequence[Qubit]) -> None:
+    """Subtract 1 on the cube ``controls`` (the gates of :func:`increment` in reverse order)."""
     for j in range(len(register)):
-        qc.mcx([control, *register[:j]], register[j])
+        cube_x(qc, {**controls, **{q: 1 for q in register[:j]}}, register[j])

@@ -109,8 +109,9 @@ class TrickWinnerGate(Gate):
     The same map as :class:`TrickTakingGate`, built per card instead of per table: card c takes
     the trick exactly when it lies on the table, no card that beats it does
     (:func:`stronger_cards`), and -- unless c is a trump -- its suit was led (``led`` in the
-    workspace). That fact is computed into ``held[c]``, the winner's seat is copied from the
-    owner of c, and the fact is uncomputed: :math:`O(|\\text{cards}|)` multi-controlled gates.
+    workspace). That fact is computed into the ``pick`` ancilla, the winner's seat is copied
+    from the owner of c, and the fact is uncomputed: :math:`O(|\\text{cards}|)`
+    multi-controlled gates.
 
     Args:
         layout: registers of the game circuit, with a workspace.
@@ -134,25 +135,23 @@ def _synth_trick_winner(gate: TrickWinnerGate) -> QuantumCircuit:
     work, spec = layout.work, layout.spec
     rules = spec.rules
     qc = layout.circuit(gate.name)
-    compute = layout.circuit("trick_winner")
-    mark_led_suit(compute, layout, t)
+    led = layout.circuit("led_suit")
+    mark_led_suit(led, layout, t)
+    qc.compose(led, inplace=True)
     on_table = {c: layout.play[c][t - 1] for c in layout.cards}
-    for c in layout.cards:
-        cube = {on_table[c]: 1}
-        cube.update({on_table[o]: 0 for o in stronger_cards(rules, c, layout.cards)})
-        if not rules.is_trump(c):
-            cube[work.of_suit(work.led, rules.effective_suit(c))] = 1
-        cube_x(compute, cube, work.of_card(work.held, c))
-    qc.compose(compute, inplace=True)
     register = layout.winner[t]
     for c in layout.cards:
+        takes = {on_table[c]: 1}
+        takes.update({on_table[o]: 0 for o in stronger_cards(rules, c, layout.cards)})
+        if not rules.is_trump(c):
+            takes[work.of_suit(rules.effective_suit(c))] = 1
+        cube_x(qc, takes, work.pick)
         for player in spec.players:
             owner = layout.owner_condition(c, player)
-            if owner is None:
-                continue
             seat = spec.players.index(player)
             flips = [register[b] for b in range(register.size) if (seat >> b) & 1]
-            cube = {work.of_card(work.held, c): 1, **owner}
-            cube_xor(qc, cube, flips, layout.flag[0])
-    qc.compose(compute.inverse(), inplace=True)
+            if owner is not None and flips:
+                cube_xor(qc, {work.pick: 1, **owner}, flips, layout.flag[0])
+        cube_x(qc, takes, work.pick)
+    qc.compose(led.inverse(), inplace=True)
     return qc
