@@ -32,7 +32,43 @@ def test_evaluate_json(capsys):
         "num_qubits",
     }
     assert data["p_win_exact"] == "2/3" and abs(data["p_win"] - 2 / 3) < 1e-9
-    assert data["method"] == "statevector" and data["num_qubits"] == 21
+    assert data["method"] == "ddsim" and data["construction"] == "efficient"
+    assert data["num_qubits"] == 34
+
+
+def test_evaluate_every_exact_method_and_construction(capsys):
+    for construction, method, qubits in [
+        ("paper", "statevector", 21),
+        ("paper", "ddsim", 21),
+        ("efficient", "mps", 34),
+    ]:
+        data = run_json(
+            capsys,
+            "evaluate",
+            SIX,
+            "--first",
+            "CA",
+            "--method",
+            method,
+            "--construction",
+            construction,
+        )
+        assert data["method"] == method and data["num_qubits"] == qubits
+        assert abs(data["p_win"] - 2 / 3) < 1e-9
+
+
+def test_resources_json_shape(capsys):
+    data = run_json(capsys, "resources", "--cards-per-player", "1")
+    assert data["construction"] == "efficient" and data["cards_per_player"] == 1
+    assert set(data["stages"]) == {"deal", "play", "trick", "game"}
+    for count in data["stages"].values():
+        assert count["cx"] > 0 and count["depth"] > 0 and count["source"] == "built"
+    stages = data["stages"]
+    assert stages["game"]["cx"] == sum(stages[k]["cx"] for k in ("deal", "play", "trick"))
+
+
+def test_resources_bad_n(capsys):
+    expect_error(capsys, ["resources", "--cards-per-player", "11"], "1..10")
 
 
 def test_evaluate_adversarial_is_classical(capsys):

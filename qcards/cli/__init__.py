@@ -10,10 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from qcards.cli import count, evaluate, recommend, reproduce
+from qcards.cli import count, evaluate, recommend, reproduce, resources
 from qcards.errors import QcardsError
 
-COMMANDS = (reproduce, evaluate, recommend, count)
+COMMANDS = (reproduce, evaluate, recommend, count, resources)
 
 
 class UsageError(Exception):

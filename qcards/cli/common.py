@@ -8,11 +8,21 @@ from collections.abc import Sequence
 
 from qcards.cards import Card, CardError
 from qcards.errors import SpecError
+from qcards.game import CONSTRUCTIONS
 from qcards.spec import Endgame, load_spec
 
 
 def spec_argument(parser) -> None:
     parser.add_argument("spec", help="endgame spec (TOML)")
+
+
+def construction_argument(parser) -> None:
+    parser.add_argument(
+        "--construction",
+        choices=CONSTRUCTIONS,
+        default="efficient",
+        help="game circuit: the paper's (exponential) or the polynomial one (same results)",
+    )
 
 
 def json_argument(parser) -> None:

@@ -6,6 +6,7 @@ from qcards.analysis import METHODS, evaluate_spec
 from qcards.classical import MODELS
 from qcards.cli.common import (
     card_option,
+    construction_argument,
     json_argument,
     load,
     print_record,
@@ -22,6 +23,7 @@ def add_parser(sub) -> None:
     p.add_argument("--method", choices=METHODS, default="auto", help="how the number is computed")
     p.add_argument("--shots", type=int, default=1000, help="shots for --method aer")
     p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
+    construction_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
 
@@ -31,7 +33,13 @@ def run(args) -> int:
         raise QcardsError("--shots must be at least 1")
     spec = load(args.spec)
     report = evaluate_spec(
-        spec, card_option(args.first), args.model, args.method, args.shots, args.seed
+        spec,
+        card_option(args.first),
+        args.model,
+        args.method,
+        args.shots,
+        args.seed,
+        args.construction,
     )
     print_record(report.to_json(), args.json)
     return 0

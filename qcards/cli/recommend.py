@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from qcards.analysis import METHODS, recommend_spec
 from qcards.classical import MODELS
-from qcards.cli.common import json_argument, load, print_json, print_table, spec_argument
+from qcards.cli.common import (
+    construction_argument,
+    json_argument,
+    load,
+    print_json,
+    print_table,
+    spec_argument,
+)
 
 
 def add_parser(sub) -> None:
@@ -13,12 +20,13 @@ def add_parser(sub) -> None:
     p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
     p.add_argument("--method", choices=METHODS, default="auto", help="how p_win is computed")
     p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
+    construction_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    ranked = recommend_spec(load(args.spec), args.model, args.method, args.seed)
+    ranked = recommend_spec(load(args.spec), args.model, args.method, args.seed, args.construction)
     cards = [
         {
             "card": str(card),

@@ -1,0 +1,38 @@
+"""``qcards resources --cards-per-player N``: qubits, CX count and depth of the whole game."""
+
+from __future__ import annotations
+
+from qcards.cli.common import json_argument, print_json, print_table
+from qcards.game import CONSTRUCTIONS
+from qcards.resources import count_resources
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "resources",
+        help="qubits, CX and depth of the game circuit with N cards per player (10: full game)",
+    )
+    p.add_argument(
+        "--cards-per-player",
+        type=int,
+        required=True,
+        metavar="N",
+        help="cards each of the three players holds (1..10), plus two in the skat",
+    )
+    p.add_argument("--construction", choices=CONSTRUCTIONS, default="efficient")
+    json_argument(p)
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    report = count_resources(args.cards_per_player, args.construction)
+    if args.json:
+        print_json(report.to_json())
+        return 0
+    print(
+        f"{report.construction} construction, {report.cards_per_player} cards per player: "
+        f"{report.num_qubits} qubits (basis cx, u; unrouted)"
+    )
+    rows = [(name, c.cx, c.depth, c.source) for name, c in report.stages.items()]
+    print_table(["stage", "cx", "depth", "source"], rows)
+    return 0
