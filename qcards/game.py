@@ -59,6 +59,9 @@ def build_game(spec: Endgame, first: Card | None = None, paper_codes: bool = Fal
         first: fix the declarer's first card (the declarer must lead the first trick).
         paper_codes: also keep every card's state in the paper's own code (Table 4 for two
             players, Table 6 for three) in ``card_<c>`` registers, updated by every gate.
+
+    Raises:
+        SpecError: ``paper_codes`` for a spec with a Skat, which the paper's tables cannot code.
     """
     _check_first(spec, first)
     layout = GameLayout(spec, paper_codes)
