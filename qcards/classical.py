@@ -10,6 +10,9 @@ Two models of play, both averaged over the uniformly random deal of the unknown 
     double dummy: each deal is played open, the declarer maximises and the defenders minimise
     (the win for ``p_win``, the declarer's card points for ``expected_points``).
 
+Cards dealt into the Skat (:data:`qcards.spec.SKAT`) are never played; in both models their card
+points count for the declarer at the end of the game.
+
 All probabilities are :class:`fractions.Fraction`.
 """
 
@@ -24,7 +27,7 @@ from functools import cache
 
 from qcards.cards import Card
 from qcards.errors import ModelError
-from qcards.spec import Endgame
+from qcards.spec import SKAT, Endgame
 
 MODELS = ("random", "adversarial")
 
@@ -33,7 +36,10 @@ MODELS = ("random", "adversarial")
 
 
 def count_deals(spec: Endgame) -> int:
-    """Number of ways to deal the unknown cards into the given sizes (a multinomial)."""
+    """Number of ways to deal the unknown cards into the given sizes (a multinomial).
+
+    The Skat is one of the receivers: the deal is uniform over the players' hands and the Skat.
+    """
     n = len(spec.unknown)
     total = math.factorial(n)
     for size in spec.sizes.values():
@@ -42,7 +48,10 @@ def count_deals(spec: Endgame) -> int:
 
 
 def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
-    """Every deal as a map card -> player, known cards included; each deal equally likely."""
+    """Every deal as a map card -> player (or :data:`SKAT`), known cards included.
+
+    Each deal is equally likely.
+    """
     known = {c: p for p in spec.players for c in spec.hands[p]}
 
     def assign(cards: tuple[Card, ...], receivers: tuple[str, ...]) -> Iterator[dict[Card, str]]:
@@ -57,6 +66,11 @@ def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
 
     for unknown in assign(spec.unknown, spec.receivers):
         yield {**known, **unknown}
+
+
+def skat_points(owner: Mapping[Card, str]) -> int:
+    """Card points a deal (card -> receiver) puts into the Skat; they belong to the declarer."""
+    return sum(c.value for c, who in owner.items() if who == SKAT)
 
 
 # ----------------------------------------------------------------------------- stages
@@ -104,7 +118,8 @@ class Snapshot:
     """What the game registers hold at a stage.
 
     Attributes:
-        owner: (card, player dealt the card) for every card, in the spec's card order.
+        owner: (card, player dealt the card, or :data:`SKAT`) for every card, in the spec's
+            card order.
         played: (card, trick the card was played in, 0 = still in hand).
         winners: winner of each trick taken so far.
     """
@@ -118,15 +133,20 @@ class Snapshot:
         return sum(c.value for c, where in self.locations().items() if where == ("stack", player))
 
     def declarer_points(self, spec: Endgame) -> int:
-        """The declarer's points: those already taken plus its stack (the score S_A, Eq. 18)."""
-        return spec.declarer_points + self.points_of(spec.declarer)
+        """The declarer's points: those already taken, its stack and the Skat (S_A, Eq. 18)."""
+        return spec.declarer_points + self.points_of(spec.declarer) + skat_points(dict(self.owner))
 
     def locations(self) -> dict[Card, tuple[str, str]]:
-        """Where each card is: ``("hand"|"table"|"stack", player)``; stacks by trick winner."""
+        """Where each card is: ``("hand"|"table"|"stack", player)``; stacks by trick winner.
+
+        A card in the Skat is at ``(SKAT, SKAT)``.
+        """
         owner = dict(self.owner)
         out = {}
         for card, trick in self.played:
-            if trick == 0:
+            if owner[card] == SKAT:
+                out[card] = (SKAT, SKAT)
+            elif trick == 0:
                 out[card] = ("hand", owner[card])
             elif trick <= len(self.winners):
                 out[card] = ("stack", self.winners[trick - 1])
@@ -139,7 +159,8 @@ class Snapshot:
 class Path:
     """One way the game can go: a deal and the cards played, with its probability (random model).
 
-    ``plays`` lists ``(trick, player, card)`` in play order; ``winners`` the trick winners.
+    ``owner`` is the deal (card -> player or :data:`SKAT`); ``plays`` lists
+    ``(trick, player, card)`` in play order; ``winners`` the trick winners.
     """
 
     probability: Fraction
@@ -165,13 +186,14 @@ class Path:
         )
 
     def declarer_points(self, spec: Endgame) -> int:
+        """The declarer's points at the end: those already taken, its tricks and the Skat."""
         n = len(spec.players)
         won = sum(
             card.value
             for k, (_t, _p, card) in enumerate(self.plays)
             if self.winners[k // n] == spec.declarer
         )
-        return spec.declarer_points + won
+        return spec.declarer_points + won + skat_points(self.owner)
 
 
 def _check_first(spec: Endgame, first: Card | None) -> None:
@@ -338,7 +360,7 @@ def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) ->
     num = 0
     for owner in deals(spec):
         hands = tuple(frozenset(c for c, q in owner.items() if q == p) for p in players)
-        w, e, k = solve(hands, leader0, (), spec.declarer_points, first)
+        w, e, k = solve(hands, leader0, (), spec.declarer_points + skat_points(owner), first)
         total_win += w
         total_pts += e
         total_paths += k

@@ -12,8 +12,9 @@ stacks), so a unitary evolution must keep the history. The paper keeps it in aux
 (Sec. VI.2-VI.4); qcards keeps it explicitly and minimally, with named registers:
 
 ``owner_<card>``
-    who was dealt the card, as an index into the players receiving unknown cards (only for
-    unknown cards, and only if more than one player receives them); written by U_ini.
+    who was dealt the card, as an index into the receivers of unknown cards (the players, then
+    the Skat: :attr:`qcards.spec.Endgame.receivers`; only for unknown cards, and only if there
+    is more than one receiver); written by U_ini. A card dealt into the Skat is never played.
 ``play_<card>``
     one qubit per trick: bit ``t-1`` is set when the card is played in trick ``t`` (the paper's
     table qubit q_t, one per trick); written by the card-play gates CP.
@@ -31,7 +32,9 @@ stacks), so a unitary evolution must keep the history. The paper keeps it in aux
     Table 1 otherwise), bit i of the register = the i-th printed bit. The gates keep it up to
     date exactly as the paper describes: playing flips the table bit (Eq. 26), taking a trick
     rewrites the code to the winner's stack (Eqs. 28-29). The history registers above are what
-    keeps this evolution unitary: the card codes alone merge different plays.
+    keeps this evolution unitary: the card codes alone merge different plays. Tables 4 and 6
+    have no code for the Skat (nor has Table 1 beside four players), so a spec with a Skat is
+    built without these registers.
 
 From these registers every card's location (hand, table, whose stack) follows, see
 :meth:`GameLayout.decode` and :meth:`qcards.classical.Snapshot.locations`.
@@ -47,10 +50,12 @@ from qiskit.circuit import QuantumCircuit, QuantumRegister, Qubit
 
 from qcards.cards import Card
 from qcards.classical import Snapshot, Stage
-from qcards.spec import Endgame
+from qcards.errors import SpecError
+from qcards.spec import SKAT, Endgame
 
 Location = tuple[str, str]
-"""``("hand" | "table" | "stack", player)``; Table 6's team stack is ``("stack", "team")``."""
+"""``("hand" | "table" | "stack", player)``; Table 6's team stack is ``("stack", "team")``, a
+card in the Skat is at ``(SKAT, SKAT)``."""
 
 
 # ----------------------------------------------------------------------------- paper codes
@@ -70,8 +75,33 @@ class CardCode:
     width: int
     players: int
 
+    @property
+    def title(self) -> str:
+        """The table's name as the paper prints it, e.g. ``Table 6``."""
+        return f"Table {self.name.removeprefix('table')}"
+
+    def has_skat_code(self, spec: Endgame) -> bool:
+        """Whether this table can say "in the Skat" for ``spec``'s players.
+
+        Only Table 1 has a Skat code (player bits 11), and only while no fourth player uses them.
+        """
+        return self.name == "table1" and len(spec.players) <= 3
+
+    def check_skat(self, spec: Endgame) -> None:
+        """Raise :class:`~qcards.errors.SpecError` if ``spec`` has a Skat this table cannot show."""
+        if spec.skat_size and not self.has_skat_code(spec):
+            beside = " beside four players" if self.name == "table1" else ""
+            raise SpecError(
+                f"{spec.source}: field 'unknown.sizes.{SKAT}': the paper's {self.title} has no "
+                f"code for the skat{beside}; build without paper codes"
+            )
+
     def encode(self, location: Location, spec: Endgame) -> str:
         kind, who = location
+        if kind == SKAT:
+            if not self.has_skat_code(spec):
+                raise ValueError(f"the paper's {self.title} has no code for the skat")
+            return "11000"  # Table 1: player bits 11 (the Skat), action 000 (not played)
         seat = spec.players.index(who) if who in spec.players else None
         if self.name == "table4":
             # j0: player A/B; j1 j2: location 00 hand, 10 table, 11 stack (Table 4).
@@ -107,6 +137,10 @@ class CardCode:
         kind = {"000": "hand", "010": "table", "110": "stack"}.get(bits[2:])
         if kind is None:
             raise ValueError(f"{bits!r} is not a Table 1 card state")
+        if bits[:2] == "11" and self.has_skat_code(spec):
+            if kind != "hand":
+                raise ValueError(f"{bits!r} is not a Table 1 card state (the Skat is not played)")
+            return SKAT, SKAT
         return kind, spec.players[int(bits[:2], 2)]
 
     @property
@@ -127,8 +161,14 @@ TABLE6 = CardCode("table6", 3, 3)
 
 
 def paper_code(spec: Endgame) -> CardCode:
-    """The paper's code for a spec: Table 4 for two players, Table 6 for three, else Table 1."""
-    return {2: TABLE4, 3: TABLE6}.get(len(spec.players), TABLE1)
+    """The paper's code for a spec: Table 4 for two players, Table 6 for three, else Table 1.
+
+    Raises:
+        SpecError: the spec has a Skat, which that table cannot represent.
+    """
+    code = {2: TABLE4, 3: TABLE6}.get(len(spec.players), TABLE1)
+    code.check_skat(spec)
+    return code
 
 
 def paper_label(snapshot: Snapshot, spec: Endgame, code: CardCode | None = None) -> str:
@@ -139,7 +179,10 @@ def paper_label(snapshot: Snapshot, spec: Endgame, code: CardCode | None = None)
 
 
 def readable_label(snapshot: Snapshot, spec: Endgame) -> str:
-    """The outcome in words: hands, table and stacks, e.g. ``A:CK | table B:C9 | stack A:CA``."""
+    """The outcome in words: hands, table, stacks and the Skat.
+
+    For example ``A:CK | table B:C9 | stack A:CA | skat:C7,D8``.
+    """
     where = snapshot.locations()
     parts = []
     for kind, title in (("hand", ""), ("table", "table "), ("stack", "stack ")):
@@ -150,6 +193,9 @@ def readable_label(snapshot: Snapshot, spec: Endgame) -> str:
                 groups.append(f"{p}:{','.join(cards)}")
         if groups:
             parts.append(title + " ".join(groups))
+    skat = [str(c) for c in spec.cards if where[c] == (SKAT, SKAT)]
+    if skat:
+        parts.append(f"{SKAT}:{','.join(skat)}")
     return " | ".join(parts)
 
 

@@ -83,6 +83,9 @@ def build_game(
             (paper construction only).
         construction: ``paper`` or ``efficient`` (see :data:`CONSTRUCTIONS`); both act the
             same on the measured registers.
+
+    Raises:
+        SpecError: ``paper_codes`` for a spec with a Skat, which the paper's tables cannot code.
     """
     if construction not in CONSTRUCTIONS:
         raise ValueError(

@@ -20,11 +20,17 @@ from qcards.cards import Card
 from qcards.encoding import GameLayout
 from qcards.game import GameCircuit, build_game
 from qcards.gates.cubes import open_controls
-from qcards.spec import Endgame
+from qcards.spec import SKAT, Endgame
 
 
-def _stack_conditions(layout: GameLayout) -> list[tuple[Card, dict[Qubit, int]]]:
-    """For every card and trick: the cube "card played in this trick, and the declarer won it"."""
+def _point_conditions(layout: GameLayout) -> list[tuple[Card, dict[Qubit, int]]]:
+    """Every way a card's points go to the declarer, as disjoint cubes.
+
+    For every card with points and every trick: the cube "card played in this trick, and the
+    declarer won it"; for every unknown card with points, if the spec has a Skat: the cube
+    "card dealt into the Skat" (its owner register holds the Skat's index; known cards are never
+    in the Skat). On every basis state of a game at most one cube of a card holds.
+    """
     declarer_seat = 0
     out = []
     for card in layout.cards:
@@ -35,6 +41,9 @@ def _stack_conditions(layout: GameLayout) -> list[tuple[Card, dict[Qubit, int]]]
             for b, q in enumerate(layout.winner[t]):
                 cube[q] = (declarer_seat >> b) & 1
             out.append((card, cube))
+        skat = layout.owner_condition(card, SKAT)
+        if skat is not None:
+            out.append((card, skat))
     return out
 
 
@@ -43,12 +52,14 @@ def score_operator(layout: GameLayout, include_taken: bool = True) -> SparsePaul
 
     :math:`S_A = \\sum_i \\mathcal{V}(i) P_A^{(i)}`, with :math:`P_A^{(i)}` the projector onto
     "card i lies in the declarer's stack": played in trick t and trick t won by the declarer,
-    summed over t. With ``include_taken`` the points the declarer already holds are added as a
-    multiple of the identity, so the expectation is the referee's ``expected_points``.
+    summed over t, plus, with a Skat, the projector onto "card i was dealt into the Skat" (the
+    Skat belongs to the declarer). With ``include_taken`` the points the declarer already holds
+    are added as a multiple of the identity, so the expectation is the referee's
+    ``expected_points``.
     """
     index = {q: i for i, q in enumerate(layout.qubits)}
     terms: list[tuple[str, list[int], float]] = []
-    for card, cube in _stack_conditions(layout):
+    for card, cube in _point_conditions(layout):
         qubits = list(cube)
         # |1><1| = (I - Z)/2 and |0><0| = (I + Z)/2; expand the product over every subset.
         for subset in itertools.chain.from_iterable(
@@ -85,10 +96,12 @@ class WinOracleGate(Gate):
     Acts on the game layout's qubits followed by ``m + 1`` score qubits (initially 0). In the
     Fourier basis of the score register (Qiskit's :class:`QFTGate`) it adds, for every card and
     trick, the card's value controlled on "played in that trick and the trick won by the
-    declarer" (multi-controlled phases), then the constant :math:`2^m - K` with K the points
+    declarer", and for every card that may lie in the Skat, its value controlled on "dealt into
+    the Skat" (multi-controlled phases), then the constant :math:`2^m - K` with K the points
     still needed. After the inverse QFT the register holds :math:`S + 2^m - K`, whose top bit is
-    1 exactly when the declarer's trick points S reach K. Qiskit's adders add registers, not
-    controlled constants, hence the phases are written here (Draper's construction).
+    1 exactly when the declarer's points S from the tricks and the Skat reach K. Qiskit's adders
+    add registers, not controlled constants, hence the phases are written here (Draper's
+    construction).
 
     Args:
         layout: registers of the game circuit.
@@ -122,7 +135,7 @@ def _synth_win_oracle(gate: WinOracleGate) -> QuantumCircuit:
                 else:
                     qc.p(angle, score[j])
 
-    for card, cube in _stack_conditions(layout):
+    for card, cube in _point_conditions(layout):
         add_constant(card.value, cube)
     add_constant(2 ** (n - 1) - target_gap(layout.spec), {})
     qc.append(QFTGate(n).inverse(), score)

@@ -15,6 +15,10 @@ is the declarer; the others defend together)::
     cards = ["C10", "C9", "C8", "H10"]
     sizes = { B = 2, C = 2 }
 
+The reserved receiver ``skat`` in ``unknown.sizes`` (e.g. ``sizes = { B = 10, C = 10, skat = 2 }``)
+deals that many unknown cards into the Skat: dealt at random with the other unknown cards, never
+played, and counted for the declarer at the end of the game.
+
 Every problem is reported as a :class:`~qcards.errors.SpecError` naming the file and the field.
 """
 
@@ -40,6 +44,8 @@ _KEYS = {
     "unknown",
 }
 MAX_PLAYERS = 4
+SKAT = "skat"
+"""The reserved receiver of ``unknown.sizes`` for the Skat (no player may have this name)."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +61,8 @@ class Endgame:
         target: the declarer wins with at least this many points.
         hands: known cards of each player (every player is a key, possibly with no cards).
         unknown: cards dealt uniformly at random.
-        sizes: how many unknown cards each player receives (players receiving none omitted).
+        sizes: how many unknown cards each player receives, in seat order, followed by
+            :data:`SKAT` for the cards dealt into the Skat (receivers of none omitted).
         source: where the spec came from, for messages.
     """
 
@@ -83,6 +90,11 @@ class Endgame:
         return Rules(self.trump)
 
     @property
+    def skat_size(self) -> int:
+        """Unknown cards dealt into the Skat (0 without a Skat)."""
+        return self.sizes.get(SKAT, 0)
+
+    @property
     def hand_size(self) -> int:
         """Cards each player holds at the start of the endgame (= number of tricks)."""
         return len(self.hands[self.players[0]]) + self.sizes.get(self.players[0], 0)
@@ -93,8 +105,8 @@ class Endgame:
 
     @property
     def receivers(self) -> tuple[str, ...]:
-        """Players that receive unknown cards, in seat order."""
-        return tuple(p for p in self.players if self.sizes.get(p, 0) > 0)
+        """Players that receive unknown cards, in seat order, then :data:`SKAT` if it gets any."""
+        return tuple(r for r in (*self.players, SKAT) if self.sizes.get(r, 0) > 0)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -110,7 +122,10 @@ class Endgame:
         return None
 
     def candidates(self, player: str) -> tuple[Card, ...]:
-        """Cards the player may hold: the known hand plus, if it receives any, the unknown cards."""
+        """Cards the player may hold: the known hand plus, if it receives any, the unknown cards.
+
+        Only players have candidates: nobody plays the Skat's cards.
+        """
         cards = list(self.hands[player])
         if self.sizes.get(player, 0) > 0:
             cards += list(self.unknown)
@@ -179,10 +194,15 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
         raise fail("players", f"needs 2 to {MAX_PLAYERS} players, got {len(players)}")
     if len(set(players)) != len(players):
         raise fail("players", "player names must be distinct")
+    if SKAT in players:
+        raise fail("players", f"{SKAT!r} is reserved for the Skat and cannot name a player")
 
-    def player(name: Any, fieldname: str) -> str:
-        if name not in players:
-            raise fail(fieldname, f"unknown player {name!r} (players are {', '.join(players)})")
+    def player(name: Any, fieldname: str, skat: bool = False) -> str:
+        if name not in players and not (skat and name == SKAT):
+            also = f", or {SKAT} for the Skat" if skat else ""
+            raise fail(
+                fieldname, f"unknown player {name!r} (players are {', '.join(players)}{also})"
+            )
         return name
 
     try:
@@ -230,15 +250,15 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
     unknown = card_list(raw_unknown.get("cards", []), "unknown.cards")
     raw_sizes = raw_unknown.get("sizes", {})
     if not isinstance(raw_sizes, dict):
-        raise fail("unknown.sizes", "must be a table of player = number of cards")
+        raise fail("unknown.sizes", "must be a table of player (or skat) = number of cards")
     sizes: dict[str, int] = {}
     for name, n in raw_sizes.items():
-        player(name, f"unknown.sizes.{name}")
+        player(name, f"unknown.sizes.{name}", skat=True)
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise fail(f"unknown.sizes.{name}", f"must be a whole number >= 0, got {n!r}")
         if n:
             sizes[name] = n
-    sizes = {p: sizes[p] for p in players if p in sizes}
+    sizes = {r: sizes[r] for r in (*players, SKAT) if r in sizes}
 
     seen: dict[Card, str] = {}
     for fieldname, cards in [

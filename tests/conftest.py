@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from qcards.cards import FULL_DECK, Trump
+from qcards.cards import FULL_DECK, Trump, points
 from qcards.encoding import GameLayout
 from qcards.paper import FOUR_CARD, SIX_CARD
 from qcards.spec import Endgame, parse_spec
@@ -25,6 +25,60 @@ def six_card() -> Endgame:
     return SIX_CARD.spec()
 
 
+SKAT_ONE_TRICK = """
+players = ["A", "B", "C"]
+trump = "spades"
+target = 10
+[hands]
+A = ["HA"]
+[unknown]
+cards = ["H10", "C7", "SK"]
+sizes = { B = 1, C = 1, skat = 1 }
+"""
+
+SKAT_TWO_TRICKS = """
+players = ["A", "B"]
+trump = "diamonds"
+declarer_points = 5
+target = 30
+[hands]
+A = ["CA", "HJ"]
+[unknown]
+cards = ["C10", "C7", "HK", "D10"]
+sizes = { B = 2, skat = 2 }
+"""
+
+SKAT_ONLY = """
+players = ["A", "B"]
+declarer_points = 40
+target = 65
+[hands]
+A = ["CA"]
+B = ["C7"]
+[unknown]
+cards = ["HK", "D10"]
+sizes = { skat = 2 }
+"""
+
+
+@pytest.fixture
+def skat_one_trick() -> Endgame:
+    """Three players, one trick, one card in the Skat (hand-checked in test_classical)."""
+    return parse_spec(SKAT_ONE_TRICK, source="skat-one-trick")
+
+
+@pytest.fixture
+def skat_two_tricks() -> Endgame:
+    """Two players, two tricks, the declarer's hand known, two cards in the Skat (19 qubits)."""
+    return parse_spec(SKAT_TWO_TRICKS, source="skat-two-tricks")
+
+
+@pytest.fixture
+def skat_only() -> Endgame:
+    """Every hand known, only the Skat unknown: no owner registers at all."""
+    return parse_spec(SKAT_ONLY, source="skat-only")
+
+
 def random_spec(
     seed: int,
     players: int,
@@ -32,32 +86,43 @@ def random_spec(
     trump: Trump,
     winner_leads: bool,
     declarer_known: bool,
+    skat: int = 0,
     max_qubits: int = 22,
 ) -> Endgame:
     """A random endgame with ``players`` x ``tricks`` cards, small enough to simulate.
 
     Cards are drawn from few suits (with jacks) so that suit following, trumps and jacks matter.
+    With ``skat`` > 0, that many more unknown cards are dealt into the Skat, and the target is
+    drawn within reach (1 to all the points in play above ``declarer_points``) so that wins and
+    losses both occur.
     """
     rng = random.Random(seed)
     names = ["A", "B", "C", "D"][:players]
     suits = rng.sample("CSHD", 2)
     pool = [c for c in FULL_DECK if c.suit in suits or c.rank == "J"]
     for _ in range(200):
-        cards = rng.sample(pool, players * tricks)
+        cards = rng.sample(pool, players * tricks + skat)
         hands = {}
         unknown = cards
         if declarer_known:
             hands["A"] = cards[:tricks]
             unknown = cards[tricks:]
         receivers = names[1:] if declarer_known else names
+        sizes = [f"{r} = {tricks}" for r in receivers] + ([f"skat = {skat}"] if skat else [])
+        leader = rng.choice(names)
+        declarer_points = rng.randrange(0, 30)
+        if skat:
+            target = declarer_points + rng.randrange(1, points(cards) + 1)
+        else:
+            target = rng.randrange(20, 75)
         text = "\n".join(
             [
                 "players = [" + ", ".join(f'"{n}"' for n in names) + "]",
                 f'trump = "{trump.value}"',
-                f'leader = "{rng.choice(names)}"',
+                f'leader = "{leader}"',
                 f"winner_leads = {'true' if winner_leads else 'false'}",
-                f"declarer_points = {rng.randrange(0, 30)}",
-                f"target = {rng.randrange(20, 75)}",
+                f"declarer_points = {declarer_points}",
+                f"target = {target}",
                 "[hands]",
                 *(
                     f"{p} = [{', '.join(f'{chr(34)}{c}{chr(34)}' for c in h)}]"
@@ -65,7 +130,7 @@ def random_spec(
                 ),
                 "[unknown]",
                 "cards = [" + ", ".join(f'"{c}"' for c in unknown) + "]",
-                "sizes = { " + ", ".join(f"{r} = {tricks}" for r in receivers) + " }",
+                "sizes = { " + ", ".join(sizes) + " }",
             ]
         )
         spec = parse_spec(text, source=f"random-{seed}")
@@ -85,16 +150,32 @@ GENERATED_CASES = [
 ]
 
 
-def generated_specs(count_per_case: int = 1):
-    """Parameters covering every trump kind, both ``winner_leads`` values, 2 and 3 players."""
+SKAT_CASES = [
+    # (players, tricks, declarer hand known, cards in the Skat): at most 16 qubits each
+    (2, 1, False, 2),
+    (2, 2, True, 1),
+    (2, 2, True, 2),
+    (3, 1, False, 1),
+    (3, 1, True, 2),
+]
+
+
+def generated_specs(count_per_case: int = 1, skat: bool = False):
+    """Parameters covering every trump kind, both ``winner_leads`` values, 2 and 3 players.
+
+    With ``skat``, the cases of :data:`SKAT_CASES` instead, each parameter tuple ending with the
+    number of cards in the Skat (seeds from 1001, apart from the cases without a Skat).
+    """
     out = []
-    seed = 0
-    for players, tricks, known in GENERATED_CASES:
+    seed = 1000 if skat else 0
+    cases = SKAT_CASES if skat else [(*case, 0) for case in GENERATED_CASES]
+    for players, tricks, known, skat_size in cases:
         for trump in Trump:
             for winner_leads in (True, False):
                 if tricks == 1 and not winner_leads:
                     continue  # identical to winner_leads = true with a single trick
                 for _ in range(count_per_case):
                     seed += 1
-                    out.append((seed, players, tricks, trump, winner_leads, known))
+                    params = (seed, players, tricks, trump, winner_leads, known)
+                    out.append((*params, skat_size) if skat else params)
     return out

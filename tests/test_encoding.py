@@ -3,8 +3,19 @@ from __future__ import annotations
 import pytest
 
 from qcards.classical import stage_distributions
-from qcards.encoding import TABLE1, TABLE4, TABLE6, GameLayout, paper_label, readable_label
+from qcards.encoding import (
+    TABLE1,
+    TABLE4,
+    TABLE6,
+    GameLayout,
+    paper_code,
+    paper_label,
+    readable_label,
+)
+from qcards.errors import SpecError
+from qcards.game import build_game
 from qcards.paper import SIX_CARD
+from qcards.spec import SKAT, parse_spec
 
 
 @pytest.mark.parametrize("code,players", [(TABLE4, 2), (TABLE6, 3), (TABLE1, 3)])
@@ -77,3 +88,68 @@ def test_layout_register_names(six_card):
     assert {"owner_C10", "play_CA", "winner_1", "winner_2", "flag"} <= names
     assert "owner_CA" not in names  # known cards need no owner qubits
     assert layout.num_qubits == 4 * 1 + 6 * 2 + 2 * 2 + 1
+
+
+# ----------------------------------------------------------------------------- the Skat
+
+
+def test_skat_location_and_readable_label(skat_two_tricks):
+    spec = skat_two_tricks
+    _, dist = stage_distributions(spec)[-1]
+    labels = {readable_label(s, spec) for s in dist}
+    # B held HK D10 and trumped A's CA; C10 and C7 lay in the Skat
+    assert "stack A:HJ,HK B:D10,CA | skat:C10,C7" in labels
+    for snap in dist:
+        skat = [c for c, where in snap.locations().items() if where == (SKAT, SKAT)]
+        assert len(skat) == 2
+        assert readable_label(snap, spec).endswith(" | skat:" + ",".join(map(str, skat)))
+
+
+@pytest.mark.parametrize("fixture", ["skat_one_trick", "skat_two_tricks", "skat_only"])
+def test_layout_decode_round_trips_with_skat(fixture, request):
+    spec = request.getfixturevalue(fixture)
+    layout = GameLayout(spec)
+    assert layout.receivers == spec.receivers and layout.receivers[-1] == SKAT
+    for stage, dist in stage_distributions(spec):
+        for snap in dist:
+            assert layout.decode(layout.encode(snap), stage) == snap
+
+
+def test_table1_codes_the_skat(skat_one_trick):
+    assert TABLE1.encode((SKAT, SKAT), skat_one_trick) == "11000"
+    assert TABLE1.decode("11000", skat_one_trick) == (SKAT, SKAT)
+    with pytest.raises(ValueError, match="not a Table 1 card state"):
+        TABLE1.decode("11010", skat_one_trick)
+    _, dist = stage_distributions(skat_one_trick)[0]
+    labels = {paper_label(s, skat_one_trick, TABLE1) for s in dist}
+    # cards SK C7 HA H10: SK in the Skat (11), C7 with C (10), HA with A (00), H10 with B (01)
+    assert "11000 10000 00000 01000" in labels and len(labels) == 6
+
+
+FOUR_PLAYERS_WITH_SKAT = """
+players = ["A", "B", "C", "D"]
+[hands]
+A = ["CA"]
+[unknown]
+cards = ["C7", "C8", "C9", "H7"]
+sizes = { B = 1, C = 1, D = 1, skat = 1 }
+"""
+
+
+@pytest.mark.parametrize("fixture", ["skat_one_trick", "skat_two_tricks", "four_players"])
+def test_paper_codes_refuse_the_skat(fixture, request):
+    if fixture == "four_players":
+        spec = parse_spec(FOUR_PLAYERS_WITH_SKAT, source="four.toml")
+        table = "Table 1"
+    else:
+        spec = request.getfixturevalue(fixture)
+        table = {2: "Table 4", 3: "Table 6"}[len(spec.players)]
+    message = f"the paper's {table} has no code for the skat"
+    with pytest.raises(SpecError, match=f"field 'unknown.sizes.skat': {message}") as info:
+        paper_code(spec)
+    assert "build without paper codes" in str(info.value)
+    with pytest.raises(SpecError, match=message):
+        build_game(spec, paper_codes=True)
+    with pytest.raises(ValueError, match=message):
+        {2: TABLE4, 3: TABLE6, 4: TABLE1}[len(spec.players)].encode((SKAT, SKAT), spec)
+    assert build_game(spec).layout.code is None  # fine without the paper's codes

@@ -123,3 +123,31 @@ def test_mps_method_equals_referee(six_card):
     report = evaluate_spec(six_card, Card.parse("CK"), method="mps")
     assert report.method == "mps"
     assert abs(report.p_win - 2 / 3) < TOL
+
+
+# ----------------------------------------------------------------------------- the Skat
+
+
+@pytest.mark.parametrize("fixture", ["skat_one_trick", "skat_two_tricks", "skat_only"])
+def test_skat_every_stage_matches_referee(fixture, request):
+    spec = request.getfixturevalue(fixture)
+    game = assert_matches_referee(spec)
+    if fixture == "skat_only":
+        assert not game.layout.owner  # the only receiver is the Skat: nothing to superpose
+
+
+def test_skat_fixed_first_card_matches_referee(skat_two_tricks):
+    for card in skat_two_tricks.hands["A"]:
+        assert_matches_referee(skat_two_tricks, card)
+
+
+@pytest.mark.parametrize(
+    "params", generated_specs(skat=True)[::2], ids=lambda p: "-".join(map(str, p[1:]))
+)
+def test_generated_skat_spec_matches_referee(params):
+    spec = random_spec(*params)
+    assert_matches_referee(spec)
+    report = evaluate_spec(spec, method="statevector")
+    referee = evaluate(spec)
+    assert abs(report.p_win - float(referee.p_win)) < TOL
+    assert abs(report.expected_points - float(referee.expected_points)) < TOL

@@ -77,3 +77,34 @@ def test_score_register_covers_extremes(six_card):
         gap = target - spec.declarer_points
         m = n - 1
         assert 2**m >= gap and spec.points_in_play() - gap < 2**m
+
+
+# ----------------------------------------------------------------------------- the Skat
+
+
+@pytest.mark.parametrize(
+    "fixture,method",
+    [
+        ("skat_one_trick", "statevector"),
+        ("skat_two_tricks", "matrix_product_state"),  # 25 qubits with the score register
+        ("skat_only", "statevector"),
+    ],
+)
+def test_score_and_oracle_with_skat(fixture, method, request):
+    """Counting the Skat matters: without it skat_one_trick's p_win would be 1/3, not 2/3."""
+    spec = request.getfixturevalue(fixture)
+    referee = evaluate(spec)
+    assert abs(expected_score(spec) - float(referee.expected_points)) < TOL
+    assert abs(win_probability(spec, method=method) - float(referee.p_win)) < TOL
+
+
+@pytest.mark.parametrize(
+    "params",
+    [p for p in generated_specs(skat=True) if (p[2], p[6]) != (2, 2)][::4],
+    ids=lambda p: "-".join(map(str, p[1:])),
+)
+def test_score_and_oracle_generated_with_skat(params):
+    spec = random_spec(*params, max_qubits=16)
+    referee = evaluate(spec)
+    assert abs(expected_score(spec) - float(referee.expected_points)) < TOL
+    assert abs(win_probability(spec) - float(referee.p_win)) < TOL

@@ -4,7 +4,7 @@ import pytest
 
 from qcards.cards import Card, Trump
 from qcards.errors import SpecError
-from qcards.spec import load_spec, parse_spec
+from qcards.spec import SKAT, load_spec, parse_spec
 
 GOOD = """
 players = ["A", "B", "C"]
@@ -92,3 +92,61 @@ def test_toml_syntax_error_names_line(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(SpecError, match="no such file"):
         load_spec(tmp_path / "absent.toml")
+
+
+WITH_SKAT = GOOD.replace('"H10"]', '"H10", "D7", "DA"]').replace("C = 2 }", "C = 2, skat = 2 }")
+
+
+def test_skat_receiver():
+    spec = parse_spec(WITH_SKAT)
+    assert dict(spec.sizes) == {"B": 2, "C": 2, "skat": 2}
+    assert list(spec.sizes) == ["B", "C", "skat"]
+    assert spec.receivers == ("B", "C", "skat")
+    assert spec.skat_size == 2 and spec.hand_size == 2 and spec.num_tricks == 2
+    assert spec.candidates("A") == spec.hands["A"]
+    assert len(spec.candidates("B")) == len(spec.unknown) == 6
+    assert spec.points_in_play() == 46  # the Skat's D7 and DA included
+    assert parse_spec(spec.to_toml()) == spec
+    assert parse_spec(GOOD).skat_size == 0 and SKAT not in parse_spec(GOOD).receivers
+
+
+def test_skat_listed_first_keeps_seat_order():
+    spec = parse_spec(WITH_SKAT.replace("B = 2, C = 2, skat = 2", "skat = 2, C = 2, B = 2"))
+    assert list(spec.sizes) == ["B", "C", "skat"] and spec.receivers == ("B", "C", "skat")
+
+
+def test_skat_of_size_zero_is_no_skat():
+    spec = parse_spec(GOOD.replace("C = 2 }", "C = 2, skat = 0 }"))
+    assert spec.skat_size == 0 and spec.receivers == ("B", "C")
+
+
+@pytest.mark.parametrize(
+    "text,field,message",
+    [
+        (GOOD.replace('"C"]', '"skat"]').replace("C = 2", "skat = 2"), "players", "reserved"),
+        (GOOD.replace("C = 2 }", "C = 2, skat = 1 }"), "unknown.sizes", "add up to 5 but 4"),
+        (WITH_SKAT.replace("skat = 2", "skat = 1"), "unknown.sizes", "add up to 5 but 6"),
+        (WITH_SKAT.replace("skat = 2", "Skat = 2"), "unknown.sizes.Skat", "unknown player 'Skat'"),
+        (WITH_SKAT.replace("skat = 2", "skat = -1"), "unknown.sizes.skat", "whole number >= 0"),
+        (
+            WITH_SKAT.replace('A = ["CA", "CK"]', 'A = ["CA", "CK"]\nskat = []'),
+            "hands.skat",
+            "unknown",
+        ),
+        (
+            WITH_SKAT.replace("B = 2, C = 2, skat = 2", "B = 3, C = 2, skat = 1"),
+            "hands",
+            "same number",
+        ),
+        (
+            WITH_SKAT.replace("declarer_points = 40", "declarer_points = 80"),
+            "declarer_points",
+            "80 plus the 46 points in play exceed 120",
+        ),
+    ],
+)
+def test_skat_errors(text, field, message):
+    with pytest.raises(SpecError) as info:
+        parse_spec(text, source="skat.toml")
+    assert f"skat.toml: field '{field}'" in str(info.value)
+    assert message in str(info.value)
