@@ -43,10 +43,12 @@ def main() -> None:
             return evaluate(spec, "random", first)
 
         def run_statevector(spec=spec, first=first):
-            return evaluate_spec(spec, first, method="statevector")
+            return evaluate_spec(spec, first, method="statevector", construction="paper")
 
         def run_aer(spec=spec, first=first):
-            return evaluate_spec(spec, first, method="aer", shots=1000, seed=1)
+            return evaluate_spec(
+                spec, first, method="aer", shots=1000, seed=1, construction="paper"
+            )
 
         referee = median_time(run_referee, args.repeat)
         sv = median_time(run_statevector, args.repeat)

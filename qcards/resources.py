@@ -72,10 +72,10 @@ class ResourceReport:
 # ----------------------------------------------------------------------------- the endgame
 
 
-def resource_spec(cards_per_player: int) -> Endgame:
-    """Three players with N cards each and two in the skat; the declarer's hand is known.
+def resource_spec(cards_per_player: int, skat: bool = True) -> Endgame:
+    """Three players with N cards each and (by default) two in the skat; A's hand is known.
 
-    The 3N + 2 cards are the first ones of the deck taken rank by rank (all jacks, then all
+    The 3N (+ 2) cards are the first ones of the deck taken rank by rank (all jacks, then all
     aces, ...), so every suit is present at every N; the declarer holds every third of them.
     Clubs are trump, the declarer leads, the trick winner leads the next trick.
     """
@@ -83,9 +83,10 @@ def resource_spec(cards_per_player: int) -> Endgame:
     if not isinstance(n, int) or not 1 <= n <= 10:
         raise ResourceError(f"cards per player must be in 1..10, got {n!r}")
     deck = [Card(s, r) for r in ("J", *[r for r in RANKS if r != "J"]) for s in SUITS]
-    cards = deck[: 3 * n + 2]
+    cards = deck[: 3 * n + (2 if skat else 0)]
     declarer = cards[0::3][:n]
     unknown = [c for c in cards if c not in declarer]
+    sizes = {"B": n, "C": n, **({"skat": 2} if skat else {})}
     return spec_from_dict(
         {
             "players": ["A", "B", "C"],
@@ -95,9 +96,9 @@ def resource_spec(cards_per_player: int) -> Endgame:
             "declarer_points": 0,
             "target": 61,
             "hands": {"A": [str(c) for c in declarer]},
-            "unknown": {"cards": [str(c) for c in unknown], "sizes": {"B": n, "C": n, "skat": 2}},
+            "unknown": {"cards": [str(c) for c in unknown], "sizes": sizes},
         },
-        source=f"resources N={n}",
+        source=f"{n} cards per player{' and the skat' if skat else ''}",
     )
 
 
