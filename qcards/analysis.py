@@ -15,7 +15,7 @@ from typing import TypeVar
 from qcards import backends
 from qcards.cards import Card
 from qcards.classical import Snapshot, Stage, evaluate
-from qcards.errors import ModelError
+from qcards.errors import ModelError, ResourceError
 from qcards.game import GameCircuit, build_game
 from qcards.spec import Endgame
 
@@ -135,7 +135,15 @@ def evaluate_spec(
             num_qubits,
             construction=construction,
         )
-    dist = final_distribution(game, used, shots, seed)
+    try:
+        dist = final_distribution(game, used, shots, seed)
+    except ResourceError:
+        # auto: DDSIM could not certify the support (too many tiny outcomes); a dense
+        # statevector still answers exactly when the circuit fits in memory.
+        if method != "auto" or num_qubits > backends.MAX_QUBITS["statevector"]:
+            raise
+        used = "statevector"
+        dist = final_distribution(game, used, shots, seed)
     p_win = sum(p for s, p in dist.items() if s.declarer_points(spec) >= spec.target)
     points = sum(p * s.declarer_points(spec) for s, p in dist.items())
     return EvaluationReport(

@@ -51,7 +51,7 @@ def test_six_card_without_fixed_first_card(six_card):
 def test_generated_spec_matches_referee(params):
     spec = random_spec(*params)
     assert_matches_referee(spec)
-    report = evaluate_spec(spec, method="statevector")
+    report = evaluate_spec(spec, method="statevector", construction="paper")
     referee = evaluate(spec)
     assert abs(report.p_win - float(referee.p_win)) < TOL
     assert abs(report.expected_points - float(referee.expected_points)) < TOL
@@ -77,7 +77,7 @@ def test_fixed_first_card_on_generated_spec():
 
 def test_aer_sampling_within_statistical_tolerance(four_card):
     shots = 4000
-    report = evaluate_spec(four_card, method="aer", shots=shots, seed=11)
+    report = evaluate_spec(four_card, method="aer", shots=shots, seed=11, construction="paper")
     p = 5 / 12
     sigma = (p * (1 - p) / shots) ** 0.5
     assert abs(report.p_win - p) < 5 * sigma
@@ -120,7 +120,7 @@ def test_paper_registers_generated(params):
 
 
 def test_mps_method_equals_referee(six_card):
-    report = evaluate_spec(six_card, Card.parse("CK"), method="mps")
+    report = evaluate_spec(six_card, Card.parse("CK"), method="mps", construction="paper")
     assert report.method == "mps"
     assert abs(report.p_win - 2 / 3) < TOL
 
@@ -136,6 +136,22 @@ def test_skat_every_stage_matches_referee(fixture, request):
         assert not game.layout.owner  # the only receiver is the Skat: nothing to superpose
 
 
+@pytest.mark.parametrize("fixture", ["skat_one_trick", "skat_two_tricks", "skat_only"])
+def test_skat_efficient_construction_matches_referee(fixture, request):
+    assert_matches_referee(request.getfixturevalue(fixture), construction="efficient")
+
+
+@pytest.mark.parametrize(
+    "params", generated_specs(skat=True)[1::2], ids=lambda p: "-".join(map(str, p[1:]))
+)
+def test_generated_skat_spec_efficient_construction(params):
+    spec = random_spec(*params)
+    assert_matches_referee(spec, construction="efficient")
+    report = evaluate_spec(spec)  # auto: the efficient circuit on DDSIM
+    assert report.method == "ddsim" and report.construction == "efficient"
+    assert abs(report.p_win - float(evaluate(spec).p_win)) < TOL
+
+
 def test_skat_fixed_first_card_matches_referee(skat_two_tricks):
     for card in skat_two_tricks.hands["A"]:
         assert_matches_referee(skat_two_tricks, card)
@@ -147,7 +163,7 @@ def test_skat_fixed_first_card_matches_referee(skat_two_tricks):
 def test_generated_skat_spec_matches_referee(params):
     spec = random_spec(*params)
     assert_matches_referee(spec)
-    report = evaluate_spec(spec, method="statevector")
+    report = evaluate_spec(spec, method="statevector", construction="paper")
     referee = evaluate(spec)
     assert abs(report.p_win - float(referee.p_win)) < TOL
     assert abs(report.expected_points - float(referee.expected_points)) < TOL
