@@ -18,10 +18,12 @@ from qcards.classical import Stage
 from qcards.errors import ResourceError
 from qcards.game import GameCircuit
 
-MAX_QUBITS = {"statevector": 28, "aer": 28, "mps": 200, "ddsim": 128}
-"""Widest circuit each method accepts. 2**28 amplitudes are 4 GiB of the machine's 24 GiB; the
-matrix-product-state simulator stores the state by its entanglement, not its width, and the game
-states here are sums of few orthogonal paths, so it goes much wider."""
+MAX_QUBITS = {"statevector": 28, "aer": 28, "mps": 63, "ddsim": 200}
+"""Widest circuit each method accepts. 2**28 amplitudes are 4 GiB of the machine's 24 GiB. The
+matrix-product-state simulator stores the state by its entanglement, not its width (the game
+states are sums of few orthogonal paths), up to Aer's limit of 63 qubits. A decision diagram's
+size follows the number of paths too, and DDSIM has no such width limit; 200 is a guard (the
+widest circuit simulated in the benchmarks has 87 qubits)."""
 
 _AER_METHOD = {"statevector": "statevector", "aer": "statevector", "mps": "matrix_product_state"}
 EXACT_METHODS = ("statevector", "mps", "ddsim")
