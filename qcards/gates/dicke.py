@@ -124,7 +124,7 @@ def routing_swaps(n: int, m: int) -> list[int]:
 
 def subset_dicke_cx(n: int, m: int, k: int) -> int:
     """CX count of :class:`SubsetDickeGate` ``(n, m, k)``."""
-    if k in (0,):
+    if k == 0:
         return 0
     if k == m:
         return n
