@@ -10,10 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from qcards.cli import count, evaluate, recommend, reproduce, resources
+from qcards.cli import count, evaluate, export, recommend, reproduce, resources
 from qcards.errors import QcardsError
 
-COMMANDS = (reproduce, evaluate, recommend, count, resources)
+COMMANDS = (reproduce, evaluate, recommend, count, resources, export)
 
 
 class UsageError(Exception):
