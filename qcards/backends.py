@@ -216,6 +216,36 @@ def _dd_support(diagram, num_qubits: int) -> list[str] | None:
     return out
 
 
+RUN_BACKENDS = ("statevector", "aer", "aer-mps", "ddsim")
+"""Names ``qcards run --backend`` accepts today (IBM fake and real devices: issue 5)."""
+
+
+def named_backend(name: str, seed: int | None = None):
+    """The backend (transpilation target) and a ``BaseSamplerV2`` for a backend name.
+
+    ``statevector`` samples Aer's exact statevector, ``aer`` lets Aer pick its method,
+    ``aer-mps`` is Aer's matrix-product-state simulator, ``ddsim`` MQT DDSIM's decision diagrams.
+    """
+    if name.startswith(("fake:", "ibm:")):
+        raise ResourceError(
+            f"backend {name!r}: IBM fake and real devices are not available yet "
+            f"(use one of {', '.join(RUN_BACKENDS)})"
+        )
+    if name not in RUN_BACKENDS:
+        raise ResourceError(f"unknown backend {name!r} (expected {' | '.join(RUN_BACKENDS)})")
+    if name == "ddsim":
+        from mqt.ddsim import DDSIMProvider
+        from mqt.ddsim.primitives import Sampler as DDSIMSampler
+
+        return DDSIMProvider().get_backend("qasm_simulator"), DDSIMSampler(
+            seed=-1 if seed is None else seed
+        )
+    method = {"statevector": "statevector", "aer": "aer", "aer-mps": "mps"}[name]
+    options = backend_options(method) if method != "aer" else {"method": "automatic"}
+    sampler = SamplerV2(seed=seed, options={"backend_options": options})
+    return AerSimulator(**options), sampler
+
+
 def sample_stages(
     game: GameCircuit, stages: Sequence[Stage], shots: int = 1000, seed: int | None = None
 ) -> dict[Stage, dict[int, int]]:

@@ -10,10 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from qcards.cli import count, evaluate, export, recommend, reproduce, resources
+from qcards.cli import count, evaluate, export, recommend, reproduce, resources, run
 from qcards.errors import QcardsError
 
-COMMANDS = (reproduce, evaluate, recommend, count, resources, export)
+COMMANDS = (reproduce, evaluate, recommend, count, run, resources, export)
 
 
 class UsageError(Exception):

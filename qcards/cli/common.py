@@ -16,11 +16,11 @@ def spec_argument(parser) -> None:
     parser.add_argument("spec", help="endgame spec (TOML)")
 
 
-def construction_argument(parser) -> None:
+def construction_argument(parser, default: str = "efficient") -> None:
     parser.add_argument(
         "--construction",
         choices=CONSTRUCTIONS,
-        default="efficient",
+        default=default,
         help="game circuit: the paper's (exponential) or the polynomial one (same results)",
     )
 
