@@ -344,6 +344,11 @@ class GameLayout:
         if not isinstance(trick, int) or not 1 <= trick <= self.num_tricks:
             raise ValueError(f"trick must be in 1..{self.num_tricks}, got {trick!r}")
 
+    def require_workspace(self, gate: str) -> None:
+        """Raise ``ValueError`` unless the layout has the polynomial gates' workspace."""
+        if self.work is None:
+            raise ValueError(f"{gate} needs a layout with a Workspace (construction='efficient')")
+
     def possible_leaders(self, trick: int) -> tuple[str, ...]:
         if trick == 1 or not self.spec.winner_leads:
             return (self.spec.leader,)

@@ -79,3 +79,18 @@ def test_full_game_deal_plan():
     assert gate.plan.cost(22, 2) <= 3000
     # the two groups of ten are split first, the skat is routed among twelve cards
     assert (0, 0, 12, 2) in gate.plan.steps
+
+
+@pytest.mark.parametrize("sizes", [(1, 1, 1, 1, 1), (1, 2, 1, 1)])
+def test_multinomial_deal_with_three_bit_owner_codes(sizes):
+    """Five receivers need 3-bit codes: groups below the top two bits are marked by ancillas."""
+    from qcards.backends import dd_probabilities
+
+    gate = MultinomialDealGate(sizes, 3)
+    qc = QuantumCircuit(gate.num_qubits)
+    qc.append(gate, range(gate.num_qubits))
+    probs = dd_probabilities(qc, qc.qubits[: sum(sizes) * 3])  # also checks ancillas end clean
+    reference = DealGate(sizes, 3).reference_state() ** 2
+    assert set(probs) == {i for i, p in enumerate(reference) if p > 0}
+    for i, p in probs.items():
+        assert abs(p - reference[i]) < 1e-9

@@ -34,6 +34,14 @@ def assert_matches_referee(spec, first=None, construction="paper"):
     return game
 
 
+def assert_evaluation_matches_referee(spec):
+    """p_win and expected points from the paper circuit's statevector equal the referee's."""
+    report = evaluate_spec(spec, method="statevector", construction="paper")
+    referee = evaluate(spec)
+    assert abs(report.p_win - float(referee.p_win)) < TOL
+    assert abs(report.expected_points - float(referee.expected_points)) < TOL
+
+
 def test_four_card_every_stage_matches_referee(four_card):
     assert_matches_referee(four_card)
 
@@ -51,10 +59,7 @@ def test_six_card_without_fixed_first_card(six_card):
 def test_generated_spec_matches_referee(params):
     spec = random_spec(*params)
     assert_matches_referee(spec)
-    report = evaluate_spec(spec, method="statevector", construction="paper")
-    referee = evaluate(spec)
-    assert abs(report.p_win - float(referee.p_win)) < TOL
-    assert abs(report.expected_points - float(referee.expected_points)) < TOL
+    assert_evaluation_matches_referee(spec)
 
 
 @pytest.mark.parametrize("params", generated_specs(), ids=lambda p: "-".join(map(str, p[1:])))
@@ -163,7 +168,4 @@ def test_skat_fixed_first_card_matches_referee(skat_two_tricks):
 def test_generated_skat_spec_matches_referee(params):
     spec = random_spec(*params)
     assert_matches_referee(spec)
-    report = evaluate_spec(spec, method="statevector", construction="paper")
-    referee = evaluate(spec)
-    assert abs(report.p_win - float(referee.p_win)) < TOL
-    assert abs(report.expected_points - float(referee.expected_points)) < TOL
+    assert_evaluation_matches_referee(spec)

@@ -32,7 +32,7 @@ import numpy as np
 from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import UCRYGate, UnitaryGate
 
-from qcards.gates.cubes import cube_x
+from qcards.gates.cubes import cube_x, open_controls
 
 # CX cost of the building blocks, as Qiskit lowers them to {cx, u} (checked by the tests).
 _CX_SCS_FIRST = 4  # CX . CRY . CX, the CRY as a 1-control UCRY (2 CX)
@@ -295,25 +295,22 @@ def _synth_multinomial_deal(gate: MultinomialDealGate) -> QuantumCircuit:
         if bit == w - 1:
             qc.append(DickeGate(n, k), bits[bit])
             continue
-        higher = list(range(bit + 1, w))
-        if len(higher) == 1:
-            marker = bits[higher[0]]
-            zeros = [] if prefix & 1 else marker
-        else:
-            marker = ancilla[gate.num_routed :]
-            zeros = []
-            for j in range(n):
-                cube = {bits[h][j]: (prefix >> (h - bit - 1)) & 1 for h in higher}
-                cube_x(qc, cube, marker[j])
-        if zeros:
-            qc.x(zeros)
-        qc.append(SubsetDickeGate(n, m, k), [*marker, *bits[bit], *routed[: m if k < m else 0]])
-        if zeros:
-            qc.x(zeros)
-        if len(higher) > 1:
-            for j in range(n):
-                cube = {bits[h][j]: (prefix >> (h - bit - 1)) & 1 for h in higher}
-                cube_x(qc, cube, marker[j])
+        # the cards of this group: their bits above ``bit`` spell ``prefix``
+        cubes = [
+            {bits[h][j]: (prefix >> (h - bit - 1)) & 1 for h in range(bit + 1, w)} for j in range(n)
+        ]
+        subset = SubsetDickeGate(n, m, k)
+        if bit == w - 2:  # one higher bit: it marks the group itself (X where it must be 0)
+            marker = bits[bit + 1]
+            with open_controls(qc, {q: v for cube in cubes for q, v in cube.items()}):
+                qc.append(subset, [*marker, *bits[bit], *routed[: m if k < m else 0]])
+            continue
+        marker = ancilla[gate.num_routed :]
+        for cube, target in zip(cubes, marker, strict=True):  # mark the group ...
+            cube_x(qc, cube, target)
+        qc.append(subset, [*marker, *bits[bit], *routed[: m if k < m else 0]])
+        for cube, target in zip(cubes, marker, strict=True):  # ... and unmark it
+            cube_x(qc, cube, target)
     _relabel(qc, gate.plan.codes, [owner[j * w : (j + 1) * w] for j in range(n)], w)
     return qc
 

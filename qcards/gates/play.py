@@ -29,6 +29,14 @@ from qcards.gates.predicates import (
 from qcards.gates.states import WStateGate
 
 
+def _check_play(layout: GameLayout, trick: int, position: int) -> None:
+    """Raise ``ValueError`` unless (trick, position) is a card played in this game."""
+    layout.check_trick(trick)
+    n = len(layout.spec.players)
+    if not 0 <= position < n:
+        raise ValueError(f"position must be in 0..{n - 1}, got {position}")
+
+
 @dataclass(frozen=True)
 class PlayTerm:
     """One factor of Eq. (12): on the configuration ``cube``, play one of ``legal`` uniformly."""
@@ -60,10 +68,7 @@ class CardPlayGate(Gate):
     def __init__(
         self, layout: GameLayout, trick: int, position: int, first: Card | None = None
     ) -> None:
-        n = len(layout.spec.players)
-        layout.check_trick(trick)
-        if not 0 <= position < n:
-            raise ValueError(f"position must be in 0..{n - 1}, got {position}")
+        _check_play(layout, trick, position)
         self.layout = layout
         self.trick = trick
         self.position = position
@@ -151,12 +156,8 @@ class LegalPlayGate(Gate):
     def __init__(
         self, layout: GameLayout, trick: int, position: int, first: Card | None = None
     ) -> None:
-        if layout.work is None:
-            raise ValueError("LegalPlayGate needs a layout built with workspace=True")
-        layout.check_trick(trick)
-        n = len(layout.spec.players)
-        if not 0 <= position < n:
-            raise ValueError(f"position must be in 0..{n - 1}, got {position}")
+        layout.require_workspace("LegalPlayGate")
+        _check_play(layout, trick, position)
         self.layout = layout
         self.trick = trick
         self.position = position

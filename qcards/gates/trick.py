@@ -119,8 +119,7 @@ class TrickWinnerGate(Gate):
     """
 
     def __init__(self, layout: GameLayout, trick: int) -> None:
-        if layout.work is None:
-            raise ValueError("TrickWinnerGate needs a layout built with workspace=True")
+        layout.require_workspace("TrickWinnerGate")
         layout.check_trick(trick)
         self.layout = layout
         self.trick = trick
