@@ -220,11 +220,12 @@ RUN_BACKENDS = ("statevector", "aer", "aer-mps", "ddsim")
 """Names ``qcards run --backend`` accepts today (IBM fake and real devices: issue 5)."""
 
 
-def named_backend(name: str, seed: int | None = None):
+def named_backend(name: str, seed: int | None = None, shots: int = 1024):
     """The backend (transpilation target) and a ``BaseSamplerV2`` for a backend name.
 
     ``statevector`` samples Aer's exact statevector, ``aer`` lets Aer pick its method,
     ``aer-mps`` is Aer's matrix-product-state simulator, ``ddsim`` MQT DDSIM's decision diagrams.
+    ``shots`` is the sampler's default.
     """
     if name.startswith(("fake:", "ibm:")):
         raise ResourceError(
@@ -238,11 +239,11 @@ def named_backend(name: str, seed: int | None = None):
         from mqt.ddsim.primitives import Sampler as DDSIMSampler
 
         return DDSIMProvider().get_backend("qasm_simulator"), DDSIMSampler(
-            seed=-1 if seed is None else seed
+            default_shots=shots, seed=-1 if seed is None else seed
         )
     method = {"statevector": "statevector", "aer": "aer", "aer-mps": "mps"}[name]
     options = backend_options(method) if method != "aer" else {"method": "automatic"}
-    sampler = SamplerV2(seed=seed, options={"backend_options": options})
+    sampler = SamplerV2(default_shots=shots, seed=seed, options={"backend_options": options})
     return AerSimulator(**options), sampler
 
 

@@ -29,7 +29,6 @@ from fractions import Fraction
 from qiskit import QuantumCircuit, QuantumRegister, transpile
 from qiskit.circuit.library import PermutationGate, QFTGate
 from qiskit.primitives import BaseSamplerV2
-from qiskit_aer.primitives import SamplerV2 as AerSamplerV2
 from qiskit_algorithms import (
     AmplitudeEstimation,
     EstimationProblem,
@@ -37,7 +36,7 @@ from qiskit_algorithms import (
     MaximumLikelihoodAmplitudeEstimation,
 )
 
-from qcards.backends import _simulator, backend_options, check_capacity
+from qcards.backends import check_capacity, named_backend
 from qcards.cards import Card
 from qcards.classical import paths
 from qcards.errors import ModelError
@@ -86,20 +85,9 @@ def default_sampler(
     """
     if backend not in BACKENDS:
         raise ModelError(f"unknown backend {backend!r} (expected {' | '.join(BACKENDS)})")
-    if backend == "ddsim":
-        from mqt.ddsim import DDSIMProvider
-        from mqt.ddsim.primitives import Sampler as DDSIMSampler
-
-        target = DDSIMProvider().get_backend("qasm_simulator")
-        sampler = DDSIMSampler(default_shots=shots, seed=-1 if seed is None else seed)
-        return TranspilingSampler(sampler, target)
-    method = "mps" if backend == "mps" else "aer"
-    sampler = AerSamplerV2(
-        default_shots=shots,
-        seed=seed,
-        options={"backend_options": backend_options(method)},
-    )
-    return TranspilingSampler(sampler, _simulator(method, seed))
+    name = {"ddsim": "ddsim", "aer": "statevector", "mps": "aer-mps"}[backend]
+    target, sampler = named_backend(name, seed, shots)
+    return TranspilingSampler(sampler, target)
 
 
 @dataclass(frozen=True)
