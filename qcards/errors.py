@@ -15,3 +15,15 @@ class ResourceError(QcardsError):
 
 class ModelError(QcardsError, ValueError):
     """A combination of options the model cannot answer (e.g. adversarial play on a circuit)."""
+
+
+class CredentialsError(QcardsError):
+    """No usable IBM Quantum account (saved or in the environment), or the service refused it."""
+
+
+class JobStoreError(QcardsError):
+    """A job the local job store does not hold, or a store file that cannot be read."""
+
+
+class JobError(QcardsError):
+    """A hardware job that failed, was cancelled, or was interrupted while waiting."""

@@ -7,17 +7,24 @@ reported *before* it runs, and the measured outcomes are decoded into game state
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
-from qiskit.circuit import ClassicalRegister
+from qiskit.circuit import ClassicalRegister, QuantumCircuit
 from qiskit.transpiler import generate_preset_pass_manager
 
 from qcards.analysis import regroup
 from qcards.backends import check_capacity, named_backend
 from qcards.cards import Card
-from qcards.encoding import readable_label
-from qcards.game import build_game
+from qcards.encoding import InvalidOutcome, readable_label
+from qcards.game import GameCircuit, build_game
 from qcards.spec import Endgame
+
+OUTCOME_REGISTER = "outcome"
+"""The classical register the measured game registers are read into."""
+
+INVALID_LABEL = "(no game state)"
+"""The label of measured outcomes that encode no game state (only noise produces them)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,61 @@ def transpiled_size(circuit) -> TranspiledSize:
     return TranspiledSize(two, circuit.depth(), len(active))
 
 
+def measured_circuit(game: GameCircuit) -> QuantumCircuit:
+    """The game circuit with its measured registers read into the ``outcome`` register."""
+    qc = game.circuit.copy_empty_like("run")
+    qc.compose(game.circuit, inplace=True)
+    qc.add_register(ClassicalRegister(len(game.layout.measured), OUTCOME_REGISTER))
+    qc.measure(game.layout.measured, qc.clbits)
+    return qc
+
+
+def transpile_to(circuit: QuantumCircuit, target, seed: int | None = None) -> QuantumCircuit:
+    """Qiskit's preset pass manager (optimization level 1) for the backend ``target``."""
+    manager = generate_preset_pass_manager(
+        optimization_level=1, backend=target, seed_transpiler=0 if seed is None else seed
+    )
+    return manager.run(circuit)
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """Sampled outcomes decoded: readable labels with their counts, and the sampled p_win."""
+
+    counts: dict[str, int]
+    p_win: float
+    shots: int
+
+
+def decode_counts(spec: Endgame, game: GameCircuit, raw: Mapping[int, int]) -> Decoded:
+    """Decode integer outcomes of the ``outcome`` register into game states.
+
+    Outcomes that encode no game state (noise on hardware) are counted under
+    :data:`INVALID_LABEL` and as losses. ``shots`` is the number of outcomes sampled, which
+    can exceed the number asked for (the runtime's twirling rounds it up).
+    """
+    last = game.stages[-1]
+
+    def label_and_win(outcome: int) -> tuple[str, bool]:
+        try:
+            snap = game.layout.decode(outcome, last)
+        except InvalidOutcome:
+            return INVALID_LABEL, False
+        return readable_label(snap, spec), snap.declarer_points(spec) >= spec.target
+
+    decoded = regroup(raw, label_and_win)
+    shots = sum(decoded.values())
+    wins = sum(n for (_label, won), n in decoded.items() if won)
+    counts = regroup(decoded, lambda key: key[0])
+    return Decoded(dict(sorted(counts.items())), wins / shots if shots else 0.0, shots)
+
+
+def outcome_counts(pub_result) -> dict[int, int]:
+    """Integer counts of the ``outcome`` register of one sampler pub result."""
+    counts = getattr(pub_result.data, OUTCOME_REGISTER).get_int_counts()
+    return {int(k): int(v) for k, v in counts.items()}
+
+
 def run_spec(
     spec: Endgame,
     backend: str = "aer",
@@ -60,28 +122,24 @@ def run_spec(
 ) -> RunReport:
     """Sample the final game state of ``spec`` on ``backend`` and decode the outcomes.
 
+    ``ibm:NAME`` runs on IBM hardware (:func:`qcards.ibm.run_on_ibm`: the job is recorded in the
+    job store before waiting, without error suppression).
+
     Args:
         on_transpiled: called with the :class:`TranspiledSize` before the circuit runs.
     """
+    if backend.startswith("ibm:"):
+        from qcards.ibm import run_on_ibm
+
+        return run_on_ibm(spec, backend, shots, seed, first, construction, on_transpiled)
     game = build_game(spec, first, construction=construction)
     if backend in ("statevector", "aer"):
         check_capacity(game.num_qubits, "aer")
     target, sampler = named_backend(backend, seed)
-    qc = game.circuit.copy_empty_like("run")
-    qc.compose(game.circuit, inplace=True)
-    qc.add_register(ClassicalRegister(len(game.layout.measured), "outcome"))
-    qc.measure(game.layout.measured, qc.clbits)
-    manager = generate_preset_pass_manager(
-        optimization_level=1, backend=target, seed_transpiler=0 if seed is None else seed
-    )
-    transpiled = manager.run(qc)
+    transpiled = transpile_to(measured_circuit(game), target, seed)
     size = transpiled_size(transpiled)
     if on_transpiled is not None:
         on_transpiled(size)
     result = sampler.run([transpiled], shots=shots).result()[0]
-    raw = result.data.outcome.get_int_counts()
-    last = game.stages[-1]
-    snapshots = regroup(raw, lambda outcome: game.layout.decode(outcome, last))
-    wins = sum(n for snap, n in snapshots.items() if snap.declarer_points(spec) >= spec.target)
-    counts = regroup(snapshots, lambda snap: readable_label(snap, spec))
-    return RunReport(backend, shots, dict(sorted(counts.items())), wins / shots, size)
+    decoded = decode_counts(spec, game, outcome_counts(result))
+    return RunReport(backend, decoded.shots, decoded.counts, decoded.p_win, size)

@@ -10,10 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from qcards.cli import count, evaluate, export, recommend, reproduce, resources, run
+from qcards.cli import count, evaluate, export, jobs, recommend, reproduce, resources, run
 from qcards.errors import QcardsError
 
-COMMANDS = (reproduce, evaluate, recommend, count, run, resources, export)
+COMMANDS = (reproduce, evaluate, recommend, count, run, jobs, resources, export)
 
 
 class UsageError(Exception):

@@ -14,6 +14,7 @@ from qcards.cli.common import (
     print_table,
     spec_argument,
 )
+from qcards.cli.hardware import add_hardware_arguments, check_hardware_arguments, run_hardware
 from qcards.errors import QcardsError
 from qcards.plotting import save_histogram
 from qcards.run import run_spec
@@ -22,19 +23,23 @@ from qcards.run import run_spec
 def add_parser(sub) -> None:
     p = sub.add_parser("run", help="sample the final game state on a backend")
     spec_argument(p)
-    p.add_argument("--backend", default="aer", help=f"one of {', '.join(RUN_BACKENDS)}")
+    p.add_argument(
+        "--backend", default="aer", help=f"one of {', '.join(RUN_BACKENDS)}, or ibm:NAME"
+    )
     p.add_argument("--shots", type=int, default=1000)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
     p.add_argument("--plot", metavar="FILE", help="save a histogram of the decoded outcomes")
     construction_argument(p, default="paper")
     json_argument(p)
+    add_hardware_arguments(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     if args.shots < 1:
         raise QcardsError("--shots must be at least 1")
+    check_hardware_arguments(args)
     spec = load(args.spec)
 
     def announce(size) -> None:
@@ -45,20 +50,30 @@ def run(args) -> int:
                 file=sys.stderr,
             )
 
-    report = run_spec(
-        spec,
-        args.backend,
-        args.shots,
-        args.seed,
-        card_option(args.first),
-        args.construction,
-        announce,
-    )
+    if args.backend.startswith("ibm:"):
+        report = run_hardware(args, spec, announce)
+        if report is None:  # --no-wait: the job is recorded, its id printed
+            return 0
+    else:
+        report = run_spec(
+            spec,
+            args.backend,
+            args.shots,
+            args.seed,
+            card_option(args.first),
+            args.construction,
+            announce,
+        )
     if args.plot:
         save_histogram(report.counts, args.plot, f"{spec.source} on {args.backend}")
-    if args.json:
-        print_json(report.to_json())
-        return 0
+    print_report(report, args.json)
+    return 0
+
+
+def print_report(report, as_json: bool, **extra) -> None:
+    """Decoded counts and p_win (``extra`` fields go into the JSON only)."""
+    if as_json:
+        print_json({**extra, **report.to_json()})
+        return
     print_table(["outcome", "count"], list(report.counts.items()))
     print(f"p_win {report.p_win:.4f} from {report.shots} shots on {report.backend}")
-    return 0

@@ -1,0 +1,52 @@
+"""``qcards jobs list|fetch``: the hardware jobs in the local job store."""
+
+from __future__ import annotations
+
+from qcards import ibm
+from qcards.cli.common import json_argument, print_json, print_table
+from qcards.cli.run import print_report
+from qcards.jobs import JobStore
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("jobs", help="hardware jobs recorded in the local job store")
+    jobs = p.add_subparsers(dest="jobs_command", required=True, parser_class=type(p))
+    listing = jobs.add_parser("list", help="every recorded job, oldest first")
+    json_argument(listing)
+    listing.set_defaults(run=list_jobs)
+    fetch = jobs.add_parser("fetch", help="a job's decoded counts and p_win (waits if needed)")
+    fetch.add_argument("job_id", metavar="ID")
+    json_argument(fetch)
+    fetch.set_defaults(run=fetch_job)
+
+
+def list_jobs(args) -> int:
+    store = JobStore.default()
+    records = store.records()
+    if args.json:
+        print_json([_summary(r) for r in records])
+        return 0
+    if not records:
+        print(f"no jobs in {store.root}")
+        return 0
+    rows = [list(_summary(r).values()) for r in records]
+    print_table(["job id", "backend", "created", "status", "spec", "shots", "p_win"], rows)
+    return 0
+
+
+def _summary(record) -> dict:
+    return {
+        "job_id": record.job_id,
+        "backend": record.backend,
+        "created": record.created,
+        "status": record.status,
+        "spec": record.spec_path,
+        "shots": record.shots,
+        "p_win": (record.result or {}).get("p_win"),
+    }
+
+
+def fetch_job(args) -> int:
+    report = ibm.fetch(args.job_id)
+    print_report(report, args.json, job_id=args.job_id)
+    return 0
