@@ -179,3 +179,26 @@ def generated_specs(count_per_case: int = 1, skat: bool = False):
                     params = (seed, players, tricks, trump, winner_leads, known)
                     out.append((*params, skat_size) if skat else params)
     return out
+
+
+@pytest.fixture
+def offline_ibm(request, monkeypatch, tmp_path):
+    """No IBM account (neither the environment's nor a saved one) and a job store in tmp_path.
+
+    The runtime reads its account file from a path fixed at import time
+    (``~/.qiskit/qiskit-ibm.json``), so that path is redirected as well as ``HOME``. Tests
+    marked ``ibm`` (real credentials) are left alone.
+    """
+    if request.node.get_closest_marker("ibm"):
+        return None
+    for name in ("TOKEN", "INSTANCE", "CHANNEL", "URL"):
+        monkeypatch.delenv(f"QISKIT_IBM_{name}", raising=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(
+        "qiskit_ibm_runtime.accounts.management._DEFAULT_ACCOUNT_CONFIG_JSON_FILE",
+        str(home / ".qiskit" / "qiskit-ibm.json"),
+    )
+    monkeypatch.setenv("QCARDS_DATA_DIR", str(tmp_path / "data"))
+    return home

@@ -47,7 +47,10 @@ def check_hardware_arguments(args) -> None:
 
 
 def run_hardware(args, spec, announce):
-    """Submit to the IBM device, record the job, and wait (``None`` with ``--no-wait``)."""
+    """Submit to the IBM device, record the job, and wait: ``(report, {"job_id": ...})``.
+
+    With ``--no-wait``, print the job id and return ``None``.
+    """
     device = ibm.ibm_backend(args.backend)  # fails at once without credentials
     suppression = ibm.Suppression(args.dynamical_decoupling, args.twirl_gates, args.twirl_measure)
     record, job = ibm.submit(
@@ -72,4 +75,4 @@ def run_hardware(args, spec, announce):
             f"job {record.job_id} submitted; waiting (Ctrl-C is safe: {fetch_hint})",
             file=sys.stderr,
         )
-    return ibm.wait(record, job)
+    return ibm.wait(record, job), {"job_id": record.job_id}

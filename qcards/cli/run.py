@@ -50,10 +50,12 @@ def run(args) -> int:
                 file=sys.stderr,
             )
 
+    extra = {}
     if args.backend.startswith("ibm:"):
-        report = run_hardware(args, spec, announce)
-        if report is None:  # --no-wait: the job is recorded, its id printed
+        submitted = run_hardware(args, spec, announce)
+        if submitted is None:  # --no-wait: the job is recorded, its id printed
             return 0
+        report, extra = submitted
     else:
         report = run_spec(
             spec,
@@ -66,7 +68,7 @@ def run(args) -> int:
         )
     if args.plot:
         save_histogram(report.counts, args.plot, f"{spec.source} on {args.backend}")
-    print_report(report, args.json)
+    print_report(report, args.json, **extra)
     return 0
 
 
