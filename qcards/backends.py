@@ -217,7 +217,9 @@ def _dd_support(diagram, num_qubits: int) -> list[str] | None:
 
 
 RUN_BACKENDS = ("statevector", "aer", "aer-mps", "ddsim")
-"""Names ``qcards run --backend`` accepts today (IBM fake and real devices: issue 5)."""
+"""Local backends by name; ``fake:<Name>``, ``fake-aer:<Name>`` and ``ibm:<Name>`` besides."""
+
+DEVICE_PREFIXES = ("fake:", "fake-aer:", "ibm:")
 
 
 def named_backend(name: str, seed: int | None = None, shots: int = 1024):
@@ -225,15 +227,30 @@ def named_backend(name: str, seed: int | None = None, shots: int = 1024):
 
     ``statevector`` samples Aer's exact statevector, ``aer`` lets Aer pick its method,
     ``aer-mps`` is Aer's matrix-product-state simulator, ``ddsim`` MQT DDSIM's decision diagrams.
+    ``fake:<Name>`` emulates the fake IBM device ``<Name>`` with Pauli noise trajectories
+    (:mod:`qcards.noisy`), ``fake-aer:<Name>`` with Aer's full device noise model shot by shot
+    (the slow reference). ``ibm:<Name>`` runs through :mod:`qcards.ibm` instead.
     ``shots`` is the sampler's default.
     """
-    if name.startswith(("fake:", "ibm:")):
-        raise ResourceError(
-            f"backend {name!r}: IBM fake and real devices are not available yet "
-            f"(use one of {', '.join(RUN_BACKENDS)})"
-        )
+    if name.startswith("fake:"):
+        from qcards.noisy import PauliTrajectorySampler, fake_device
+
+        device = fake_device(name.removeprefix("fake:"))
+        return device, PauliTrajectorySampler(device, default_shots=shots, seed=seed)
+    if name.startswith("fake-aer:"):
+        from qiskit_aer.noise import NoiseModel
+
+        from qcards.noisy import fake_device
+
+        device = fake_device(name.removeprefix("fake-aer:"))
+        options = {"method": "statevector", "noise_model": NoiseModel.from_backend(device)}
+        sampler = SamplerV2(default_shots=shots, seed=seed, options={"backend_options": options})
+        return device, sampler
+    if name.startswith("ibm:"):
+        raise ResourceError(f"backend {name!r}: IBM hardware runs through qcards run (qcards.ibm)")
     if name not in RUN_BACKENDS:
-        raise ResourceError(f"unknown backend {name!r} (expected {' | '.join(RUN_BACKENDS)})")
+        expected = " | ".join((*RUN_BACKENDS, *(f"{p}<Name>" for p in DEVICE_PREFIXES)))
+        raise ResourceError(f"unknown backend {name!r} (expected {expected})")
     if name == "ddsim":
         from mqt.ddsim import DDSIMProvider
         from mqt.ddsim.primitives import Sampler as DDSIMSampler

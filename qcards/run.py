@@ -140,6 +140,8 @@ def run_spec(
     size = transpiled_size(transpiled)
     if on_transpiled is not None:
         on_transpiled(size)
+    if backend.startswith(("fake:", "fake-aer:")):
+        check_capacity(size.num_qubits, "aer")  # Aer keeps only the active device qubits
     result = sampler.run([transpiled], shots=shots).result()[0]
     decoded = decode_counts(spec, game, outcome_counts(result))
     return RunReport(backend, decoded.shots, decoded.counts, decoded.p_win, size)

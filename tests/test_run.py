@@ -43,7 +43,7 @@ def test_run_json_and_plot(capsys, tmp_path):
 
 
 @pytest.mark.usefixtures("offline_ibm")  # ibm: without credentials
-@pytest.mark.parametrize("backend", ["fake:FakeTorino", "ibm:ibm_torino", "magic"])
+@pytest.mark.parametrize("backend", ["fake:FakeNowhere", "fake:torino", "ibm:ibm_torino", "magic"])
 def test_run_refuses_unavailable_backends(capsys, backend):
     assert main(["run", FOUR, "--backend", backend]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -24,7 +24,10 @@ def add_parser(sub) -> None:
     p = sub.add_parser("run", help="sample the final game state on a backend")
     spec_argument(p)
     p.add_argument(
-        "--backend", default="aer", help=f"one of {', '.join(RUN_BACKENDS)}, or ibm:NAME"
+        "--backend",
+        default="aer",
+        help=f"one of {', '.join(RUN_BACKENDS)}; fake:NAME (e.g. fake:FakeTorino), "
+        "fake-aer:NAME, ibm:NAME",
     )
     p.add_argument("--shots", type=int, default=1000)
     p.add_argument("--seed", type=int, default=None)

@@ -1,0 +1,190 @@
+"""Noisy emulation of IBM devices (``--backend fake:<Name>``) that finishes in seconds.
+
+A fake backend from ``qiskit_ibm_runtime.fake_provider`` carries a device's coupling map, basis
+gates and calibration (gate errors and durations, T1, T2, readout errors). Aer's noise model built
+from it (``NoiseModel.from_backend``) is simulated one shot at a time: on the four-card paper
+circuit (15 active qubits, ~3,800 CZ and ~12,000 one-qubit gates on FakeTorino) that costs about
+2 s per shot, half an hour for 1000 shots.
+
+:class:`PauliTrajectorySampler` keeps that noise model but
+
+1. **twirls every gate error into a Pauli channel**: the diagonal of the channel's chi matrix
+   (:class:`qiskit.quantum_info.Chi`), which is exactly the channel a device shows when its gates
+   are Pauli-twirled (what the runtime's ``--twirling`` does on hardware); thermal relaxation,
+   depolarizing and coherent parts all enter through the same diagonal. Readout errors are kept
+   as they are;
+2. **samples noise trajectories**: for each trajectory every gate draws its Pauli (identity
+   almost always), the drawn Paulis are inserted into the transpiled circuit, and Aer runs the
+   resulting noiseless circuit (fused, truncated to the active qubits) with measurement sampling
+   and the device's readout errors, taking ``shots_per_trajectory`` shots from each.
+
+Each shot then has the twirled device distribution; shots of the same trajectory are correlated,
+which widens the statistical error by at most a factor ``sqrt(shots_per_trajectory)`` (in
+practice far less: noisy game states spread their weight). Aer has no option for "several shots
+per noise trajectory", which is the whole speed-up, hence this module. The benchmark
+``benchmarks/bench_noise.py`` compares it with Aer's full model shot by shot.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from functools import cache
+
+import numpy as np
+from qiskit.circuit import CircuitInstruction, QuantumCircuit
+from qiskit.circuit.library import PauliGate
+from qiskit.primitives import BaseSamplerV2, PrimitiveResult, SamplerPubResult
+from qiskit.primitives.containers import BitArray, DataBin
+from qiskit.primitives.containers.sampler_pub import SamplerPub
+from qiskit.primitives.primitive_job import PrimitiveJob
+from qiskit.quantum_info import Chi, pauli_basis
+from qiskit_aer import AerSimulator
+from qiskit_aer.noise import NoiseModel
+from qiskit_aer.noise.device.models import basic_device_gate_errors, basic_device_readout_errors
+
+from qcards.errors import ResourceError
+
+SHOTS_PER_TRAJECTORY = 10
+"""Default shots drawn from each noise trajectory (1000 shots = 100 trajectories)."""
+
+
+def fake_device(name: str):
+    """The fake IBM backend called ``name`` (e.g. ``FakeTorino``), from qiskit-ibm-runtime."""
+    from qiskit_ibm_runtime import fake_provider
+
+    cls = getattr(fake_provider, name, None) if name.startswith("Fake") else None
+    if cls is None or not isinstance(cls, type) or name == "FakeProviderForBackendV2":
+        known = sorted(
+            n for n in dir(fake_provider) if n.startswith("Fake") and not n.startswith("FakeProv")
+        )
+        raise ResourceError(
+            f"unknown fake device {name!r} (qiskit_ibm_runtime.fake_provider has e.g. "
+            f"{', '.join(n for n in known if not n.endswith('V2'))})"
+        )
+    return cls()
+
+
+class PauliChannels:
+    """The Pauli-twirled gate errors and the readout errors of one device."""
+
+    def __init__(self, backend):
+        self.backend = backend
+        self._errors = {
+            (name, tuple(qargs)): error
+            for name, qargs, error in basic_device_gate_errors(target=backend.target)
+        }
+        self.readout = NoiseModel(basis_gates=list(backend.target.operation_names))
+        for qargs, error in basic_device_readout_errors(target=backend.target):
+            self.readout.add_readout_error(error, qargs)
+
+    @cache  # noqa: B019 - one instance per device and run; the cache dies with it
+    def channel(self, name: str, qargs: tuple[int, ...]) -> tuple[np.ndarray, list[str]] | None:
+        """Probabilities of the non-identity Paulis after gate ``name`` on ``qargs``, or None."""
+        error = self._errors.get((name, qargs))
+        if error is None:
+            return None
+        probabilities, labels = pauli_twirl(error)
+        return probabilities[1:], labels[1:]  # index 0 is the identity
+
+
+def pauli_twirl(error) -> tuple[np.ndarray, list[str]]:
+    """The Pauli channel a twirl makes of ``error``: probabilities of all Paulis, identity first.
+
+    They are the diagonal of the channel's chi matrix in the Pauli basis, divided by 2**n.
+    """
+    n = error.num_qubits
+    probabilities = np.clip(Chi(error.to_quantumchannel()).data.diagonal().real, 0, None)
+    return probabilities / probabilities.sum(), pauli_basis(n).to_labels()
+
+
+def sample_trajectories(
+    circuit: QuantumCircuit, channels: PauliChannels, count: int, rng: np.random.Generator
+) -> list[QuantumCircuit]:
+    """``count`` copies of the transpiled ``circuit``, each with its own drawn Pauli errors."""
+    inserts: list[list[tuple[int, str, tuple]]] = [[] for _ in range(count)]
+    for index, inst in enumerate(circuit.data):
+        qargs = tuple(circuit.find_bit(q).index for q in inst.qubits)
+        found = channels.channel(inst.operation.name, qargs)
+        if found is None:
+            continue
+        probabilities, labels = found
+        draws = rng.random(count)
+        hit = np.flatnonzero(draws < probabilities.sum())
+        for t in hit:
+            choice = int(np.searchsorted(np.cumsum(probabilities), draws[t], side="right"))
+            inserts[t].append((index, labels[min(choice, len(labels) - 1)], inst.qubits))
+    out = []
+    for errors in inserts:
+        trajectory = circuit.copy()
+        for index, label, qubits in reversed(errors):
+            trajectory.data.insert(index + 1, CircuitInstruction(PauliGate(label), qubits))
+        out.append(trajectory)
+    return out
+
+
+class PauliTrajectorySampler(BaseSamplerV2):
+    """A ``BaseSamplerV2`` emulating ``backend``'s noise by Pauli trajectories (module doc)."""
+
+    def __init__(
+        self,
+        backend,
+        default_shots: int = 1024,
+        seed: int | None = None,
+        shots_per_trajectory: int = SHOTS_PER_TRAJECTORY,
+        threads: int = 0,
+    ):
+        if shots_per_trajectory < 1:
+            raise ResourceError("shots_per_trajectory must be at least 1")
+        self.backend = backend
+        self.default_shots = default_shots
+        self.shots_per_trajectory = shots_per_trajectory
+        self._rng = np.random.default_rng(seed)
+        self._channels = PauliChannels(backend)
+        self._simulator = AerSimulator(
+            method="statevector",
+            noise_model=self._channels.readout,
+            seed_simulator=None if seed is None else seed + 1,
+            max_parallel_threads=threads,
+        )
+
+    def run(self, pubs: Iterable, *, shots: int | None = None) -> PrimitiveJob:
+        coerced = [SamplerPub.coerce(pub, shots or self.default_shots) for pub in pubs]
+        job = PrimitiveJob(self._run, coerced)
+        job._submit()
+        return job
+
+    def _run(self, pubs: list[SamplerPub]) -> PrimitiveResult:
+        return PrimitiveResult([self._run_pub(pub) for pub in pubs], metadata={"version": 2})
+
+    def _run_pub(self, pub: SamplerPub) -> SamplerPubResult:
+        if pub.parameter_values.num_parameters:
+            raise ResourceError("the Pauli trajectory sampler takes circuits without parameters")
+        circuit = pub.circuit
+        count = math.ceil(pub.shots / self.shots_per_trajectory)
+        trajectories = sample_trajectories(circuit, self._channels, count, self._rng)
+        result = self._simulator.run(
+            trajectories, shots=self.shots_per_trajectory, memory=True
+        ).result()
+        data = {}
+        for creg in circuit.cregs:
+            parts = []
+            for index in range(count):
+                memory = result.get_memory(index)
+                parts.append(
+                    BitArray.from_samples(_register_bits(memory, circuit, creg), creg.size)
+                )
+            merged = BitArray.concatenate_shots(parts) if len(parts) > 1 else parts[0]
+            data[creg.name] = merged.slice_shots(list(range(pub.shots)))
+        metadata = {"shots": pub.shots, "trajectories": count, "noise": "pauli-twirled device"}
+        return SamplerPubResult(DataBin(**data), metadata=metadata)
+
+
+def _register_bits(memory: list[str], circuit: QuantumCircuit, creg) -> list[str]:
+    """The bits of classical register ``creg`` from Aer's memory strings (all clbits, MSB first)."""
+    width = circuit.num_clbits
+    positions = [circuit.find_bit(bit).index for bit in creg]
+    return [
+        "".join(shot.replace(" ", "")[width - 1 - p] for p in reversed(positions))
+        for shot in memory
+    ]
