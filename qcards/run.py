@@ -16,6 +16,7 @@ from qiskit.transpiler import generate_preset_pass_manager
 from qcards.analysis import regroup
 from qcards.backends import check_capacity, named_backend
 from qcards.cards import Card
+from qcards.classical import Stage
 from qcards.encoding import InvalidOutcome, readable_label
 from qcards.game import GameCircuit, build_game
 from qcards.spec import Endgame
@@ -56,10 +57,11 @@ def transpiled_size(circuit) -> TranspiledSize:
     return TranspiledSize(two, circuit.depth(), len(active))
 
 
-def measured_circuit(game: GameCircuit) -> QuantumCircuit:
-    """The game circuit with its measured registers read into the ``outcome`` register."""
-    qc = game.circuit.copy_empty_like("run")
-    qc.compose(game.circuit, inplace=True)
+def measured_circuit(game: GameCircuit, stage: Stage | None = None) -> QuantumCircuit:
+    """The game circuit (up to ``stage``; default all) measured into the ``outcome`` register."""
+    source = game.circuit if stage is None else game.upto(stage)
+    qc = source.copy_empty_like("run")
+    qc.compose(source, inplace=True)
     qc.add_register(ClassicalRegister(len(game.layout.measured), OUTCOME_REGISTER))
     qc.measure(game.layout.measured, qc.clbits)
     return qc
@@ -82,18 +84,21 @@ class Decoded:
     shots: int
 
 
-def decode_counts(spec: Endgame, game: GameCircuit, raw: Mapping[int, int]) -> Decoded:
-    """Decode integer outcomes of the ``outcome`` register into game states.
+def decode_counts(
+    spec: Endgame, game: GameCircuit, raw: Mapping[int, int], stage: Stage | None = None
+) -> Decoded:
+    """Decode integer outcomes of the ``outcome`` register into game states after ``stage``.
 
     Outcomes that encode no game state (noise on hardware) are counted under
     :data:`INVALID_LABEL` and as losses. ``shots`` is the number of outcomes sampled, which
-    can exceed the number asked for (the runtime's twirling rounds it up).
+    can exceed the number asked for (the runtime's twirling rounds it up). ``p_win`` counts the
+    declarer's points at ``stage`` (default: the last stage, where it is the win probability).
     """
-    last = game.stages[-1]
+    stage = game.stages[-1] if stage is None else stage
 
     def label_and_win(outcome: int) -> tuple[str, bool]:
         try:
-            snap = game.layout.decode(outcome, last)
+            snap = game.layout.decode(outcome, stage)
         except InvalidOutcome:
             return INVALID_LABEL, False
         return readable_label(snap, spec), snap.declarer_points(spec) >= spec.target
