@@ -82,10 +82,11 @@ def local_cluster(**overrides):
     """A :class:`distributed.LocalCluster`: one worker process per core, one thread each.
 
     The dashboard is off and the scheduler's HTTP routes take a free port (Dask's default, 8787,
-    may be taken), and the workers' logs stop at errors, so a task's exception reaches the
-    caller once rather than also as a worker's warning. ``overrides`` go to the cluster as they
-    are. Like every Dask nanny, the cluster sets ``OMP_NUM_THREADS=1`` in this process's
-    environment too; Aer, already loaded here, keeps its threads.
+    may be taken), and the workers log critical failures only, so a task's exception reaches
+    the caller once, not also as the worker's "Compute Failed" report on stderr.
+    ``overrides`` go to the cluster as they are. Like every Dask nanny, the cluster sets
+    ``OMP_NUM_THREADS=1`` in this process's environment too; Aer, already loaded here, keeps
+    its threads.
     """
     from dask.system import CPU_COUNT
     from distributed import LocalCluster
@@ -96,7 +97,7 @@ def local_cluster(**overrides):
         "processes": True,
         "dashboard_address": ":0",  # the scheduler's HTTP routes, on a free port
         "scheduler_kwargs": {"dashboard": False},
-        "silence_logs": logging.ERROR,
+        "silence_logs": logging.CRITICAL,
         **overrides,
     }
     return LocalCluster(**options)

@@ -130,6 +130,17 @@ def test_cli_recommend_through_scheduler(capsys, scheduler):
 
 
 @pytest.mark.slow
+def test_cli_task_error_is_one_line(capfd):
+    """The workers of ``--dask local`` share this process's stderr: only the error line."""
+    assert main(["evaluate", SIX, "--method", "statevector", "--dask", "local"]) == 2
+    captured = capfd.readouterr()
+    assert captured.err.splitlines() == [
+        "error: the circuit needs 34 qubits; the statevector method holds at most 28 "
+        "(use --method classical, or a smaller spec)"
+    ]
+
+
+@pytest.mark.slow
 def test_cli_evaluate_dask_local(capsys):
     """``--dask local`` starts (and closes) a cluster of its own."""
     argv = ["evaluate", FOUR, SIX, "--method", "ddsim", "--json"]
