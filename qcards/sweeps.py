@@ -48,17 +48,25 @@ def sweep(fn: Callable[[T], R], items: Iterable[T], scheduler: str | None = None
 
     Raises:
         SchedulerError: the scheduler cannot be reached (after :data:`CONNECT_TIMEOUT` seconds).
-        Exception: whatever ``fn`` raised for the first failing item, as the plain loop would.
+        Exception: what ``fn`` raised for the first failing item, as the plain loop would (on
+            Dask the other tasks run to their end first).
     """
     items = list(items)
     if scheduler is None:
         return [fn(item) for item in items]
-    from qcards.dask_plugin import AerSingleThread  # imports distributed (half a second)
+    from distributed import wait  # imports distributed (half a second)
+
+    from qcards.dask_plugin import AerSingleThread
 
     with dask_client(scheduler) as client:
         client.register_plugin(AerSingleThread(), name="qcards-aer-single-thread")
         # pure=False: equal items are separate runs (a sampler without a seed), as in the loop
-        return client.gather(client.map(fn, items, pure=False))
+        futures = client.map(fn, items, pure=False)
+        wait(futures)
+        for future in futures:  # the loop's error: the first failing item's, not the soonest
+            if future.status == "error":
+                future.result()
+        return client.gather(futures)
 
 
 @contextmanager

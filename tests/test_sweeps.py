@@ -44,7 +44,7 @@ def scheduler():
 
 
 def square_or_fail(x: int) -> int:
-    if x == 3:
+    if x in (3, 5):
         raise ModelError(f"no square of {x} today")
     return x * x
 
@@ -71,7 +71,7 @@ def test_local_sweep_is_a_plain_loop():
 
 
 def test_dask_sweep_keeps_order(scheduler):
-    items = [5, 1, 4, 2, 0, 6]
+    items = [4, 1, 6, 2, 0, 7]
     assert sweeps.sweep(square_or_fail, items, scheduler) == [x * x for x in items]
 
 
@@ -81,6 +81,10 @@ def test_task_error_is_the_local_error(scheduler):
     with pytest.raises(ModelError) as remote:
         sweeps.sweep(square_or_fail, [1, 3, 2], scheduler)
     assert str(remote.value) == str(local.value)
+    # several failures: the first item's, whichever task fails first
+    for items, first in [([5, 3], 5), ([1, 3, 2, 5], 3)]:
+        with pytest.raises(ModelError, match=f"no square of {first} "):
+            sweeps.sweep(square_or_fail, items, scheduler)
     # a qcards error raised deep inside an evaluation: the six-card circuit is too wide
     with pytest.raises(ResourceError) as local:
         evaluate_specs([SIX_CARD.spec()], method="statevector")
