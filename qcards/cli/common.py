@@ -21,6 +21,7 @@ def spec_argument(parser, many: bool = False) -> None:
 
 
 def dask_argument(parser) -> None:
+    """``--dask SCHEDULER`` (:func:`qcards.sweeps.sweep`); absent, no Dask at all."""
     parser.add_argument(
         "--dask",
         metavar="SCHEDULER",
