@@ -7,9 +7,10 @@ outcomes into card locations.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import TypeVar
 
 from qcards import backends
@@ -18,6 +19,7 @@ from qcards.classical import Snapshot, Stage, evaluate
 from qcards.errors import ModelError, ResourceError
 from qcards.game import GameCircuit, build_game
 from qcards.spec import Endgame
+from qcards.sweeps import sweep
 
 K = TypeVar("K")
 T = TypeVar("T")
@@ -159,14 +161,32 @@ def evaluate_spec(
     )
 
 
+def evaluate_specs(
+    specs: Sequence[Endgame], scheduler: str | None = None, **options
+) -> list[EvaluationReport]:
+    """:func:`evaluate_spec` of each spec with the same keyword ``options``, in order.
+
+    The specs are independent: ``scheduler`` runs them as Dask tasks
+    (:func:`~qcards.sweeps.sweep`), and each report equals that of the spec evaluated alone
+    (a sampled method's seed included).
+    """
+    return sweep(partial(evaluate_spec, **options), specs, scheduler)
+
+
 def recommend_spec(
     spec: Endgame,
     model: str = "random",
     method: str = "auto",
     seed: int | None = None,
     construction: str = "efficient",
+    scheduler: str | None = None,
 ) -> list[tuple[Card, EvaluationReport]]:
-    """p_win of every first card of the declarer (who must lead), best first."""
+    """p_win of every first card of the declarer (who must lead), best first.
+
+    Each first card is one independent :func:`evaluate_spec`; ``scheduler`` runs them as Dask
+    tasks (:func:`~qcards.sweeps.sweep`: ``"local"`` or a scheduler address), with the same
+    results as without.
+    """
     if spec.leader != spec.declarer:
         raise ModelError(
             f"recommend needs the declarer {spec.declarer} to lead the first trick "
@@ -175,10 +195,10 @@ def recommend_spec(
     hand = spec.hands[spec.declarer]
     if not hand:
         raise ModelError(f"the declarer {spec.declarer} has no known cards to choose from")
-    reports = [
-        (c, evaluate_spec(spec, c, model, method, seed=seed, construction=construction))
-        for c in hand
-    ]
+    one_card = partial(
+        evaluate_spec, spec, model=model, method=method, seed=seed, construction=construction
+    )
+    reports = list(zip(hand, sweep(one_card, hand, scheduler), strict=True))
 
     def rank(item: tuple[Card, EvaluationReport]) -> float | Fraction:
         # exact methods differ from the referee's fraction only by rounding: rank by the

@@ -28,6 +28,11 @@ widest circuit simulated in the benchmarks has 87 qubits)."""
 _AER_METHOD = {"statevector": "statevector", "aer": "statevector", "mps": "matrix_product_state"}
 EXACT_METHODS = ("statevector", "mps", "ddsim")
 
+AER_MAX_THREADS: int | None = None
+"""Threads each Aer simulation of this process may use (``None``: Aer's default, every core).
+:mod:`qcards.sweeps` sets 1 on its Dask workers, which run side by side and would otherwise
+each start a thread per core."""
+
 
 def check_capacity(num_qubits: int, method: str) -> None:
     limit = MAX_QUBITS[method]
@@ -42,9 +47,14 @@ def _simulator(method: str = "statevector", seed: int | None = None) -> AerSimul
     return AerSimulator(seed_simulator=seed, **backend_options(method))
 
 
+def aer_thread_options() -> dict:
+    """``max_parallel_threads`` for Aer when :data:`AER_MAX_THREADS` is set, else nothing."""
+    return {} if AER_MAX_THREADS is None else {"max_parallel_threads": AER_MAX_THREADS}
+
+
 def backend_options(method: str) -> dict:
-    """Aer options for a qcards method name."""
-    options: dict = {"method": _AER_METHOD[method]}
+    """Aer options for a qcards method name (with :func:`aer_thread_options`)."""
+    options: dict = {"method": _AER_METHOD[method], **aer_thread_options()}
     if method == "mps":
         # Aer's up-front memory estimate for MPS assumes worst-case entanglement and refuses
         # even the 39-qubit six-card circuit (it asks for 3e8 MB). A game state is a sum of at
@@ -236,14 +246,21 @@ def named_backend(name: str, seed: int | None = None, shots: int = 1024):
         from qcards.noisy import PauliTrajectorySampler, fake_device
 
         device = fake_device(name.removeprefix("fake:"))
-        return device, PauliTrajectorySampler(device, default_shots=shots, seed=seed)
+        sampler = PauliTrajectorySampler(
+            device, default_shots=shots, seed=seed, threads=AER_MAX_THREADS or 0
+        )
+        return device, sampler
     if name.startswith("fake-aer:"):
         from qiskit_aer.noise import NoiseModel
 
         from qcards.noisy import fake_device
 
         device = fake_device(name.removeprefix("fake-aer:"))
-        options = {"method": "statevector", "noise_model": NoiseModel.from_backend(device)}
+        options = {
+            "method": "statevector",
+            "noise_model": NoiseModel.from_backend(device),
+            **aer_thread_options(),
+        }
         sampler = SamplerV2(default_shots=shots, seed=seed, options={"backend_options": options})
         return device, sampler
     if name.startswith("ibm:"):
@@ -259,7 +276,11 @@ def named_backend(name: str, seed: int | None = None, shots: int = 1024):
             default_shots=shots, seed=-1 if seed is None else seed
         )
     method = {"statevector": "statevector", "aer": "aer", "aer-mps": "mps"}[name]
-    options = backend_options(method) if method != "aer" else {"method": "automatic"}
+    options = (
+        backend_options(method)
+        if method != "aer"
+        else {"method": "automatic", **aer_thread_options()}
+    )
     sampler = SamplerV2(default_shots=shots, seed=seed, options={"backend_options": options})
     return AerSimulator(**options), sampler
 
@@ -275,7 +296,7 @@ def sample_stages(
         qc.add_register(_creg(len(game.layout.measured)))
         qc.measure(game.layout.measured, qc.clbits)
         circuits.append(transpile(qc, _simulator("aer")))
-    sampler = SamplerV2(seed=seed)
+    sampler = SamplerV2(seed=seed, options={"backend_options": aer_thread_options()})
     results = sampler.run(circuits, shots=shots).result()
     out = {}
     for stage, res in zip(stages, results, strict=True):

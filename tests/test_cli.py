@@ -94,6 +94,16 @@ def test_readable_output(capsys):
     assert "p_win" in out and "5/12" in out
 
 
+def test_evaluate_several_specs(capsys):
+    data = run_json(capsys, "evaluate", FOUR, SIX, "--method", "classical")
+    assert [(r["spec"], r["p_win_exact"]) for r in data] == [(FOUR, "5/12"), (SIX, "2/3")]
+    assert main(["evaluate", FOUR, SIX, "--method", "classical"]) == 0
+    records = capsys.readouterr().out.split("\n\n")
+    assert len(records) == 2
+    for path, record in zip([FOUR, SIX], records, strict=True):
+        assert record.splitlines()[2].split() == ["spec", path]
+
+
 def expect_error(capsys, argv, fragment):
     assert main(argv) == 2
     captured = capsys.readouterr()

@@ -12,8 +12,23 @@ from qcards.game import CONSTRUCTIONS
 from qcards.spec import Endgame, load_spec
 
 
-def spec_argument(parser) -> None:
-    parser.add_argument("spec", help="endgame spec (TOML)")
+def spec_argument(parser, many: bool = False) -> None:
+    """The SPEC positional; with ``many``, one or more (``args.spec`` is then a list)."""
+    if many:
+        parser.add_argument("spec", nargs="+", help="endgame specs (TOML), each evaluated alone")
+    else:
+        parser.add_argument("spec", help="endgame spec (TOML)")
+
+
+def dask_argument(parser) -> None:
+    """``--dask SCHEDULER`` (:func:`qcards.sweeps.sweep`); absent, no Dask at all."""
+    parser.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        default=None,
+        help="run the independent evaluations as Dask tasks: 'local' starts a cluster on this "
+        "machine (one single-threaded worker per core), anything else is a scheduler address",
+    )
 
 
 def construction_argument(parser, default: str = "efficient") -> None:

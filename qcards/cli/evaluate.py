@@ -1,14 +1,20 @@
-"""``qcards evaluate SPEC``: win probability and expected points of an endgame."""
+"""``qcards evaluate SPEC...``: win probability and expected points of endgames.
+
+One spec prints one record. Several print one record each (JSON: a list), led by the spec's
+path; they are independent, so ``--dask`` can run them side by side.
+"""
 
 from __future__ import annotations
 
-from qcards.analysis import METHODS, evaluate_spec
+from qcards.analysis import METHODS, evaluate_specs
 from qcards.classical import MODELS
 from qcards.cli.common import (
     card_option,
     construction_argument,
+    dask_argument,
     json_argument,
     load,
+    print_json,
     print_record,
     spec_argument,
 )
@@ -16,14 +22,15 @@ from qcards.errors import QcardsError
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("evaluate", help="p_win and expected declarer points of a spec")
-    spec_argument(p)
+    p = sub.add_parser("evaluate", help="p_win and expected declarer points of specs")
+    spec_argument(p, many=True)
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
     p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
     p.add_argument("--method", choices=METHODS, default="auto", help="how the number is computed")
     p.add_argument("--shots", type=int, default=1000, help="shots for --method aer")
     p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
     construction_argument(p)
+    dask_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
 
@@ -31,15 +38,26 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     if args.shots < 1:
         raise QcardsError("--shots must be at least 1")
-    spec = load(args.spec)
-    report = evaluate_spec(
-        spec,
-        card_option(args.first),
-        args.model,
-        args.method,
-        args.shots,
-        args.seed,
-        args.construction,
+    specs = [load(path) for path in args.spec]
+    reports = evaluate_specs(
+        specs,
+        args.dask,
+        first=card_option(args.first),
+        model=args.model,
+        method=args.method,
+        shots=args.shots,
+        seed=args.seed,
+        construction=args.construction,
     )
-    print_record(report.to_json(), args.json)
+    if len(reports) == 1:
+        print_record(reports[0].to_json(), args.json)
+        return 0
+    records = [{"spec": path, **r.to_json()} for path, r in zip(args.spec, reports, strict=True)]
+    if args.json:
+        print_json(records)
+        return 0
+    for k, record in enumerate(records):
+        if k:
+            print()
+        print_record(record, as_json=False)
     return 0

@@ -6,6 +6,7 @@ from qcards.analysis import METHODS, recommend_spec
 from qcards.classical import MODELS
 from qcards.cli.common import (
     construction_argument,
+    dask_argument,
     json_argument,
     load,
     print_json,
@@ -21,12 +22,15 @@ def add_parser(sub) -> None:
     p.add_argument("--method", choices=METHODS, default="auto", help="how p_win is computed")
     p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
     construction_argument(p)
+    dask_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    ranked = recommend_spec(load(args.spec), args.model, args.method, args.seed, args.construction)
+    ranked = recommend_spec(
+        load(args.spec), args.model, args.method, args.seed, args.construction, args.dask
+    )
     cards = [
         {
             "card": str(card),

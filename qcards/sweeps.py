@@ -1,0 +1,111 @@
+"""Independent tasks (one circuit evaluation each), run here or on a Dask cluster.
+
+:func:`sweep` maps a picklable function over items. Without a scheduler it is a plain loop in
+this process. With one, every item is a Dask task (``client.map``, then ``client.gather`` in the
+items' order): ``"local"`` starts a :class:`distributed.LocalCluster` on this machine, one
+single-threaded worker process per core; any other value is the address of a running scheduler.
+Either way the results are those of the plain loop, and an exception raised inside a task is
+raised again here, with its own type and message.
+
+Each worker runs Aer single-threaded (:class:`qcards.dask_plugin.AerSingleThread`): the
+workers already use every core between them, and Aer's default of one thread per core in each
+would oversubscribe them. Aer's own ``executor`` option does not distribute anything in
+qiskit-aer 0.18, hence Dask.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+from typing import TypeVar
+
+from qcards.errors import QcardsError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+LOCAL = "local"
+"""The scheduler name that starts a local cluster instead of connecting to one."""
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for a scheduler address to answer (Dask's own default is 30)."""
+
+
+class SchedulerError(QcardsError):
+    """A Dask scheduler that cannot be reached or used; names its address."""
+
+
+def sweep(fn: Callable[[T], R], items: Iterable[T], scheduler: str | None = None) -> list[R]:
+    """``[fn(item) for item in items]``, here (``scheduler`` None) or as Dask tasks.
+
+    Args:
+        fn: a picklable function (module-level, or a :func:`functools.partial` of one); on a
+            remote cluster the workers must be able to import qcards.
+        items: the independent inputs, each pickled to its task.
+        scheduler: ``None`` (no Dask), ``"local"`` (a cluster on this machine, closed afterwards)
+            or a scheduler address such as ``tcp://host:8786``.
+
+    Raises:
+        SchedulerError: the scheduler cannot be reached (after :data:`CONNECT_TIMEOUT` seconds).
+        Exception: what ``fn`` raised for the first failing item, as the plain loop would (on
+            Dask the other tasks run to their end first).
+    """
+    items = list(items)
+    if scheduler is None:
+        return [fn(item) for item in items]
+    from distributed import wait  # imports distributed (half a second)
+
+    from qcards.dask_plugin import AerSingleThread
+
+    with dask_client(scheduler) as client:
+        client.register_plugin(AerSingleThread(), name="qcards-aer-single-thread")
+        # pure=False: equal items are separate runs (a sampler without a seed), as in the loop
+        futures = client.map(fn, items, pure=False)
+        wait(futures)
+        for future in futures:  # the loop's error: the first failing item's, not the soonest
+            if future.status == "error":
+                future.result()
+        return client.gather(futures)
+
+
+@contextmanager
+def dask_client(scheduler: str):
+    """A :class:`distributed.Client` of ``scheduler`` (``"local"``: a new local cluster)."""
+    from distributed import Client
+
+    if scheduler == LOCAL:
+        with local_cluster() as cluster, Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except Exception as exc:  # OSError, ValueError, or a reply that is not Dask's protocol
+        raise SchedulerError(f"cannot use the Dask scheduler at {scheduler!r}: {exc}") from None
+    with client:
+        yield client
+
+
+def local_cluster(**overrides):
+    """A :class:`distributed.LocalCluster`: one worker process per core, one thread each.
+
+    The dashboard is off and the scheduler's HTTP routes take a free port (Dask's default, 8787,
+    may be taken), and the workers log critical failures only, so a task's exception reaches
+    the caller once, not also as the worker's "Compute Failed" report on stderr.
+    ``overrides`` go to the cluster as they are. Like every Dask nanny, the cluster sets
+    ``OMP_NUM_THREADS=1`` in this process's environment too; Aer, already loaded here, keeps
+    its threads.
+    """
+    from dask.system import CPU_COUNT
+    from distributed import LocalCluster
+
+    options = {
+        "n_workers": CPU_COUNT,
+        "threads_per_worker": 1,
+        "processes": True,
+        "dashboard_address": ":0",  # the scheduler's HTTP routes, on a free port
+        "scheduler_kwargs": {"dashboard": False},
+        "silence_logs": logging.CRITICAL,
+        **overrides,
+    }
+    return LocalCluster(**options)
