@@ -175,7 +175,7 @@ def submit(
         raise ResourceError(
             f"the circuit needs {game.num_qubits} qubits; {device.name} has {device.num_qubits}"
         )
-    transpiled = transpile_to(measured_circuit(game), device, seed)
+    transpiled = transpile_to(measured_circuit(game), device, seed, prefer="gates")
     size = transpiled_size(transpiled)
     if on_transpiled is not None:
         on_transpiled(size)

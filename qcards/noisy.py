@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 from qiskit.circuit import CircuitInstruction, QuantumCircuit
@@ -88,6 +88,17 @@ class PauliChannels:
         return probabilities[1:], labels[1:]  # index 0 is the identity
 
 
+@lru_cache(maxsize=4)
+def _channels_by_name(name: str, backend) -> PauliChannels:
+    return PauliChannels(backend)
+
+
+def device_channels(backend) -> PauliChannels:
+    """:class:`PauliChannels` of a fake device, built once per device name (Aer takes ~7 s
+    to derive the errors of every gate of a 133-qubit device)."""
+    return _channels_by_name(backend.name, backend)
+
+
 def pauli_twirl(error) -> tuple[np.ndarray, list[str]]:
     """The Pauli channel a twirl makes of ``error``: probabilities of all Paulis, identity first.
 
@@ -140,7 +151,7 @@ class PauliTrajectorySampler(BaseSamplerV2):
         self.default_shots = default_shots
         self.shots_per_trajectory = shots_per_trajectory
         self._rng = np.random.default_rng(seed)
-        self._channels = PauliChannels(backend)
+        self._channels = device_channels(backend)
         self._simulator = AerSimulator(
             method="statevector",
             noise_model=self._channels.readout,

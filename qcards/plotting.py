@@ -27,3 +27,28 @@ def save_histogram(counts: Mapping[str, int], path: str | Path, title: str) -> P
     fig.savefig(path, dpi=110)
     matplotlib.pyplot.close(fig)
     return path
+
+
+def save_comparison(
+    distributions: Mapping[str, Mapping[str, float]], path: str | Path, title: str
+) -> Path:
+    """Side-by-side bars of several distributions over decoded labels (e.g. exact vs noisy).
+
+    ``distributions`` maps a legend entry to probabilities by label; labels missing from one
+    distribution count as 0 there.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    labels = sorted({label for dist in distributions.values() for label in dist})
+    data = [{label: float(d.get(label, 0)) for label in labels} for d in distributions.values()]
+    fig = plot_histogram(
+        data,
+        legend=list(distributions),
+        title=title,
+        figsize=(max(7, 0.5 * len(labels) + 3), 5.5),
+        bar_labels=False,
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    matplotlib.pyplot.close(fig)
+    return path
