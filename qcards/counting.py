@@ -36,7 +36,7 @@ from qiskit_algorithms import (
     MaximumLikelihoodAmplitudeEstimation,
 )
 
-from qcards.backends import check_capacity, named_backend
+from qcards.backends import RUN_BACKENDS, check_capacity, named_backend
 from qcards.cards import Card
 from qcards.classical import paths
 from qcards.errors import ModelError
@@ -44,7 +44,10 @@ from qcards.score import WinCircuit, build_win_circuit
 from qcards.spec import Endgame
 
 METHODS = ("canonical", "iae", "mlae")
-BACKENDS = ("ddsim", "aer", "mps")
+BACKENDS = (*RUN_BACKENDS, "mps", "fake:<Name>", "fake-aer:<Name>")
+"""The backend names of ``qcards run`` (``mps`` is an older name of ``aer-mps``). IBM hardware
+(``ibm:``) is not offered: amplitude estimation submits a chain of circuits, each chosen from
+the results of the last, which the job store's one-job records do not cover."""
 
 
 class TranspilingSampler(BaseSamplerV2):
@@ -81,11 +84,17 @@ def default_sampler(
     ``ddsim`` is MQT DDSIM's decision-diagram sampler: the game states are sums of few
     orthogonal paths, which decision diagrams store compactly, and a Grover power runs about
     a hundred times faster than on Aer's dense statevector (``benchmarks/bench_counting.py``).
-    ``aer`` and ``mps`` are Aer's dense statevector and matrix-product-state samplers.
+    The other names are those of ``qcards run`` (:func:`qcards.backends.named_backend`):
+    ``aer``, ``statevector``, ``aer-mps`` (also ``mps``), and fake IBM devices with their noise.
     """
-    if backend not in BACKENDS:
+    if backend.startswith("ibm:"):
+        raise ModelError(
+            f"backend {backend!r}: counting runs a chain of dependent circuits and is not "
+            "offered on IBM hardware; use qcards run there, or a fake: device to emulate it"
+        )
+    name = "aer-mps" if backend == "mps" else backend
+    if name not in RUN_BACKENDS and not name.startswith(("fake:", "fake-aer:")):
         raise ModelError(f"unknown backend {backend!r} (expected {' | '.join(BACKENDS)})")
-    name = {"ddsim": "ddsim", "aer": "statevector", "mps": "aer-mps"}[backend]
     target, sampler = named_backend(name, seed, shots)
     return TranspilingSampler(sampler, target)
 
@@ -239,7 +248,7 @@ def count(
         raise ModelError(f"--shots must be at least 1, got {shots}")
     win = build_win_circuit(spec, first)
     width = win.num_qubits + (eval_qubits if method == "canonical" else 0)
-    check_capacity(width, {"ddsim": "ddsim", "mps": "mps"}.get(backend, "aer"))
+    check_capacity(width, {"ddsim": "ddsim", "mps": "mps", "aer-mps": "mps"}.get(backend, "aer"))
 
     sampler = sampler or default_sampler(backend, shots, seed)
     problem = estimation_problem(win)

@@ -9,7 +9,7 @@ from qiskit.quantum_info import Operator
 from qiskit_algorithms import EstimationProblem
 
 from qcards.cards import Card
-from qcards.counting import controlled_grover_power, count
+from qcards.counting import TranspilingSampler, controlled_grover_power, count, default_sampler
 from qcards.errors import ModelError
 from qcards.spec import parse_spec
 
@@ -92,8 +92,14 @@ def test_controlled_grover_power_equals_qiskit():
         ({"alpha": 1.5}, "--alpha"),
         ({"eval_qubits": 0}, "--eval-qubits"),
         ({"backend": "gpu"}, "unknown backend"),
+        ({"backend": "ibm:ibm_torino"}, "chain of dependent circuits"),
     ],
 )
 def test_bad_options(four_card, kwargs, message):
     with pytest.raises(ModelError, match=message):
         count(four_card, **kwargs)
+
+
+@pytest.mark.parametrize("backend", ["aer-mps", "mps", "statevector", "fake:FakeManilaV2"])
+def test_count_takes_the_run_backend_names(backend):
+    assert isinstance(default_sampler(backend, shots=10, seed=1), TranspilingSampler)

@@ -21,7 +21,7 @@ def add_parser(sub) -> None:
     p.add_argument("--epsilon", type=float, default=0.01, help="target precision (iae, mlae)")
     p.add_argument("--alpha", type=float, default=0.05, help="1 - confidence level")
     p.add_argument("--eval-qubits", type=int, default=4, help="phase-estimation qubits (canonical)")
-    p.add_argument("--backend", choices=BACKENDS, default="ddsim", help="simulator")
+    p.add_argument("--backend", default="ddsim", help=f"one of {', '.join(BACKENDS)}")
     p.add_argument("--shots", type=int, default=100, help="shots per circuit")
     p.add_argument("--seed", type=int, default=None, help="sampler seed")
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card")
