@@ -34,7 +34,7 @@ their bound, the time at exactly :data:`SECONDS_PER_GAME`; the row's note says s
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from fractions import Fraction
 from functools import cache
 
@@ -210,13 +210,8 @@ class Row:
     note: str
 
     def to_json(self) -> dict:
-        return {
-            "quantity": self.quantity,
-            "paper": self.paper,
-            "computed": self.computed,
-            "agrees": self.agrees,
-            "note": self.note,
-        }
+        """``{"quantity", "paper", "computed", "agrees", "note"}``, in that order."""
+        return asdict(self)
 
 
 def _truncate(x: Fraction, printed: Printed) -> Fraction | None:
