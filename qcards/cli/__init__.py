@@ -10,10 +10,20 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from qcards.cli import count, evaluate, export, jobs, recommend, reproduce, resources, run
+from qcards.cli import (
+    count,
+    evaluate,
+    export,
+    jobs,
+    recommend,
+    reproduce,
+    resources,
+    run,
+    tables,
+)
 from qcards.errors import QcardsError
 
-COMMANDS = (reproduce, evaluate, recommend, count, run, jobs, resources, export)
+COMMANDS = (reproduce, evaluate, recommend, count, run, jobs, resources, tables, export)
 
 
 class UsageError(Exception):
