@@ -229,7 +229,10 @@ def _dd_support(diagram, num_qubits: int) -> list[str] | None:
 RUN_BACKENDS = ("statevector", "aer", "aer-mps", "ddsim")
 """Local backends by name; ``fake:<Name>``, ``fake-aer:<Name>`` and ``ibm:<Name>`` besides."""
 
-DEVICE_PREFIXES = ("fake:", "fake-aer:", "ibm:")
+FAKE_PREFIXES = ("fake:", "fake-aer:")
+"""Backends that emulate a fake IBM device on Aer (only the device's active qubits count)."""
+
+DEVICE_PREFIXES = (*FAKE_PREFIXES, "ibm:")
 
 
 def named_backend(name: str, seed: int | None = None, shots: int = 1024):

@@ -36,7 +36,7 @@ from qiskit_algorithms import (
     MaximumLikelihoodAmplitudeEstimation,
 )
 
-from qcards.backends import RUN_BACKENDS, check_capacity, named_backend
+from qcards.backends import FAKE_PREFIXES, RUN_BACKENDS, check_capacity, named_backend
 from qcards.cards import Card
 from qcards.classical import paths
 from qcards.errors import ModelError
@@ -93,7 +93,7 @@ def default_sampler(
             "offered on IBM hardware; use qcards run there, or a fake: device to emulate it"
         )
     name = "aer-mps" if backend == "mps" else backend
-    if name not in RUN_BACKENDS and not name.startswith(("fake:", "fake-aer:")):
+    if name not in RUN_BACKENDS and not name.startswith(FAKE_PREFIXES):
         raise ModelError(f"unknown backend {backend!r} (expected {' | '.join(BACKENDS)})")
     target, sampler = named_backend(name, seed, shots)
     return TranspilingSampler(sampler, target)

@@ -120,10 +120,10 @@ def sample_trajectories(
         if found is None:
             continue
         probabilities, labels = found
+        cumulative = np.cumsum(probabilities)
         draws = rng.random(count)
-        hit = np.flatnonzero(draws < probabilities.sum())
-        for t in hit:
-            choice = int(np.searchsorted(np.cumsum(probabilities), draws[t], side="right"))
+        for t in np.flatnonzero(draws < cumulative[-1]):
+            choice = int(np.searchsorted(cumulative, draws[t], side="right"))
             inserts[t].append((index, labels[min(choice, len(labels) - 1)], inst.qubits))
     out = []
     for errors in inserts:
@@ -177,16 +177,12 @@ class PauliTrajectorySampler(BaseSamplerV2):
         result = self._simulator.run(
             trajectories, shots=self.shots_per_trajectory, memory=True
         ).result()
-        data = {}
-        for creg in circuit.cregs:
-            parts = []
-            for index in range(count):
-                memory = result.get_memory(index)
-                parts.append(
-                    BitArray.from_samples(_register_bits(memory, circuit, creg), creg.size)
-                )
-            merged = BitArray.concatenate_shots(parts) if len(parts) > 1 else parts[0]
-            data[creg.name] = merged.slice_shots(list(range(pub.shots)))
+        memory = [shot for index in range(count) for shot in result.get_memory(index)]
+        memory = memory[: pub.shots]  # the last trajectory may give more than needed
+        data = {
+            creg.name: BitArray.from_samples(_register_bits(memory, circuit, creg), creg.size)
+            for creg in circuit.cregs
+        }
         metadata = {"shots": pub.shots, "trajectories": count, "noise": "pauli-twirled device"}
         return SamplerPubResult(DataBin(**data), metadata=metadata)
 

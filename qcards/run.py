@@ -14,7 +14,7 @@ from qiskit.circuit import ClassicalRegister, QuantumCircuit
 from qiskit.transpiler import generate_preset_pass_manager
 
 from qcards.analysis import regroup
-from qcards.backends import check_capacity, named_backend
+from qcards.backends import FAKE_PREFIXES, check_capacity, named_backend
 from qcards.cards import Card
 from qcards.classical import Stage
 from qcards.encoding import InvalidOutcome, readable_label
@@ -172,12 +172,12 @@ def run_spec(
     if backend in ("statevector", "aer"):
         check_capacity(game.num_qubits, "aer")
     target, sampler = named_backend(backend, seed)
-    prefer = "qubits" if backend.startswith(("fake:", "fake-aer:")) else None
-    transpiled = transpile_to(measured_circuit(game), target, seed, prefer)
+    emulated = backend.startswith(FAKE_PREFIXES)
+    transpiled = transpile_to(measured_circuit(game), target, seed, "qubits" if emulated else None)
     size = transpiled_size(transpiled)
     if on_transpiled is not None:
         on_transpiled(size)
-    if backend.startswith(("fake:", "fake-aer:")):
+    if emulated:
         check_capacity(size.num_qubits, "aer")  # Aer keeps only the active device qubits
     result = sampler.run([transpiled], shots=shots).result()[0]
     decoded = decode_counts(spec, game, outcome_counts(result))
