@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 import matplotlib
 
-matplotlib.use("Agg")  # files only: qcards never needs a screen
+if "ipykernel" not in sys.modules:
+    # The CLI only writes files; inside Jupyter the inline backend stays so figures show.
+    matplotlib.use("Agg")
 
 from matplotlib.figure import Figure  # noqa: E402
 from qiskit.visualization import plot_histogram  # noqa: E402
