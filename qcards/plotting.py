@@ -1,10 +1,12 @@
-"""Measurement histograms with decoded labels (the paper's Figs. 4-14)."""
+"""Figures: measurement histograms with decoded labels (the paper's Figs. 4-14), comparisons of
+distributions, and qcards' own studies (resource growth, estimation error vs oracle calls)."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import matplotlib
 
@@ -12,8 +14,12 @@ if "ipykernel" not in sys.modules:
     # The CLI only writes files; inside Jupyter the inline backend stays so figures show.
     matplotlib.use("Agg")
 
+import matplotlib.pyplot  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from qiskit.visualization import plot_histogram  # noqa: E402
+
+if TYPE_CHECKING:
+    from qcards.studies import ErrorStudy, GrowthRow
 
 
 def histogram_figure(counts: Mapping[str, int], title: str) -> Figure:
@@ -24,12 +30,7 @@ def histogram_figure(counts: Mapping[str, int], title: str) -> Figure:
 
 
 def save_histogram(counts: Mapping[str, int], path: str | Path, title: str) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig = histogram_figure(counts, title)
-    fig.savefig(path, dpi=110)
-    matplotlib.pyplot.close(fig)
-    return path
+    return save_figure(histogram_figure(counts, title), path)
 
 
 def save_comparison(
@@ -40,8 +41,6 @@ def save_comparison(
     ``distributions`` maps a legend entry to probabilities by label; labels missing from one
     distribution count as 0 there.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     labels = sorted({label for dist in distributions.values() for label in dist})
     data = [{label: float(d.get(label, 0)) for label in labels} for d in distributions.values()]
     fig = plot_histogram(
@@ -52,6 +51,67 @@ def save_comparison(
         bar_labels=False,
     )
     fig.tight_layout()
+    return save_figure(fig, path)
+
+
+def save_figure(fig: Figure, path: str | Path) -> Path:
+    """Write ``fig`` to ``path`` (parents created) and close it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     matplotlib.pyplot.close(fig)
     return path
+
+
+def resource_growth_figure(rows: Sequence[GrowthRow]) -> Figure:
+    """CX count and qubits of the whole game against N cards per player, paper versus efficient
+    construction (:func:`qcards.studies.resource_growth`). Hollow markers are counted from the
+    paper construction's term formula rather than from a built circuit."""
+    fig, (cx_axis, qubit_axis) = matplotlib.pyplot.subplots(1, 2, figsize=(11, 4.5))
+    ns = [row.cards_per_player for row in rows]
+    for construction, colour in (("paper", "tab:red"), ("efficient", "tab:blue")):
+        reports = [getattr(row, construction) for row in rows]
+        cx = [r.stages["game"].cx for r in reports]
+        cx_axis.semilogy(ns, cx, "-", color=colour, label=f"{construction} construction")
+        for n, value, report in zip(ns, cx, reports, strict=True):
+            built = report.stages["game"].source == "built"
+            cx_axis.plot(n, value, "o", color=colour, mfc=colour if built else "white")
+        qubit_axis.plot(ns, [r.num_qubits for r in reports], "o-", color=colour, label=construction)
+    cx_axis.set_title("CX gates of the whole game (unrouted, basis cx, u)")
+    cx_axis.set_xlabel("cards per player N (N = 10: the full 32-card game)")
+    cx_axis.set_ylabel("CX count")
+    cx_axis.plot([], [], "o", color="grey", mfc="white", label="counted from the term formula")
+    cx_axis.legend(fontsize=8)
+    qubit_axis.set_title("qubits")
+    qubit_axis.set_xlabel("cards per player N")
+    qubit_axis.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def estimation_error_figure(studies: Sequence[ErrorStudy]) -> Figure:
+    """Median |estimate - exact p_win| against oracle calls, one panel per study
+    (:func:`qcards.studies.estimation_error`), each method labelled with its fitted log-log slope.
+    Points with no oracle call (IAE done in its first round) cannot be drawn on a log axis."""
+    fig, axes = matplotlib.pyplot.subplots(
+        1, len(studies), figsize=(5.5 * len(studies) + 0.5, 4.5), squeeze=False
+    )
+    for axis, study in zip(axes[0], studies, strict=True):
+        for method, slope in study.slopes.items():
+            shown = [p for p in study.method_points(method) if p.oracle_calls > 0]
+            axis.loglog(
+                [p.oracle_calls for p in shown],
+                [max(p.error, 1e-6) for p in shown],
+                "o-",
+                label=f"{method} (slope {slope:.2f}, {study.seeds[method]} seeds)",
+            )
+        axis.set_title(
+            f"{study.name}: |estimate - {study.exact.numerator}/{study.exact.denominator}|, "
+            f"median over seeds",
+            fontsize=10,
+        )
+        axis.set_xlabel("oracle calls (Grover applications x shots; sampling: shots)")
+        axis.set_ylabel("absolute error")
+        axis.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

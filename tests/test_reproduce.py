@@ -62,7 +62,11 @@ def test_histograms_written_with_sampled_counts(reproduced):
 def test_cli_reproduce_json_shape(capsys, tmp_path):
     assert main(["reproduce", "four-card", "--out", str(tmp_path), "--json", "--shots", "50"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"four-card"}
+    assert set(data) == {"four-card", "gallery"}
+    # one example: its histograms only (the new figures come with ``all``), and the index
+    figures = [f["file"] for f in data["gallery"]["figures"]]
+    assert figures == [f"four-card-fig{n:02d}.png" for n in range(4, 9)]
+    assert (tmp_path / "index.md").read_text().count("![](") == 5
     stage = data["four-card"]["stages"][0]
     assert {"name", "num_outcomes", "probabilities"} <= set(stage)
     assert "p_win" in data["four-card"]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from qcards.cli.common import json_argument, print_json, print_table
 from qcards.errors import QcardsError
+from qcards.gallery import paper_figures, write_index, write_new_figures
 from qcards.paper import EXAMPLES
 from qcards.reproduce import reproduce
 
@@ -13,7 +14,14 @@ from qcards.reproduce import reproduce
 def add_parser(sub) -> None:
     p = sub.add_parser("reproduce", help="reproduce the paper's four- and six-card examples")
     p.add_argument("which", nargs="?", default="all", choices=[*EXAMPLES, "all"])
-    p.add_argument("--out", default="qcards-out", help="directory for histogram PNGs")
+    p.add_argument(
+        "--out", default="qcards-out", help="directory for the figure gallery (PNGs, index.md)"
+    )
+    p.add_argument(
+        "--paper-only",
+        action="store_true",
+        help="only the paper's figures: skip resource growth and estimation error (about 2 min)",
+    )
     p.add_argument("--shots", type=int, default=1000, help="shots per histogram")
     p.add_argument("--seed", type=int, default=1, help="sampler seed")
     json_argument(p)
@@ -26,7 +34,12 @@ def run(args) -> int:
         raise QcardsError("--shots must be at least 1")
     Path(args.out).mkdir(parents=True, exist_ok=True)  # fail before minutes of work
     result = reproduce(which, args.out, args.shots, args.seed)
+    figures = paper_figures(result, args.out)
+    if args.which == "all" and not args.paper_only:
+        figures += write_new_figures(args.out)
+    index = write_index(args.out, figures)
     if args.json:
+        result["gallery"] = {"index": str(index), "figures": figures}
         print_json(result)
         return 0
     for key, record in result.items():
@@ -80,5 +93,5 @@ def run(args) -> int:
         for c, w in wins.items():
             if w["reason"]:
                 print(f"  p_win ({c}) differs: {w['reason']}")
-    print(f"\nhistograms written to {args.out}/")
+    print(f"\n{len(figures)} figures written to {args.out}/ (captions in {index})")
     return 0

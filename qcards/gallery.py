@@ -1,0 +1,105 @@
+"""The figure gallery written by ``qcards reproduce --out DIR``.
+
+Beside the paper's histograms (Figs. 4-14, written by :mod:`qcards.reproduce`) the gallery has
+qcards' own figures, each with the data behind it as JSON:
+
+* ``resources-growth.png``: CX gates and qubits of the whole game for N = 1..10 cards per player,
+  paper versus efficient construction (:func:`qcards.studies.resource_growth`);
+* ``estimation-error.png``: error of p_win against oracle calls for counting, amplitude
+  estimation and plain sampling on the four-card example (:func:`qcards.studies.estimation_error`);
+
+and ``index.md``, a page showing every figure with its caption.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from qcards.paper import FOUR_CARD
+from qcards.plotting import estimation_error_figure, resource_growth_figure, save_figure
+from qcards.studies import estimation_error, resource_growth
+
+GALLERY_SETTINGS = {
+    "canonical": ({"eval_qubits": 2}, {"eval_qubits": 3}, {"eval_qubits": 4}),
+    "iae": ({"epsilon": 0.1}, {"epsilon": 0.05}, {"epsilon": 0.02}),
+    "mlae": ({"epsilon": 0.2}, {"epsilon": 0.1}, {"epsilon": 0.05}),
+    "sampling": ({"shots": 100}, {"shots": 400}, {"shots": 1600}, {"shots": 6400}),
+}
+"""The error study's settings in the gallery: about a minute on two cores. The benchmark
+``benchmarks/bench_counting.py`` runs finer settings on both paper examples."""
+
+GALLERY_SEEDS = {"canonical": 3, "iae": 3, "mlae": 3, "sampling": 30}
+"""Seeds per method: sampling costs a tenth of a second, so it gets enough for a steady median."""
+MAX_CARDS_PER_PLAYER = 10
+
+
+def write_new_figures(
+    out_dir: str | Path, seeds: int | dict[str, int] = GALLERY_SEEDS
+) -> list[dict]:
+    """Compute and write qcards' own figures and their data; returns ``{"file", "caption"}``
+    records (file names relative to ``out_dir``)."""
+    out = Path(out_dir)
+    rows = resource_growth(range(1, MAX_CARDS_PER_PLAYER + 1))
+    save_figure(resource_growth_figure(rows), out / "resources-growth.png")
+    (out / "resources-growth.json").write_text(
+        json.dumps([row.to_json() for row in rows], indent=1) + "\n"
+    )
+    full = rows[-1]
+    study = estimation_error("four-card", FOUR_CARD.spec(), None, GALLERY_SETTINGS, seeds)
+    save_figure(estimation_error_figure([study]), out / "estimation-error.png")
+    (out / "estimation-error.json").write_text(json.dumps(study.to_json(), indent=1) + "\n")
+    slopes = ", ".join(f"{m} {s:+.2f}" for m, s in study.slopes.items())
+    seed_counts = ", ".join(f"{m} {n}" for m, n in study.seeds.items())
+    return [
+        {
+            "file": "resources-growth.png",
+            "caption": (
+                f"Resources of the whole game against cards per player. At N = "
+                f"{full.cards_per_player} the paper construction needs "
+                f"{full.paper.stages['game'].cx:.3g} CX gates on {full.paper.num_qubits} qubits, "
+                f"the efficient one {full.efficient.stages['game'].cx:,} on "
+                f"{full.efficient.num_qubits} ({full.ratio:.3g} times fewer)."
+            ),
+        },
+        {
+            "file": "estimation-error.png",
+            "caption": (
+                f"Four-card example: median error of p_win (exact {study.exact}) against oracle "
+                f"calls (seeds: {seed_counts}). Fitted log-log slopes: {slopes} "
+                f"(amplitude estimation tends to -1, sampling to -1/2)."
+            ),
+        },
+    ]
+
+
+def paper_figures(reproduced: dict, out_dir: str | Path) -> list[dict]:
+    """``{"file", "caption"}`` records of the histograms that :func:`qcards.reproduce.reproduce`
+    wrote, in the paper's order."""
+    figures = []
+    for key, record in reproduced.items():
+        for stage in record["stages"]:
+            if stage["histogram"]:
+                first = f", {stage['first']} led" if stage["first"] else ""
+                printed = stage["paper_num_outcomes"]
+                versus = "not printed" if printed is None else f"paper: {printed}"
+                figures.append(
+                    {
+                        "file": str(Path(stage["histogram"]).relative_to(out_dir)),
+                        "caption": (
+                            f"{key}, {stage['figure']}{first}: {stage['description']}; "
+                            f"{stage['num_outcomes']} outcomes ({versus})."
+                        ),
+                    }
+                )
+    return figures
+
+
+def write_index(out_dir: str | Path, figures: list[dict]) -> Path:
+    """``index.md`` showing every figure under its caption."""
+    lines = ["# qcards figure gallery", "", "Written by `qcards reproduce`.", ""]
+    for figure in figures:
+        lines += [f"## {figure['file']}", "", figure["caption"], "", f"![]({figure['file']})", ""]
+    path = Path(out_dir) / "index.md"
+    path.write_text("\n".join(lines))
+    return path
