@@ -31,7 +31,7 @@ BENCHMARKS = {
     "core": ("bench_core.py", [], ["--repeat", "1"]),
     "resources": ("bench_resources.py", [], ["--max-n", "3"]),
     "scale": ("bench_scale.py", [], ["--repeat", "1", "--max-k", "2", "--skip-simulators"]),
-    "counting": ("bench_counting.py", [], ["--quick", "--seeds", "1"]),
+    "counting": ("bench_counting.py", [], ["--quick", "--seeds", "1", "--sampling-seeds", "2"]),
     "noise": (
         "bench_noise.py",
         [],
@@ -75,15 +75,20 @@ def main() -> int:
         f"{when}; {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}{'; quick (smoke) options' if args.quick else ''}",
         "",
-        "| benchmark | wall time s | status |",
-        "|---|---|---|",
+        "Load is the 1-minute load average when each benchmark started; above the number of cores,",
+        "other work shared the machine and its times are inflated.",
+        "",
+        "| benchmark | wall time s | load at start | status |",
+        "|---|---|---|---|",
     ]
     sections, failed = [], 0
     for name in args.only:
         print(f"running {name} ...", file=sys.stderr, flush=True)
+        load = os.getloadavg()[0]
         output, seconds, code = run_one(name, args.quick, where)
         failed += code != 0
-        lines.append(f"| {name} | {seconds:.0f} | {'ok' if code == 0 else f'failed ({code})'} |")
+        status = "ok" if code == 0 else f"failed ({code})"
+        lines.append(f"| {name} | {seconds:.0f} | {load:.1f} | {status} |")
         sections += ["", f"## {name} (`{BENCHMARKS[name][0]}`)", "", output]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines + sections) + "\n")
