@@ -67,7 +67,9 @@ def resource_growth_figure(rows: Sequence[GrowthRow]) -> Figure:
     """CX count and qubits of the whole game against N cards per player, paper versus efficient
     construction (:func:`qcards.studies.resource_growth`). Hollow markers are counted from the
     paper construction's term formula rather than from a built circuit."""
-    fig, (cx_axis, qubit_axis) = matplotlib.pyplot.subplots(1, 2, figsize=(11, 4.5))
+    # A Figure outside pyplot: Jupyter shows it once (as the returned value), scripts save it.
+    fig = Figure(figsize=(11, 4.5))
+    cx_axis, qubit_axis = fig.subplots(1, 2)
     ns = [row.cards_per_player for row in rows]
     for construction, colour in (("paper", "tab:red"), ("efficient", "tab:blue")):
         reports = [getattr(row, construction) for row in rows]
@@ -93,9 +95,8 @@ def estimation_error_figure(studies: Sequence[ErrorStudy]) -> Figure:
     """Median |estimate - exact p_win| against oracle calls, one panel per study
     (:func:`qcards.studies.estimation_error`), each method labelled with its fitted log-log slope.
     Points with no oracle call (IAE done in its first round) cannot be drawn on a log axis."""
-    fig, axes = matplotlib.pyplot.subplots(
-        1, len(studies), figsize=(5.5 * len(studies) + 0.5, 4.5), squeeze=False
-    )
+    fig = Figure(figsize=(5.5 * len(studies) + 0.5, 4.5))
+    axes = fig.subplots(1, len(studies), squeeze=False)
     for axis, study in zip(axes[0], studies, strict=True):
         for method, slope in study.slopes.items():
             shown = [p for p in study.method_points(method) if p.oracle_calls > 0]

@@ -10,13 +10,16 @@ import pytest
 
 from qcards import gallery
 from qcards.classical import evaluate
+from qcards.errors import ModelError
 from qcards.plotting import estimation_error_figure, resource_growth_figure
 from qcards.resources import count_resources
 from qcards.studies import (
     ErrorPoint,
     ErrorStudy,
+    device_errors,
     estimation_error,
     fit_slope,
+    hardware_fit,
     resource_growth,
     sampling_estimate,
 )
@@ -91,3 +94,29 @@ def test_new_figures_and_index_are_written(tmp_path, monkeypatch):
     assert "N = 2" in figures[0]["caption"]
     index = gallery.write_index(tmp_path, figures).read_text()
     assert "![](resources-growth.png)" in index and figures[1]["caption"] in index
+
+
+def test_device_errors_are_medians_of_the_target():
+    errors = device_errors("FakeTorino")
+    assert errors.two_qubit_gate == "cz" and errors.num_qubits == 133
+    assert 0 < errors.one_qubit_error < errors.two_qubit_error < errors.readout_error < 1
+    share = errors.error_free_share(10, 20, 3)
+    expected = (
+        (1 - errors.two_qubit_error) ** 10
+        * (1 - errors.one_qubit_error) ** 20
+        * (1 - errors.readout_error) ** 3
+    )
+    assert share == pytest.approx(expected) and errors.error_free_share(0) == 1
+
+
+def test_hardware_fit_transpiles_each_stage_for_the_device(four_card):
+    errors, fits = hardware_fit(four_card, "FakeTorino", stages=["deal", "trick 2 taken"])
+    assert [f.stage for f in fits] == ["deal", "trick 2 taken"]
+    deal, end = fits
+    assert 0 < deal.two_qubit_gates < end.two_qubit_gates
+    assert deal.measured == end.measured == 14  # the outcome register of the four-card game
+    assert end.error_free_share == errors.error_free_share(
+        end.two_qubit_gates, end.one_qubit_gates, end.measured
+    )
+    with pytest.raises(ModelError, match="unknown stage 'river'.*deal"):
+        hardware_fit(four_card, "FakeTorino", stages=["river"])
