@@ -33,13 +33,12 @@ def save_histogram(counts: Mapping[str, int], path: str | Path, title: str) -> P
     return save_figure(histogram_figure(counts, title), path)
 
 
-def save_comparison(
-    distributions: Mapping[str, Mapping[str, float]], path: str | Path, title: str
-) -> Path:
-    """Side-by-side bars of several distributions over decoded labels (e.g. exact vs noisy).
+def comparison_figure(distributions: Mapping[str, Mapping[str, float]], title: str) -> Figure:
+    """Side-by-side bars of several distributions over decoded labels (e.g. exact vs sampled).
 
     ``distributions`` maps a legend entry to probabilities by label; labels missing from one
-    distribution count as 0 there.
+    distribution count as 0 there. The labels are sorted; one bar group per label, one bar per
+    distribution in the order given (Qiskit draws no bar for a 0).
     """
     labels = sorted({label for dist in distributions.values() for label in dist})
     data = [{label: float(d.get(label, 0)) for label in labels} for d in distributions.values()]
@@ -50,8 +49,16 @@ def save_comparison(
         figsize=(max(7, 0.5 * len(labels) + 3), 5.5),
         bar_labels=False,
     )
+    fig.axes[0].set_ylabel("Probability")  # Qiskit says "Quasi-probability" for floats
     fig.tight_layout()
-    return save_figure(fig, path)
+    return fig
+
+
+def save_comparison(
+    distributions: Mapping[str, Mapping[str, float]], path: str | Path, title: str
+) -> Path:
+    """Write :func:`comparison_figure` of ``distributions`` to ``path`` (PNG)."""
+    return save_figure(comparison_figure(distributions, title), path)
 
 
 def save_figure(fig: Figure, path: str | Path) -> Path:
