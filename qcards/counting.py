@@ -207,6 +207,85 @@ def estimation_problem(win: WinCircuit) -> EstimationProblem:
     return EstimationProblem(state_preparation=win.circuit, objective_qubits=[win.objective])
 
 
+def check_options(method: str, epsilon: float, alpha: float, eval_qubits: int, shots: int) -> None:
+    """Refuse settings no estimator can use, naming the option (a :class:`ModelError`)."""
+    if method not in METHODS:
+        raise ModelError(f"unknown counting method {method!r} (expected {' | '.join(METHODS)})")
+    if not 0 < epsilon < 0.5:
+        raise ModelError(f"--epsilon must lie in (0, 0.5), got {epsilon}")
+    if not 0 < alpha < 1:
+        raise ModelError(f"--alpha must lie in (0, 1), got {alpha}")
+    if not 1 <= eval_qubits <= 12:
+        raise ModelError(f"--eval-qubits must lie in 1..12, got {eval_qubits}")
+    if shots < 1:
+        raise ModelError(f"--shots must be at least 1, got {shots}")
+
+
+@dataclass(frozen=True)
+class AmplitudeEstimate:
+    """What an estimator found for the probability that the objective qubit reads 1.
+
+    Attributes:
+        estimate: the estimated probability a.
+        ci: confidence interval ``(low, high)``, clipped to [0, 1].
+        oracle_calls: applications of the Grover operator, summed over all shots.
+        phase: measured phase :math:`\\phi` with :math:`a = \\sin^2(\\phi/2)` (canonical only).
+    """
+
+    estimate: float
+    ci: tuple[float, float]
+    oracle_calls: int
+    phase: float | None
+
+
+def estimate_amplitude(
+    problem: EstimationProblem,
+    method: str,
+    sampler: BaseSamplerV2,
+    epsilon: float = 0.01,
+    alpha: float = 0.05,
+    eval_qubits: int = 4,
+) -> AmplitudeEstimate:
+    """Run one of qiskit-algorithms' estimators on ``problem`` (any game: Skat, Go Fish, ...).
+
+    ``canonical`` is phase estimation with ``eval_qubits`` evaluation qubits (Eq. 19); ``iae``
+    aims at an interval of half-width ``epsilon``; ``mlae`` takes a doubling schedule of Grover
+    powers up to about :math:`\\pi/(4\\epsilon)`. ``alpha`` is 1 - confidence level.
+    """
+    phase = None
+    if method == "canonical":
+        algorithm = AmplitudeEstimation(
+            eval_qubits,
+            phase_estimation_circuit=phase_estimation_circuit(problem, eval_qubits),
+            sampler=sampler,
+        )
+        result = algorithm.estimate(problem)
+        ci = algorithm.compute_confidence_interval(result, alpha, kind="likelihood_ratio")
+        estimate = float(result.mle)
+        # The most likely grid value a = sin^2(pi y / 2^m) gives the phase of Eq. 19,
+        # phi = 2 pi y / 2^m with p = sin^2(phi / 2); the estimate itself is the maximum
+        # likelihood refinement over all measured y.
+        phase = 2 * math.asin(math.sqrt(float(result.estimation)))
+    elif method == "iae":
+        algorithm = IterativeAmplitudeEstimation(epsilon, alpha, sampler=sampler)
+        result = algorithm.estimate(problem)
+        ci = result.confidence_interval
+        estimate = float(result.estimation)
+    else:
+        top = max(1, math.ceil(math.log2(math.pi / (4 * epsilon))))
+        schedule = [0] + [2**j for j in range(top)]
+        algorithm = MaximumLikelihoodAmplitudeEstimation(schedule, sampler=sampler)
+        result = algorithm.estimate(problem)
+        ci = algorithm.compute_confidence_interval(result, alpha, kind="fisher")
+        estimate = float(result.estimation)
+    return AmplitudeEstimate(
+        estimate=estimate,
+        ci=(float(max(0.0, ci[0])), float(min(1.0, ci[1]))),
+        oracle_calls=int(result.num_oracle_queries),
+        phase=phase,
+    )
+
+
 def count(
     spec: Endgame,
     first: Card | None = None,
@@ -236,48 +315,15 @@ def count(
         sampler: any ``BaseSamplerV2`` (an IBM runtime sampler, a noisy simulator, ...); it
             receives untranspiled circuits, so wrap it in :class:`TranspilingSampler`.
     """
-    if method not in METHODS:
-        raise ModelError(f"unknown counting method {method!r} (expected {' | '.join(METHODS)})")
-    if not 0 < epsilon < 0.5:
-        raise ModelError(f"--epsilon must lie in (0, 0.5), got {epsilon}")
-    if not 0 < alpha < 1:
-        raise ModelError(f"--alpha must lie in (0, 1), got {alpha}")
-    if not 1 <= eval_qubits <= 12:
-        raise ModelError(f"--eval-qubits must lie in 1..12, got {eval_qubits}")
-    if shots < 1:
-        raise ModelError(f"--shots must be at least 1, got {shots}")
+    check_options(method, epsilon, alpha, eval_qubits, shots)
     win = build_win_circuit(spec, first)
     width = win.num_qubits + (eval_qubits if method == "canonical" else 0)
     check_capacity(width, {"ddsim": "ddsim", "mps": "mps", "aer-mps": "mps"}.get(backend, "aer"))
-
     sampler = sampler or default_sampler(backend, shots, seed)
-    problem = estimation_problem(win)
-    phase = None
-    if method == "canonical":
-        algorithm = AmplitudeEstimation(
-            eval_qubits,
-            phase_estimation_circuit=phase_estimation_circuit(problem, eval_qubits),
-            sampler=sampler,
-        )
-        result = algorithm.estimate(problem)
-        ci = algorithm.compute_confidence_interval(result, alpha, kind="likelihood_ratio")
-        estimate = float(result.mle)
-        # The most likely grid value a = sin^2(pi y / 2^m) gives the phase of Eq. 19,
-        # phi = 2 pi y / 2^m with p = sin^2(phi / 2); the estimate itself is the maximum
-        # likelihood refinement over all measured y.
-        phase = 2 * math.asin(math.sqrt(float(result.estimation)))
-    elif method == "iae":
-        algorithm = IterativeAmplitudeEstimation(epsilon, alpha, sampler=sampler)
-        result = algorithm.estimate(problem)
-        ci = result.confidence_interval
-        estimate = float(result.estimation)
-    else:
-        top = max(1, math.ceil(math.log2(math.pi / (4 * epsilon))))
-        schedule = [0] + [2**j for j in range(top)]
-        algorithm = MaximumLikelihoodAmplitudeEstimation(schedule, sampler=sampler)
-        result = algorithm.estimate(problem)
-        ci = algorithm.compute_confidence_interval(result, alpha, kind="fisher")
-        estimate = float(result.estimation)
+    found = estimate_amplitude(
+        estimation_problem(win), method, sampler, epsilon, alpha, eval_qubits
+    )
+    estimate = found.estimate
 
     # One enumeration of the referee's paths gives the exact p_win, the path count and
     # whether the paths weigh the same.
@@ -288,13 +334,13 @@ def count(
     return CountResult(
         method=method,
         estimate=estimate,
-        ci=(float(max(0.0, ci[0])), float(min(1.0, ci[1]))),
+        ci=found.ci,
         confidence_level=1 - alpha,
-        oracle_calls=int(result.num_oracle_queries),
+        oracle_calls=found.oracle_calls,
         exact=exact,
         num_qubits=width,
         shots=shots,
-        phase=phase,
+        phase=found.phase,
         num_paths=len(all_paths),
         equal_weights=equal,
         winning_paths=len(all_paths) * estimate if equal else None,
