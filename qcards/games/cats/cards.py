@@ -33,13 +33,6 @@ class Colour(StrEnum):
     def other(self) -> Colour:
         return Colour.BLACK if self is Colour.RED else Colour.RED
 
-    @classmethod
-    def parse(cls, text: str) -> Colour:
-        try:
-            return cls(text.strip().lower())
-        except ValueError:
-            raise CatsError(f"unknown colour {text!r}: write red or black") from None
-
 
 COLOURS = (Colour.RED, Colour.BLACK)
 _SUIT_COLOURS = {"C": Colour.BLACK, "S": Colour.BLACK, "H": Colour.RED, "D": Colour.RED}

@@ -1,6 +1,6 @@
 """The referee: the dealer's announcement, then synchronous rounds of guessing.
 
-Reading of the rules (``docs``: the README's Philosopher Cats section):
+How the rules are read here (the README's Philosopher Cats section says the same for users):
 
 - Every player sees every other player's card but not her own; the dealer sees all. Only
   colours matter for deducing (the deck has 26 cards of each colour, so seeing cards never
@@ -26,7 +26,14 @@ from dataclasses import dataclass
 from typing import Protocol, Self
 
 from qcards.errors import CatsError
-from qcards.games.cats.cards import COLOURS, CatCard, Colour, colours_under, true_calls
+from qcards.games.cats.cards import (
+    COLOURS,
+    CatCard,
+    Colour,
+    check_deal,
+    colours_under,
+    true_calls,
+)
 from qcards.games.cats.scoring import Guess, Score, score
 from qcards.games.cats.worlds import EpistemicModel, Predicate, World
 
@@ -210,8 +217,9 @@ def play(
     rng: random.Random | None = None,
     initial: Knowledge | None = None,
 ) -> Hand:
-    """Check the call, play the rounds (:func:`deduce`) and score the hand."""
+    """Check the deal and the call, play the rounds (:func:`deduce`) and score the hand."""
     cards = tuple(cards)
+    check_deal(cards)
     check_call(cards, call)
     deduction = deduce(colours_under(cards, call), call, reasoners, rng, initial)
     return Hand(cards, call, deduction, score(cards, call, deduction.guesses))
