@@ -178,3 +178,17 @@ def test_a_contradicted_player_guesses_at_random():
 
 def test_colour_worlds_start_with_every_colouring():
     assert len(colour_worlds(5).worlds) == 32
+
+
+def test_a_table_that_learns_nothing_guesses_at_random():
+    """Blindfolded players (a view that shows nothing) never know; after a round in which
+    nothing happens and nothing is learnt, everyone guesses at random."""
+    blind = EpistemicModel.product(COLOURS, 3, view=lambda agent, world: None)
+    result = deduce((RED, BLACK, RED), RED, rng=random.Random(1), initial=blind)
+    assert [r.guessers for r in result.rounds] == [(), (0, 1, 2)]
+    assert not any(g.deduced for g in result.guesses)
+
+
+def test_one_reasoner_per_player():
+    with pytest.raises(CatsError, match="3 players but 1 reasoners"):
+        deduce((RED, BLACK, RED), RED, [PERFECT])

@@ -125,6 +125,8 @@ def deduce(
     if call not in actual:
         raise CatsError(f"the announcement 'at least one of you cats is {call.value}' is false")
     reasoners = tuple(reasoners or [PERFECT] * len(actual))
+    if len(reasoners) != len(actual):
+        raise CatsError(f"{len(actual)} players but {len(reasoners)} reasoners")
     rng = rng or random.Random(0)
     state = (initial or colour_worlds(len(actual))).announce(at_least_one(call))
     waiting = set(range(len(actual)))

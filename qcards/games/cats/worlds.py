@@ -43,7 +43,9 @@ class EpistemicModel:
     view: View = hide_own
 
     @classmethod
-    def product(cls, values: Iterable[Hashable], agents: int, view: View = hide_own):
+    def product(
+        cls, values: Iterable[Hashable], agents: int, view: View = hide_own
+    ) -> EpistemicModel:
         """Every world with each agent's coordinate drawn from ``values``."""
         return cls(frozenset(itertools.product(tuple(values), repeat=agents)), agents, view)
 
