@@ -10,7 +10,7 @@ from qcards.games.cats.simulate import DEALERS, Estimate, Noise, simulate
 
 def add_parser(sub) -> None:
     p = sub.add_parser("cats", help="Philosopher Cats: deduce a hand, or compare dealer strategies")
-    cats = p.add_subparsers(dest="cats_command", required=True)
+    cats = p.add_subparsers(dest="cats_command", metavar="{deduce,simulate}", required=True)
 
     d = cats.add_parser(
         "deduce", help="play one hand with perfect logicians: rounds, guesses and points"
