@@ -12,12 +12,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from qcards.cards import SUITS
 from qcards.errors import CatsError
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """Ranks from low to high; the ace also sits above the king (the order is cyclic)."""
 
-SUITS = ("C", "S", "H", "D")
 _SYMBOLS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D", "♧": "C", "♤": "S", "♡": "H", "♢": "D"}
 JOKER_NAME = "JOKER"
 JOKERS_IN_DECK = 2
