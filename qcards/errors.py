@@ -27,3 +27,7 @@ class JobStoreError(QcardsError):
 
 class JobError(QcardsError):
     """A hardware job that failed, was cancelled, or was interrupted while waiting."""
+
+
+class CatsError(QcardsError, ValueError):
+    """Bad input to Philosopher Cats: an unknown card, a false announcement, bad options."""

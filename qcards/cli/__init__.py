@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from qcards.cli import (
+    cats,
     count,
     evaluate,
     export,
@@ -23,7 +24,7 @@ from qcards.cli import (
 )
 from qcards.errors import QcardsError
 
-COMMANDS = (reproduce, evaluate, recommend, count, run, jobs, resources, tables, export)
+COMMANDS = (reproduce, evaluate, recommend, count, run, jobs, resources, tables, export, cats)
 
 
 class UsageError(Exception):
