@@ -27,3 +27,11 @@ class JobStoreError(QcardsError):
 
 class JobError(QcardsError):
     """A hardware job that failed, was cancelled, or was interrupted while waiting."""
+
+
+class RuleError(QcardsError, ValueError):
+    """A move that breaks the rules of a game (not your turn, a suit you cannot hold, ...)."""
+
+
+class RecordError(QcardsError, ValueError):
+    """A game record that cannot be read or replayed; names the file and the line."""
