@@ -14,6 +14,7 @@ from qcards.cli import (
     count,
     evaluate,
     export,
+    gofish,
     jobs,
     recommend,
     reproduce,
@@ -23,7 +24,18 @@ from qcards.cli import (
 )
 from qcards.errors import QcardsError
 
-COMMANDS = (reproduce, evaluate, recommend, count, run, jobs, resources, tables, export)
+COMMANDS = (
+    reproduce,
+    evaluate,
+    recommend,
+    count,
+    run,
+    jobs,
+    resources,
+    tables,
+    export,
+    gofish,
+)
 
 
 class UsageError(Exception):

@@ -4,7 +4,8 @@ free or forced, and when the game ends.
 Rules as enforced (see the README's "Quantum Go Fish" section for the reading of the sources):
 
 - 2 to 8 players in seat order; the first player listed asks first, and after every answer
-  (yes or no) the turn passes to the next seat.
+  (yes or no) the turn passes to the next seat. A player with no cards left cannot ask (an ask
+  commits the asker to holding a card), so the turn skips them.
 - As many suits as players. A suit gets its name from the first ask that uses it; once every
   suit has a name, a new name is refused.
 - A player may ask another player for a suit only if they might hold a card of it; the ask
@@ -116,6 +117,7 @@ class GoFish:
         self._moves: list[Move] = []
         self._knowledge = Knowledge.start(len(players), no_four)
         self._outcome = ONGOING
+        self._turn = 0
 
     # -- state ---------------------------------------------------------------------------
 
@@ -146,7 +148,7 @@ class GoFish:
         """The player who asks next (None once the game is over)."""
         if self.over:
             return None
-        return self.players[len(self._moves) % len(self.players)]
+        return self.players[self._turn]
 
     def copy(self) -> GoFish:
         """An independent copy (the knowledge is immutable and shared)."""
@@ -204,6 +206,7 @@ class GoFish:
             self._outcome = Outcome("paradox")
             return move
         self._knowledge = asked.answer(a, t, s, answer == YES)
+        self._turn = self._next_seat(a)
         if self._knowledge.determined:
             self._outcome = Outcome("win", (asker,), "determined")
         elif fours := self._knowledge.fours():
@@ -231,6 +234,13 @@ class GoFish:
     def _suit_labels(self) -> list[str]:
         unnamed = len(self.players) - len(self._suits)
         return self._suits + [f"?{k + 1}" for k in range(unnamed)]
+
+    def _next_seat(self, seat: int) -> int:
+        """The next seat after ``seat`` whose player holds a card (the asker always does)."""
+        n = len(self.players)
+        return next(
+            s for k in range(1, n + 1) if self._knowledge.hand_size(s := (seat + k) % n) > 0
+        )
 
     def _player(self, name: str) -> int:
         if name not in self._seat:
