@@ -178,3 +178,15 @@ def test_unreadable_file(tmp_path) -> None:
     binary.write_bytes(b"\xff\xfe players")
     with pytest.raises(RecordError, match="not UTF-8"):
         load_record(binary)
+
+
+def test_two_players_can_win_by_four_at_once() -> None:
+    result = replay(load_record(DATA / "shared-four.txt"))
+    assert (result.outcome.status, result.outcome.winners, result.outcome.reason) == (
+        "win",
+        ("A", "C"),
+        "four",
+    )
+    assert [m.forced for m in result.moves] == [False] * 5 + [True] * 3 + [False]
+    low, high = brute.ranges(brute_of(result))
+    assert low[0][0] == 4 and low[2][2] == 4 and low != high
