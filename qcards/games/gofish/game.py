@@ -165,12 +165,13 @@ class GoFish:
         if asker is None:
             return ()
         a = self._seat[asker]
-        named = list(self._suits)
-        suits: list[str | None] = named + ([None] if len(named) < len(self.players) else [])
+        suits: list[tuple[str | None, int]] = [(name, s) for s, name in enumerate(self._suits)]
+        if len(self._suits) < len(self.players):
+            suits.append((None, len(self._suits)))  # unnamed suits are interchangeable
         return tuple(
-            Ask(asker, target, suit)
-            for suit in suits
-            if self._knowledge.count_range(a, len(named) if suit is None else named.index(suit))[1]
+            Ask(asker, target, name)
+            for name, s in suits
+            if self._knowledge.count_range(a, s)[1] > 0
             for target in self.players
             if target != asker
         )

@@ -15,14 +15,16 @@ first win or paradox (later moves are listed as ignored, not checked).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from qcards.errors import RecordError, RuleError
 from qcards.games.gofish.game import ANSWERS, GoFish, Hand, Move, Outcome
 
 _MOVE = re.compile(r"(\S+)\s+asks\s+(\S+)\s+for\s+([^\s:]+)\s*:\s*(\S+)")
+T = TypeVar("T")
 _SHAPES = "'players NAME NAME ...' or 'NAME asks NAME for SUIT: yes|no'"
 
 
@@ -184,7 +186,7 @@ def replay_json(record: Record, no_four: bool = False) -> dict[str, Any]:
     return replay(record, no_four).to_json()
 
 
-def _at_line(record: Record, line: int, step):
+def _at_line(record: Record, line: int, step: Callable[[], T]) -> T:
     """Run ``step``; a RuleError becomes a RecordError naming the record's line."""
     try:
         return step()

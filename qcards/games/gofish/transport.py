@@ -23,11 +23,12 @@ qcards, and builds a fresh residual graph per call) would cost far more per move
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 Matrix = tuple[tuple[int, ...], ...]
+Flow = list[list[int]]
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class Transport:
         ]
         supply = [r - sum(lr) for r, lr in zip(rows, lower, strict=True)]
         demand = [c - sum(lr[j] for lr in lower) for j, c in enumerate(cols)]
-        self._flow: list[list[int]] | None = self._initial_flow(supply, demand)
+        self._flow = self._initial_flow(supply, demand)
         # Swapping two rows (columns) with the same sum and bounds maps the polytope onto
         # itself, so such cells share their range: one computation per pair of classes.
         self._row_class = _classes(
@@ -120,7 +121,7 @@ class Transport:
     # Nodes 0..n-1 are rows, n..n+m-1 columns. Residual arcs: row i -> column j while
     # flow[i][j] < cap[i][j]; column j -> row i while flow[i][j] > 0.
 
-    def _initial_flow(self, supply: list[int], demand: list[int]) -> list[list[int]] | None:
+    def _initial_flow(self, supply: list[int], demand: list[int]) -> Flow | None:
         if any(x < 0 for x in supply) or any(x < 0 for x in demand):
             return None
         if any(c < 0 for row in self._cap for c in row) or sum(supply) != sum(demand):
@@ -157,7 +158,13 @@ class Transport:
             moved += delta
         return moved
 
-    def _path(self, flow, starts, is_goal, skip: tuple[int, int] | None = None) -> list[int] | None:
+    def _path(
+        self,
+        flow: Flow,
+        starts: list[int],
+        is_goal: Callable[[int], bool],
+        skip: tuple[int, int] | None = None,
+    ) -> list[int] | None:
         """A shortest residual path from any of ``starts`` to a node passing ``is_goal``."""
         n, m, cap = self._n, self._m, self._cap
         parent = {s: -1 for s in starts}
@@ -181,24 +188,24 @@ class Transport:
                 queue.append(w)
         return None
 
-    def _arcs(self, path: list[int]):
+    def _arcs(self, path: list[int]) -> Iterator[tuple[int, int, int]]:
         """(row, column, +1 forward / -1 backward) for each arc of a path."""
         n = self._n
         for v, w in pairwise(path):
             yield (v, w - n, 1) if v < n else (w, v - n, -1)
 
-    def _bottleneck(self, flow, path: list[int]) -> int:
+    def _bottleneck(self, flow: Flow, path: list[int]) -> int:
         return min(
             self._cap[i][j] - flow[i][j] if sign > 0 else flow[i][j]
             for i, j, sign in self._arcs(path)
         )
 
-    def _push(self, flow, path: list[int], delta: int) -> None:
+    def _push(self, flow: Flow, path: list[int], delta: int) -> None:
         for i, j, sign in self._arcs(path):
             flow[i][j] += sign * delta
 
 
-def _classes(keys: list) -> list[int]:
+def _classes(keys: list[tuple]) -> list[int]:
     """The index of each key's first occurrence (equal keys share a class)."""
     first: dict = {}
     return [first.setdefault(key, len(first)) for key in keys]
