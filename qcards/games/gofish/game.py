@@ -216,19 +216,17 @@ class GoFish:
 
     def hands(self) -> dict[str, Hand]:
         """What is provable about each hand, by player name (seat order)."""
-        counts = self._knowledge.counts
+        k = self._knowledge
         labels = self._suit_labels()
-        out = {}
-        for p, name in enumerate(self.players):
-            lows, highs = counts.minimum[p], counts.maximum[p]
-            size = self._knowledge.hand_size(p)
-            out[name] = Hand(
-                size=size,
-                known={label: lo for label, lo in zip(labels, lows, strict=True) if lo > 0},
-                excluded=tuple(label for label, hi in zip(labels, highs, strict=True) if hi == 0),
-                unknown=size - sum(lows),
+        return {
+            name: Hand(
+                size=k.hand_size(p),
+                known={lab: x for lab, x in zip(labels, k.counts.minimum[p], strict=True) if x},
+                excluded=tuple(labels[s] for s in k.excluded(p)),
+                unknown=k.unknown(p),
             )
-        return out
+            for p, name in enumerate(self.players)
+        }
 
     # -- helpers -------------------------------------------------------------------------
 

@@ -130,6 +130,14 @@ class Knowledge:
         counts = self.counts
         return counts.minimum == counts.maximum
 
+    def excluded(self, player: int) -> tuple[int, ...]:
+        """Suits the player provably holds no card of."""
+        return tuple(s for s, hi in enumerate(self.counts.maximum[player]) if hi == 0)
+
+    def unknown(self, player: int) -> int:
+        """Cards in the player's hand whose suit is not provable (size minus the minimums)."""
+        return self.hand_size(player) - sum(self.counts.minimum[player])
+
     def fours(self) -> tuple[int, ...]:
         """Players who provably hold all four cards of some suit, in seat order."""
         return tuple(
