@@ -7,7 +7,7 @@ import gofish_brute as brute
 import pytest
 
 from qcards.errors import QcardsError, RuleError
-from qcards.games.gofish import GoFish
+from qcards.games.gofish import GoFish, Outcome
 
 
 def played(players: str, *moves: str, no_four: bool = False) -> GoFish:
@@ -38,11 +38,7 @@ def test_four_of_an_unnamed_suit_wins() -> None:
 def test_determined_beats_four_and_goes_to_the_asker() -> None:
     # B denies the only named suit of two: B holds four of the other, and so does A.
     game = played("AB", "A B fish no")
-    assert (game.outcome.status, game.outcome.winners, game.outcome.reason) == (
-        "win",
-        ("A",),
-        "determined",
-    )
+    assert game.outcome == Outcome("win", ("A",), "determined")
     low, high = brute.ranges(brute_states(game))
     assert low == high
 

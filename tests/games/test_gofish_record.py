@@ -11,7 +11,7 @@ import gofish_brute as brute
 import pytest
 
 from qcards.errors import RecordError
-from qcards.games.gofish import load_record, parse_record, replay, replay_json
+from qcards.games.gofish import Outcome, load_record, parse_record, replay, replay_json
 
 DATA = Path(__file__).parent / "data"
 WIKIPEDIA = DATA / "wikipedia.txt"
@@ -51,11 +51,7 @@ def test_wikipedia_game_states_and_winner() -> None:
             assert hand.known == {rename.get(c, c): n for c, n in Counter(cards).items()}
             assert hand.unknown == open_cards
     result = replay(record)
-    assert (result.outcome.status, result.outcome.winners, result.outcome.reason) == (
-        "win",
-        ("A",),
-        "determined",
-    )
+    assert result.outcome == Outcome("win", ("A",), "determined")
     low, high = brute.ranges(brute_of(result))
     assert low == high
     assert all(len(m.allowed) == 2 for m in result.moves)  # every answer in it was free
@@ -182,11 +178,7 @@ def test_unreadable_file(tmp_path) -> None:
 
 def test_two_players_can_win_by_four_at_once() -> None:
     result = replay(load_record(DATA / "shared-four.txt"))
-    assert (result.outcome.status, result.outcome.winners, result.outcome.reason) == (
-        "win",
-        ("A", "C"),
-        "four",
-    )
+    assert result.outcome == Outcome("win", ("A", "C"), "four")
     assert [m.forced for m in result.moves] == [False] * 5 + [True] * 3 + [False]
     low, high = brute.ranges(brute_of(result))
     assert low[0][0] == 4 and low[2][2] == 4 and low != high
