@@ -120,6 +120,11 @@ def test_comments_blank_lines_and_answer_case() -> None:
     assert data["suits"] == ["narwhals"] and data["result"]["status"] == "ongoing"
 
 
+def test_a_player_may_be_called_players() -> None:
+    record = parse_record("players players B\nplayers asks B for x: no\n", source="mem")
+    assert record.players == ("players", "B") and record.moves[0].asker == "players"
+
+
 def test_moves_after_the_end_are_ignored_unchecked() -> None:
     text = BOOK.read_text() + "Nobody asks Xia for 9: no\n"  # no such player
     result = replay(parse_record(text, source="long"))
@@ -147,6 +152,7 @@ def test_syntax_errors(text: str, message: str) -> None:
         ("B asks A for x: yes", "line 3: it is A's turn, not B's"),
         ("A asks Dee for x: yes", "line 3: unknown player 'Dee'"),
         ("A asks A for x: yes", "line 3: A asks themselves"),
+        ("A asks B for ?1: yes", "line 3: '\\?1' is not a usable suit name"),
         ("A asks B for x: no\nB asks C for x: no", "line 4: B provably holds no x"),
         (
             "A asks B for x: yes\nB asks C for y: yes\nC asks A for z: yes\nA asks B for w: no",

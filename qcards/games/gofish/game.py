@@ -262,8 +262,8 @@ class GoFish:
                 f"{suit!r} would be a new suit, but all {len(self.players)} suits are named "
                 f"({', '.join(self._suits)})"
             )
-        elif not suit or any(c.isspace() for c in suit):
-            raise RuleError(f"{suit!r} is not a usable suit name")
+        elif not suit or suit.startswith("?") or any(c.isspace() for c in suit):
+            raise RuleError(f"{suit!r} is not a usable suit name ('?' marks suits not named yet)")
         else:
             s = len(self._suits)
         if self._knowledge.count_range(a, s)[1] == 0:

@@ -7,7 +7,8 @@ A record is plain text, one statement a line::
     Bo asks Cy for narwhals: no
 
 Blank lines are skipped and ``#`` starts a comment (so names cannot contain ``#``). Names and
-suits are single tokens; suits also cannot contain ``:``. Answers are ``yes`` or ``no`` in any
+suits are single tokens; suits also cannot contain ``:`` nor start with ``?`` (the referee's mark
+for suits not named yet). Answers are ``yes`` or ``no`` in any
 letter case. Reading checks the syntax only; :func:`replay` checks the rules, and stops at the
 first win or paradox (later moves are listed as ignored, not checked).
 """
@@ -120,14 +121,14 @@ def parse_record(text: str, source: str = "<record>") -> Record:
             continue
         where = f"{source}, line {number}"
         words = line.split()
-        if words[0] == "players":
+        match = _MOVE.fullmatch(line)  # first, so that a player may be called "players"
+        if match is None and words[0] == "players":
             if players is not None:
                 raise RecordError(
                     f"{where}: a second 'players' line (the first is line {players_line})"
                 )
             players, players_line = tuple(words[1:]), number
             continue
-        match = _MOVE.fullmatch(line)
         if match is None:
             raise RecordError(f"{where}: cannot read {line!r}; expected {_SHAPES}")
         if players is None:
