@@ -78,7 +78,10 @@ def test_random_games_match_brute_force(players: int, no_four: bool) -> None:
             states = brute.step(before, a, t, s, move.answer)
             status, winners = expected_outcome(game, states, move.asker)
             assert (game.outcome.status, game.outcome.winners) == (status, winners)
-            if status != "paradox":
+            if status == "paradox":  # the knowledge kept is the one before the answer
+                assert not game.knowledge.answer(a, t, s, move.answer == "yes").feasible
+            else:
+                assert game.knowledge.feasible
                 check_state(game, states)
         statuses.add(game.outcome.reason or game.outcome.status)
     assert {"paradox", "determined"} <= statuses, statuses
