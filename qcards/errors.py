@@ -31,3 +31,11 @@ class JobError(QcardsError):
 
 class CatsError(QcardsError, ValueError):
     """Bad input to Philosopher Cats: an unknown card, a false announcement, bad options."""
+
+
+class RuleError(QcardsError, ValueError):
+    """A move that breaks the rules of a game (not your turn, a suit you cannot hold, ...)."""
+
+
+class RecordError(QcardsError, ValueError):
+    """A game record that cannot be read or replayed; names the file and the line."""

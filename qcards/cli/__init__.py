@@ -15,6 +15,7 @@ from qcards.cli import (
     count,
     evaluate,
     export,
+    gofish,
     jobs,
     recommend,
     reproduce,
@@ -24,7 +25,19 @@ from qcards.cli import (
 )
 from qcards.errors import QcardsError
 
-COMMANDS = (reproduce, evaluate, recommend, count, run, jobs, resources, tables, export, cats)
+COMMANDS = (
+    reproduce,
+    evaluate,
+    recommend,
+    count,
+    run,
+    jobs,
+    resources,
+    tables,
+    export,
+    gofish,
+    cats,
+)
 
 
 class UsageError(Exception):

@@ -1,1 +1,5 @@
-"""Other games of the sources, each in its own subpackage (``cats``: Philosopher Cats)."""
+"""Other games of the sources, each in its own subpackage (pure Python except quantum views).
+
+- :mod:`qcards.games.gofish`: Quantum Go Fish, an exact referee and a record replayer.
+- :mod:`qcards.games.cats`: Philosopher Cats, an epistemic referee, scoring and a study.
+"""

@@ -1,0 +1,280 @@
+"""The referee of one Quantum Go Fish game: whose turn, which asks are legal, which answers are
+free or forced, and when the game ends.
+
+Rules as enforced (see the README's "Quantum Go Fish" section for the reading of the sources):
+
+- 2 to 8 players in seat order; the first player listed asks first, and after every answer
+  (yes or no) the turn passes to the next seat. A player with no cards left cannot ask (an ask
+  commits the asker to holding a card), so the turn skips them.
+- As many suits as players. A suit gets its name from the first ask that uses it; once every
+  suit has a name, a new name is refused.
+- A player may ask another player for a suit only if they might hold a card of it; the ask
+  commits them to holding at least one.
+- An answer is allowed if some deal agrees with it. Answering against every deal is not refused:
+  it is a paradox and ends the game with no winner.
+- After a consistent answer: if every count is provable, the asker wins ("determined");
+  otherwise every player who provably holds four cards of one suit, named or not, wins
+  ("four"; more than one such player share the win).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from qcards.errors import RuleError
+from qcards.games.gofish.knowledge import Knowledge
+
+YES, NO = "yes", "no"
+ANSWERS = (YES, NO)
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A legal ask; ``suit`` None stands for any suit nobody has named yet."""
+
+    asker: str
+    target: str
+    suit: str | None
+
+
+@dataclass(frozen=True)
+class Move:
+    """One ask and its answer, with the answers that were consistent at that moment."""
+
+    asker: str
+    target: str
+    suit: str
+    answer: str
+    allowed: tuple[str, ...]
+
+    @property
+    def forced(self) -> bool:
+        """Only one answer was consistent."""
+        return len(self.allowed) == 1
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """``status`` is "ongoing", "win" or "paradox"; ``reason`` is "determined", "four" or None."""
+
+    status: str
+    winners: tuple[str, ...] = ()
+    reason: str | None = None
+
+
+ONGOING = Outcome("ongoing")
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What is provable about one hand.
+
+    Attributes:
+        size: cards held.
+        known: provable minimum per suit, for the suits where it is positive.
+        excluded: suits the player provably holds none of.
+        unknown: cards whose suit is not provable (``size`` minus the known minimums).
+
+    Suits nobody has named yet appear as ``?1``, ``?2``, ... in the order they would be named
+    next. Unnamed suits are interchangeable, so each of them has the same entry.
+    """
+
+    size: int
+    known: Mapping[str, int]
+    excluded: tuple[str, ...]
+    unknown: int
+
+
+class GoFish:
+    """A game in progress.
+
+    Args:
+        players: names in seat order; the first asks first.
+        no_four: the variant in which no hand may start with four cards of one suit.
+
+    Raises:
+        RuleError: for fewer than 2 or more than 8 players, or a repeated or empty name.
+    """
+
+    def __init__(self, players: Sequence[str], no_four: bool = False) -> None:
+        players = tuple(players)
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise RuleError(
+                f"{len(players)} players: the game needs {MIN_PLAYERS} to {MAX_PLAYERS}"
+            )
+        repeated = sorted({p for p in players if players.count(p) > 1})
+        if repeated:
+            raise RuleError(f"player {repeated[0]!r} is listed twice")
+        if not all(players):
+            raise RuleError("a player name is empty")
+        self.players = players
+        self.no_four = no_four
+        self._seat = {name: i for i, name in enumerate(players)}
+        self._suits: list[str] = []
+        self._moves: list[Move] = []
+        self._knowledge = Knowledge.start(len(players), no_four)
+        self._outcome = ONGOING
+        self._turn = 0
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def suits(self) -> tuple[str, ...]:
+        """Suit names in the order they were first asked for."""
+        return tuple(self._suits)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    @property
+    def knowledge(self) -> Knowledge:
+        """The exact knowledge (after a paradox: the last consistent one, before the answer)."""
+        return self._knowledge
+
+    @property
+    def outcome(self) -> Outcome:
+        return self._outcome
+
+    @property
+    def over(self) -> bool:
+        return self._outcome.status != "ongoing"
+
+    @property
+    def turn(self) -> str | None:
+        """The player who asks next (None once the game is over)."""
+        if self.over:
+            return None
+        return self.players[self._turn]
+
+    def copy(self) -> GoFish:
+        """An independent copy (the knowledge is immutable and shared)."""
+        twin = copy.copy(self)
+        twin._suits = list(self._suits)
+        twin._moves = list(self._moves)
+        return twin
+
+    # -- asks and answers ----------------------------------------------------------------
+
+    def legal_asks(self) -> tuple[Ask, ...]:
+        """Every ask the player to move may make (none once the game is over)."""
+        asker = self.turn
+        if asker is None:
+            return ()
+        a = self._seat[asker]
+        suits: list[tuple[str | None, int]] = [(name, s) for s, name in enumerate(self._suits)]
+        if len(self._suits) < len(self.players):
+            suits.append((None, len(self._suits)))  # unnamed suits are interchangeable
+        return tuple(
+            Ask(asker, target, name)
+            for name, s in suits
+            if self._knowledge.count_range(a, s)[1] > 0
+            for target in self.players
+            if target != asker
+        )
+
+    def allowed_answers(self, asker: str, target: str, suit: str) -> frozenset[str]:
+        """The answers some deal agrees with (never empty for a legal ask).
+
+        Raises:
+            RuleError: if the ask itself breaks a rule.
+        """
+        a, t, s = self._check_ask(asker, target, suit)
+        return frozenset(self._allowed(self._knowledge.holds_some(a, s), t, s))
+
+    def play(self, asker: str, target: str, suit: str, answer: str) -> Move:
+        """Ask, answer, and move on to the next seat (or end the game).
+
+        An answer no deal agrees with ends the game as a paradox; it is not an error.
+
+        Raises:
+            RuleError: if the ask breaks a rule, the answer is not yes/no, or the game is over.
+        """
+        a, t, s = self._check_ask(asker, target, suit)
+        if answer not in ANSWERS:
+            raise RuleError(f"the answer must be {YES!r} or {NO!r}, not {answer!r}")
+        asked = self._knowledge.holds_some(a, s)
+        allowed = self._allowed(asked, t, s)
+        if s == len(self._suits):
+            self._suits.append(suit)
+        move = Move(asker, target, suit, answer, allowed)
+        self._moves.append(move)
+        if answer not in allowed:
+            self._knowledge = asked
+            self._outcome = Outcome("paradox")
+            return move
+        self._knowledge = asked.answer(a, t, s, answer == YES)
+        self._turn = self._next_seat(a)
+        if self._knowledge.determined:
+            self._outcome = Outcome("win", (asker,), "determined")
+        elif fours := self._knowledge.fours():
+            self._outcome = Outcome("win", tuple(self.players[p] for p in fours), "four")
+        return move
+
+    def hands(self) -> dict[str, Hand]:
+        """What is provable about each hand, by player name (seat order)."""
+        k = self._knowledge
+        labels = self._suit_labels()
+        return {
+            name: Hand(
+                size=k.hand_size(p),
+                known={lab: x for lab, x in zip(labels, k.counts.minimum[p], strict=True) if x},
+                excluded=tuple(labels[s] for s in k.excluded(p)),
+                unknown=k.unknown(p),
+            )
+            for p, name in enumerate(self.players)
+        }
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _suit_labels(self) -> list[str]:
+        unnamed = len(self.players) - len(self._suits)
+        return self._suits + [f"?{k + 1}" for k in range(unnamed)]
+
+    def _next_seat(self, seat: int) -> int:
+        """The next seat after ``seat`` whose player holds a card (the asker always does)."""
+        n = len(self.players)
+        return next(
+            s for k in range(1, n + 1) if self._knowledge.hand_size(s := (seat + k) % n) > 0
+        )
+
+    def _player(self, name: str) -> int:
+        if name not in self._seat:
+            raise RuleError(f"unknown player {name!r} (players: {', '.join(self.players)})")
+        return self._seat[name]
+
+    def _check_ask(self, asker: str, target: str, suit: str) -> tuple[int, int, int]:
+        """Seats of asker and target and the suit's index, or a RuleError naming the broken rule."""
+        if self.over:
+            raise RuleError("the game is over")
+        a, t = self._player(asker), self._player(target)
+        if asker != self.turn:
+            raise RuleError(f"it is {self.turn}'s turn, not {asker}'s")
+        if a == t:
+            raise RuleError(f"{asker} asks themselves")
+        if suit in self._suits:
+            s = self._suits.index(suit)
+        elif len(self._suits) == len(self.players):
+            raise RuleError(
+                f"{suit!r} would be a new suit, but all {len(self.players)} suits are named "
+                f"({', '.join(self._suits)})"
+            )
+        elif not suit or suit.startswith("?") or any(c.isspace() for c in suit):
+            raise RuleError(f"{suit!r} is not a usable suit name ('?' marks suits not named yet)")
+        else:
+            s = len(self._suits)
+        if self._knowledge.count_range(a, s)[1] == 0:
+            if s < len(self._suits):
+                raise RuleError(f"{asker} provably holds no {suit}, so cannot ask for it")
+            raise RuleError(
+                f"{asker} provably holds no card of an unnamed suit, so cannot name {suit!r}"
+            )
+        return a, t, s
+
+    @staticmethod
+    def _allowed(asked: Knowledge, target: int, suit: int) -> tuple[str, ...]:
+        low, high = asked.count_range(target, suit)
+        return tuple(answer for answer, ok in ((YES, high > 0), (NO, low == 0)) if ok)

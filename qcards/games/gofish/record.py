@@ -1,0 +1,195 @@
+"""Game records: read them, and replay them through the referee.
+
+A record is plain text, one statement a line::
+
+    players Ann Bo Cy
+    Ann asks Bo for narwhals: yes
+    Bo asks Cy for narwhals: no
+
+Blank lines are skipped and ``#`` starts a comment (so names cannot contain ``#``). Names and
+suits are single tokens; suits also cannot contain ``:`` nor start with ``?`` (the referee's mark
+for suits not named yet). Answers are ``yes`` or ``no`` in any
+letter case. Reading checks the syntax only; :func:`replay` checks the rules, and stops at the
+first win or paradox (later moves are listed as ignored, not checked).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from qcards.errors import RecordError, RuleError
+from qcards.games.gofish.game import ANSWERS, GoFish, Hand, Move, Outcome
+
+_MOVE = re.compile(r"(\S+)\s+asks\s+(\S+)\s+for\s+([^\s:]+)\s*:\s*(\S+)")
+T = TypeVar("T")
+_SHAPES = "'players NAME NAME ...' or 'NAME asks NAME for SUIT: yes|no'"
+
+
+@dataclass(frozen=True)
+class RecordedMove:
+    """One move line of a record."""
+
+    line: int
+    asker: str
+    target: str
+    suit: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed record: the players (and the line naming them) and the moves in order."""
+
+    source: str
+    players: tuple[str, ...]
+    players_line: int
+    moves: tuple[RecordedMove, ...]
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A replayed record: every move played, with the answers that were allowed.
+
+    Attributes:
+        players: names in seat order.
+        suits: suit names in the order they were named.
+        moves: the moves played (up to the end of the game).
+        lines: the record line of each move.
+        outcome: how the game stands after the last move played.
+        hands: what is provable about each hand at that point (after a paradox: just before
+            the paradoxical answer).
+        ignored: lines of moves after the end of the game, not replayed.
+    """
+
+    players: tuple[str, ...]
+    suits: tuple[str, ...]
+    moves: tuple[Move, ...]
+    lines: tuple[int, ...]
+    outcome: Outcome
+    hands: dict[str, Hand]
+    ignored: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form documented in the README."""
+        return {
+            "players": list(self.players),
+            "suits": list(self.suits),
+            "moves": [
+                {
+                    "line": line,
+                    "asker": m.asker,
+                    "target": m.target,
+                    "suit": m.suit,
+                    "answer": m.answer,
+                    "allowed": list(m.allowed),
+                }
+                for line, m in zip(self.lines, self.moves, strict=True)
+            ],
+            "result": {
+                "status": self.outcome.status,
+                "winners": list(self.outcome.winners),
+                "reason": self.outcome.reason,
+            },
+            "hands": {
+                name: {
+                    "size": h.size,
+                    "known": dict(h.known),
+                    "excluded": list(h.excluded),
+                    "unknown": h.unknown,
+                }
+                for name, h in self.hands.items()
+            },
+        }
+
+
+def parse_record(text: str, source: str = "<record>") -> Record:
+    """Read a record's text (syntax only).
+
+    Raises:
+        RecordError: ``"SOURCE, line N: ..."`` for a line that cannot be read.
+    """
+    players: tuple[str, ...] | None = None
+    players_line = 0
+    moves = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = f"{source}, line {number}"
+        words = line.split()
+        match = _MOVE.fullmatch(line)  # first, so that a player may be called "players"
+        if match is None and words[0] == "players":
+            if players is not None:
+                raise RecordError(
+                    f"{where}: a second 'players' line (the first is line {players_line})"
+                )
+            players, players_line = tuple(words[1:]), number
+            continue
+        if match is None:
+            raise RecordError(f"{where}: cannot read {line!r}; expected {_SHAPES}")
+        if players is None:
+            raise RecordError(f"{where}: a move before the 'players' line")
+        asker, target, suit, answer = match.groups()
+        if answer.lower() not in ANSWERS:
+            raise RecordError(f"{where}: the answer must be 'yes' or 'no', not {answer!r}")
+        moves.append(RecordedMove(number, asker, target, suit, answer.lower()))
+    if players is None:
+        raise RecordError(f"{source}: no 'players' line")
+    return Record(source, players, players_line, tuple(moves))
+
+
+def load_record(path: str | Path) -> Record:
+    """Read and parse a record file (the path as given names it in errors).
+
+    Raises:
+        RecordError: if the file cannot be read or parsed.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not UTF-8 text") from None
+    return parse_record(text, source=str(path))
+
+
+def replay(record: Record, no_four: bool = False) -> Replay:
+    """Play a record through the referee, stopping at the first win or paradox.
+
+    Raises:
+        RecordError: ``"SOURCE, line N: ..."`` for a move (or player list) that breaks a rule.
+    """
+    game = _at_line(record, record.players_line, lambda: GoFish(record.players, no_four))
+    played, ignored = [], []
+    for m in record.moves:
+        if game.over:
+            ignored.append(m.line)
+            continue
+        _at_line(record, m.line, lambda m=m: game.play(m.asker, m.target, m.suit, m.answer))
+        played.append(m.line)
+    return Replay(
+        players=game.players,
+        suits=game.suits,
+        moves=game.moves,
+        lines=tuple(played),
+        outcome=game.outcome,
+        hands=game.hands(),
+        ignored=tuple(ignored),
+    )
+
+
+def replay_json(record: Record, no_four: bool = False) -> dict[str, Any]:
+    """:func:`replay` in its JSON form."""
+    return replay(record, no_four).to_json()
+
+
+def _at_line(record: Record, line: int, step: Callable[[], T]) -> T:
+    """Run ``step``; a RuleError becomes a RecordError naming the record's line."""
+    try:
+        return step()
+    except RuleError as exc:
+        raise RecordError(f"{record.source}, line {line}: {exc}") from None
