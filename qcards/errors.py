@@ -31,3 +31,10 @@ class JobError(QcardsError):
 
 class CatsError(QcardsError, ValueError):
     """Bad input to Philosopher Cats: an unknown card, a false announcement, bad options."""
+
+
+class QgoError(QcardsError, ValueError):
+    """Quantum Go: an illegal move, bad options, or a record line that breaks the rules.
+
+    Errors from a record read ``"FILE, line N: what is wrong"``.
+    """
