@@ -16,6 +16,7 @@ from qcards.cli import (
     evaluate,
     export,
     jobs,
+    qgo,
     recommend,
     reproduce,
     resources,
@@ -24,7 +25,7 @@ from qcards.cli import (
 )
 from qcards.errors import QcardsError
 
-COMMANDS = (reproduce, evaluate, recommend, count, run, jobs, resources, tables, export, cats)
+COMMANDS = (reproduce, evaluate, recommend, count, run, jobs, resources, tables, export, cats, qgo)
 
 
 class UsageError(Exception):

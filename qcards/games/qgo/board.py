@@ -121,9 +121,7 @@ def dead_groups(stones: Mapping[Point, Colour], colour: Colour, size: int) -> li
     return dead
 
 
-def regions(
-    occupied: Mapping[Point, Colour], size: int
-) -> list[tuple[set[Point], set[Colour]]]:
+def regions(occupied: Mapping[Point, Colour], size: int) -> list[tuple[set[Point], set[Colour]]]:
     """The connected regions of points not in ``occupied``, each with the colours bordering it."""
     seen: set[Point] = set()
     found = []

@@ -162,9 +162,7 @@ def _touch(point: Point, others: set[Point], rules: Rules) -> bool:
 
 
 def _touched(group: Entangled, survivors: set[Point], rules: Rules) -> tuple[Point, ...]:
-    return tuple(
-        sorted({q for p in group.points for q in rules.touching(p) if q in survivors})
-    )
+    return tuple(sorted({q for p in group.points for q in rules.touching(p) if q in survivors}))
 
 
 def _decide(

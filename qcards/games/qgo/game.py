@@ -232,9 +232,7 @@ class QuantumGo:
     def rows(self) -> list[str]:
         """The board top row first: ``B``/``W`` ordinary stones, ``b``/``w`` entangled, ``.``."""
         quantum = {p for g in self.entangled for p in g.points}
-        cells = {
-            p: c.value.lower() if p in quantum else c.value for p, c in self.stones.items()
-        }
+        cells = {p: c.value.lower() if p in quantum else c.value for p, c in self.stones.items()}
         return [
             "".join(cells.get((col, row), ".") for col in range(self.size))
             for row in reversed(range(self.size))
