@@ -77,13 +77,18 @@ def parse_record(text: str, name: str = "<record>") -> Record:
                     raise QgoError(f"'{key}' given twice")
                 else:
                     header[key] = words[1]
+                _rules(header, variants)  # check the value on its own line
                 continue
             if rules is None:
                 rules = _rules(header, variants)
             lines.append(_move_line(number, words, rules.size))
         except QgoError as exc:
             raise QgoError(f"{name}, line {number}: {exc}") from None
-    return Record(name, rules or _rules(header, variants), tuple(lines))
+    try:
+        rules = rules or _rules(header, variants)
+    except QgoError as exc:
+        raise QgoError(f"{name}: {exc}") from None
+    return Record(name, rules, tuple(lines))
 
 
 def _rules(header: dict[str, str], variants: list[str]) -> Rules:

@@ -30,7 +30,7 @@ def _escape(text: str) -> str:
 def _prop(name: str, points: list[Point], size: int) -> str:
     if not points:
         return ""
-    return name + "".join(f"[{_sgf_point(p, size)}]" for p in sorted(points))
+    return name + "".join(f"[{v}]" for v in sorted(_sgf_point(p, size) for p in points))
 
 
 def replayed(game: QuantumGo) -> Iterator[tuple[Turn, QuantumGo]]:
