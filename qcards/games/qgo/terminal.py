@@ -7,7 +7,7 @@ so the two (or three) stones of one group carry the same label (``x7 ... x7``).
 A human types a move as the points of her stones (``D3 C2``), ``pass`` or ``resign``; when one
 of her groups collapses she types the stone(s) to keep, unless only one choice is allowed
 (then the program says so and keeps it). Input and output are streams, so a scripted game is
-a test; end of input stops the game where it is.
+a test; input that is not a terminal is echoed, and its end stops the game where it is.
 """
 
 from __future__ import annotations
@@ -74,6 +74,8 @@ class Human:
         line = self.inp.readline()
         if not line:
             raise EndOfInput
+        if not self.inp.isatty():  # a script: echo the answer so the transcript reads well
+            self.out.write(line.rstrip("\n") + "\n")
         return line.strip()
 
     def move(self, game: QuantumGo) -> Move:
