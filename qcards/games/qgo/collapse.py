@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 from qcards.errors import QgoError
-from qcards.games.qgo.board import Colour, Point, format_point, format_points
+from qcards.games.qgo.board import Colour, Point, format_points
 from qcards.games.qgo.rules import Rules
 
 KEEPS = {"pair": 1, "ghz": 1, "w": 2}
@@ -186,9 +186,3 @@ def _decide(
     else:
         entangled[index] = rest
     return Collapse(decision.step, g, kept)
-
-
-def describe_collapse(c: Collapse) -> str:
-    """``"step 1: Black pair D3 C2 keeps D3"``."""
-    kept = " ".join(format_point(p) for p in c.kept)
-    return f"step {c.step}: {c.group.describe()} keeps {kept}"

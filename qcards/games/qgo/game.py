@@ -211,8 +211,7 @@ class QuantumGo:
 
     def score(self) -> Score:
         """Area scoring of the current position (see the module docstring)."""
-        quantum = {p for g in self.entangled for p in g.points}
-        classical = {p: c for p, c in self.stones.items() if p not in quantum}
+        classical = ordinary(self.stones, self.entangled)
         area = {Colour.BLACK: Fraction(0), Colour.WHITE: Fraction(komi_fraction(self.rules))}
         for c in classical.values():
             area[c] += 1
@@ -242,10 +241,15 @@ class QuantumGo:
         return [p for p in all_points(self.size) if p not in self.stones]
 
 
+def ordinary(stones: dict[Point, Colour], entangled: list[Entangled]) -> dict[Point, Colour]:
+    """The stones that belong to no entangled group."""
+    quantum = {p for g in entangled for p in g.points}
+    return {p: c for p, c in stones.items() if p not in quantum}
+
+
 def position_of(stones: dict[Point, Colour], entangled: list[Entangled]) -> Position:
     """Ordinary stones and entangled groups, as a hashable value."""
-    quantum = {p for g in entangled for p in g.points}
-    classical = frozenset((p, c) for p, c in stones.items() if p not in quantum)
+    classical = frozenset(ordinary(stones, entangled).items())
     return classical, frozenset((g.colour, g.kind, frozenset(g.points)) for g in entangled)
 
 
