@@ -30,7 +30,13 @@ def add_parser(sub) -> None:
     g = qgo.add_parser("play", help="play in the terminal, against the bot or hot-seat")
     g.add_argument("--size", type=int, default=19, help="board size (default: %(default)s)")
     g.add_argument("--komi", type=float, default=0.0, help="added to White (default: 0)")
-    g.add_argument("--variant", action="append", default=[], choices=VARIANTS, help="repeatable")
+    g.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        choices=VARIANTS,
+        help="a variant from the paper (repeatable)",
+    )
     g.add_argument(
         "--bot",
         choices=BOT_SIDES,
@@ -67,9 +73,8 @@ def run_replay(args) -> int:
     return 0
 
 
-def run_play(args, inp=None, out=None) -> int:
-    inp = inp or sys.stdin
-    out = out or sys.stdout
+def run_play(args) -> int:
+    inp, out = sys.stdin, sys.stdout
     game = QuantumGo(Rules.from_variants(args.size, args.komi, args.variant))
     bots = {"white": (Colour.WHITE,), "black": (Colour.BLACK,), "both": tuple(Colour)}
     players = {
