@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import sys
 
+import pytest
+
 from qcards.cli import main
 from qcards.games.qgo.board import Colour
 from qcards.games.qgo.bots import SimpleBot
 from qcards.games.qgo.game import QuantumGo
 from qcards.games.qgo.record import load_record, parse_record, replay, summary, write_record
-from qcards.games.qgo.rules import Rules
+from qcards.games.qgo.rules import VARIANTS, Rules
 from qcards.games.qgo.terminal import Human, draw, play_terminal
 
 HOT_SEAT = """\
@@ -81,3 +83,12 @@ def test_bots_finish_a_game_that_replays_to_the_same_result(tmp_path):
     again = replay(parse_record(write_record(game)))
     assert summary(again) == summary(game)
     assert draw(again) == draw(game)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bots_play_every_variant(variant):
+    game = QuantumGo(Rules.from_variants(4, 0, [variant]))
+    bots = {c: SimpleBot(c, seed=1 + i, candidates=6) for i, c in enumerate(Colour)}
+    play_terminal(game, bots, io.StringIO())
+    assert game.finished
+    assert summary(replay(parse_record(write_record(game)))) == summary(game)
