@@ -89,6 +89,7 @@ def test_steps_run_mover_then_opponent_then_new_pair():
     assert [(d.step, d.colour) for d in script.asked] == [(1, B), (2, W), (3, B)]
     # D5 touches E5, D4 touches C4: both stones of the new pair may stay
     assert script.asked[2].options == (pts("D5", 9), pts("D4", 9))
+    assert script.asked[2].forced_by == ()  # both touch a kept stone: no restriction
     assert game.entangled == []
 
 

@@ -86,3 +86,8 @@ def test_incompatible_variants():
         Rules(symmetric=True, triplets="ghz")
     with pytest.raises(QgoError, match="one kind of triplets"):
         Rules.from_variants(9, 0, ["triplets-ghz", "triplets-w"])
+
+
+def test_semi_quantum_and_symmetric_combine():
+    game = replay_text("size 5\nvariant symmetric\nvariant semi-quantum\nB A1 E5\nW B3\n")
+    assert game.rows()[2] == ".W..."

@@ -70,7 +70,7 @@ class Decision:
         step: 1, 2 or 3 (see the module docstring).
         group: the entangled group that collapses.
         options: the sets of stones the owner may keep (after the step-3 duty).
-        forced_by: the just-collapsed stones that restrict a step-3 choice, else empty.
+        forced_by: the just-collapsed stones that rule out some step-3 choices, else empty.
     """
 
     step: int
@@ -109,7 +109,7 @@ class Collapse:
 
 def touches(stones: dict[Point, Colour], new: tuple[Point, ...], rules: Rules) -> bool:
     """Whether a stone just placed at ``new`` touches any other stone (collapse starts)."""
-    return any(q in stones for p in new for q in rules.touching(p) if q != p)
+    return any(q in stones for p in new for q in rules.touching(p))
 
 
 def collapse(
@@ -150,7 +150,7 @@ def collapse(
         allowed = [o for o in options if any(_touch(p, survivors, rules) for p in o)]
         decision = (
             Decision(3, own_group, tuple(allowed), _touched(own_group, survivors, rules))
-            if allowed
+            if allowed and allowed != options
             else Decision(3, own_group, tuple(options))
         )
         done.append(_decide(decision, stones, entangled, choose))

@@ -124,10 +124,6 @@ class QuantumGo:
         """The position for superko (see the module docstring)."""
         return position_of(self.stones, self.entangled)
 
-    def group_at(self, point: Point) -> Entangled | None:
-        """The entangled group with a stone at ``point``, if any."""
-        return next((g for g in self.entangled if point in g.points), None)
-
     def check_shape(self, move: Move) -> None:
         """Raise QgoError unless ``move`` has a legal shape (turn, count, empty points, symmetry).
 
@@ -149,7 +145,7 @@ class QuantumGo:
         if len(points) not in allowed:
             counts = " or ".join(str(n) for n in allowed)
             raise QgoError(f"{move.colour.label} places {counts} stone(s), not {len(points)}")
-        if self.rules.symmetric:
+        if self.rules.symmetric and allowed != (1,):  # White's lone stones in semi-quantum
             self._check_symmetric(points)
 
     def allowed_counts(self, colour: Colour) -> tuple[int, ...]:
