@@ -1,6 +1,7 @@
 """The rule options of a game: board size, komi and the variants of the paper's conclusion.
 
-Variants (any combination, except triplets with the symmetric variant):
+Variants (any combination, except triplets with the symmetric variant; White's single stones
+in the semi-quantum variant are not bound by symmetry):
 
 - ``weak``: a stone also *touches* the stones diagonally next to it, for starting a collapse,
   for which entangled groups collapse and for the "keep a stone touching a just-collapsed
