@@ -39,3 +39,10 @@ class RuleError(QcardsError, ValueError):
 
 class RecordError(QcardsError, ValueError):
     """A game record that cannot be read or replayed; names the file and the line."""
+
+
+class QgoError(QcardsError, ValueError):
+    """Quantum Go: an illegal move, bad options, or a record line that breaks the rules.
+
+    Errors from a record read ``"FILE, line N: what is wrong"``.
+    """

@@ -17,6 +17,7 @@ from qcards.cli import (
     export,
     gofish,
     jobs,
+    qgo,
     recommend,
     reproduce,
     resources,
@@ -37,6 +38,7 @@ COMMANDS = (
     export,
     gofish,
     cats,
+    qgo,
 )
 
 
