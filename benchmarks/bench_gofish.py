@@ -46,7 +46,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 6, 8])
-    parser.add_argument("--cap", type=int, default=20000, help="positions tried for 4 players")
+    parser.add_argument("--cap", type=int, default=3000, help="positions tried for 4 players")
     args = parser.parse_args()
     deduction_table(args)
     print()

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from qcards.errors import RecordError, RuleError
 from qcards.games.gofish.game import ANSWERS, GoFish, Hand, Move, Outcome
+from qcards.games.gofish.knowledge import Knowledge
 
 _MOVE = re.compile(r"(\S+)\s+asks\s+(\S+)\s+for\s+([^\s:]+)\s*:\s*(\S+)")
 T = TypeVar("T")
@@ -63,6 +64,7 @@ class Replay:
         hands: what is provable about each hand at that point (after a paradox: just before
             the paradoxical answer).
         ignored: lines of moves after the end of the game, not replayed.
+        knowledge: the exact knowledge at that point (bounds on the initial deal).
     """
 
     players: tuple[str, ...]
@@ -72,6 +74,7 @@ class Replay:
     outcome: Outcome
     hands: dict[str, Hand]
     ignored: tuple[int, ...]
+    knowledge: Knowledge
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form documented in the README."""
@@ -179,6 +182,7 @@ def replay(record: Record, no_four: bool = False) -> Replay:
         outcome=game.outcome,
         hands=game.hands(),
         ignored=tuple(ignored),
+        knowledge=game.knowledge,
     )
 
 
