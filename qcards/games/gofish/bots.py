@@ -22,14 +22,16 @@ Strategies:
   ask, the target choosing an answer) maximises their own entry of a value vector. Leaves are
   terminal outcomes (1 for each winner, 0 for everybody else) or, at the depth limit, the
   heuristic ``0.1 x`` (the most cards of one suit the player provably holds), which stays
-  below any win. Inside the tree a player's ties go against the searching bot (cautious); at
-  the root ties are broken by the bot's seeded rng. Positions are memoised within one choice.
+  below any win. Inside the tree a player's ties go against the searching bot (cautious), then
+  to the first option (asks in ``legal_asks`` order, ``yes`` before ``no``). At the root, ties
+  in value are broken by the greedy preferences above, then by the bot's seeded rng.
+  Positions are memoised within one choice.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -129,6 +131,21 @@ def previews(game: GoFish) -> list[Preview]:
     return out
 
 
+def ask_key(game: GoFish, ask: Ask, me: str) -> tuple[int, int, int]:
+    """The greedy asker's preference (larger is better) for ``ask`` (suit named): the result
+    under the worst answer, under the best answer, then the fewest cards of one suit it will
+    provably hold whatever the answer."""
+    results = children(game, ask).values()
+    values = [result(g.outcome, me) for g in results]
+    return min(values), max(values), min(progress(g, me) for g in results)
+
+
+def answer_key(answered: GoFish, me: str) -> tuple[int, int, int]:
+    """The greedy answerer's preference for the game after its answer: its result, then the
+    uncertainty left, then the most cards of one suit it provably holds."""
+    return result(answered.outcome, me), uncertainty(answered), progress(answered, me)
+
+
 def _pick(options: Sequence[T], key: Callable[[T], object], rng: random.Random) -> T:
     """The option with the largest key; ties broken by ``rng`` (deterministic for a seed)."""
     best = max(key(o) for o in options)
@@ -162,23 +179,12 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def choose_ask(self, game: GoFish) -> Ask:
-        me = game.turn
-        assert me is not None, "the game is over"
-        options = []
-        for ask in game.legal_asks():
-            ask = named(game, ask)
-            results = children(game, ask).values()
-            values = [result(g.outcome, me) for g in results]
-            key = (min(values), max(values), min(progress(g, me) for g in results))
-            options.append((key, ask))
+        me = game.turn or ""
+        options = [(ask_key(game, a, me), a) for a in (named(game, a) for a in game.legal_asks())]
         return _pick(options, lambda o: o[0], self.rng)[1]
 
     def choose_answer(self, game: GoFish, ask: Ask) -> str:
-        me = ask.target
-        options = [
-            ((result(g.outcome, me), uncertainty(g), progress(g, me)), answer)
-            for answer, g in children(game, ask).items()
-        ]
+        options = [(answer_key(g, ask.target), a) for a, g in children(game, ask).items()]
         return _pick(options, lambda o: o[0], self.rng)[1]
 
 
@@ -204,39 +210,35 @@ class SearchBot:
         self._root = 0
 
     def choose_ask(self, game: GoFish) -> Ask:
-        me = game.players.index(game.turn)
-        return self._root_choice(
-            game, me, (named(game, a) for a in game.legal_asks()), self._after_ask
-        )
+        me = game.turn or ""
+        seat = self._start(game, me)
+        options = [
+            ((self._after_ask(game, a, self.depth)[seat], ask_key(game, a, me)), a)
+            for a in (named(game, a) for a in game.legal_asks())
+        ]
+        return _pick(options, lambda o: o[0], self.rng)[1]
 
     def choose_answer(self, game: GoFish, ask: Ask) -> str:
-        me = game.players.index(ask.target)
-        return self._root_choice(
-            game, me, allowed(game, ask), lambda g, a, d: self._value(after(g, ask, a), d - 1)
-        )
+        seat = self._start(game, ask.target)
+        options = [
+            ((self._value(g, self.depth - 1)[seat], answer_key(g, ask.target)), a)
+            for a, g in children(game, ask).items()
+        ]
+        return _pick(options, lambda o: o[0], self.rng)[1]
 
     def ask_values(self, game: GoFish) -> dict[Ask, Values]:
         """The value vector (one entry per seat) of every legal ask, as the search sees it."""
-        self._start(game.players.index(game.turn))
+        self._start(game, game.turn or "")
         asks = [named(game, a) for a in game.legal_asks()]
         return {a: self._after_ask(game, a, self.depth) for a in asks}
 
     # -- the tree --------------------------------------------------------------------------
 
-    def _start(self, root: int) -> None:
+    def _start(self, game: GoFish, me: str) -> int:
+        """A new search for ``me``: an empty memo; returns ``me``'s seat."""
         self._memo = {}
-        self._root = root
-
-    def _root_choice(
-        self,
-        game: GoFish,
-        me: int,
-        options: Iterable[T],
-        value: Callable[[GoFish, T, int], Values],
-    ) -> T:
-        self._start(me)
-        scored = [(value(game, o, self.depth)[me], o) for o in options]
-        return _pick(scored, lambda s: s[0], self.rng)[1]
+        self._root = game.players.index(me)
+        return self._root
 
     def _best(self, scored: list[tuple[Values, object]], seat: int) -> Values:
         """The values of ``seat``'s best option; ties go against the searching player."""
