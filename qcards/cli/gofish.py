@@ -26,35 +26,28 @@ def add_parser(sub) -> None:
     r.set_defaults(run=run_replay)
 
     g = actions.add_parser("play", help="play in the terminal: humans against bots, or hot-seat")
-    g.add_argument("--players", type=int, default=3, help="seats, 2 to 8 (default: %(default)s)")
+    _game_options(g, "--bot", "the bots' strategy (default: %(default)s)", "greedy", "the bots")
     g.add_argument(
         "--bots",
         type=int,
         default=None,
         help="seats played by bots, the last ones (default: all but the first)",
     )
-    _bot_options(g, "--bot", "the bots' strategy (default: %(default)s)", "greedy")
-    g.add_argument("--seed", type=int, default=0, help="seed of the bots (default: 0)")
     g.add_argument("--names", nargs="+", metavar="NAME", help="all players' names in seat order")
-    _no_four(g)
     g.add_argument("--hints", action="store_true", help="show hints before every decision")
     g.add_argument("--record", metavar="FILE", help="save the game as a record (even unfinished)")
     g.set_defaults(run=run_play)
 
     t = actions.add_parser("tournament", help="bot league: win rates over seeded games")
-    t.add_argument("--players", type=int, default=3, help="seats, 2 to 8 (default: %(default)s)")
+    bots_help = "bot kinds, comma-separated (default: %(default)s)"
+    _game_options(t, "--bots", bots_help, ",".join(BOT_KINDS), "the league")
     t.add_argument("--games", type=int, default=20, help="games per seating (default: %(default)s)")
-    _bot_options(
-        t, "--bots", "bot kinds, comma-separated (default: %(default)s)", ",".join(BOT_KINDS)
-    )
-    t.add_argument("--seed", type=int, default=0, help="seed of the league (default: 0)")
     t.add_argument(
         "--max-moves",
         type=int,
         default=DEFAULT_MAX_MOVES,
         help="a game still going after this many moves is a draw (default: %(default)s)",
     )
-    _no_four(t)
     json_argument(t)
     t.set_defaults(run=run_tournament)
 
@@ -67,7 +60,9 @@ def _no_four(parser) -> None:
     )
 
 
-def _bot_options(parser, flag: str, text: str, default: str) -> None:
+def _game_options(parser, flag: str, text: str, default: str, seeded: str) -> None:
+    """Options shared by ``play`` and ``tournament``: seats, bots, search depth, seed, variant."""
+    parser.add_argument("--players", type=int, default=3, help="seats, 2 to 8 (default: 3)")
     parser.add_argument(flag, default=default, help=text)
     parser.add_argument(
         "--depth",
@@ -75,13 +70,14 @@ def _bot_options(parser, flag: str, text: str, default: str) -> None:
         default=DEFAULT_DEPTH,
         help="turns the search bot looks ahead, counting the current one (default: %(default)s)",
     )
+    parser.add_argument("--seed", type=int, default=0, help=f"seed of {seeded} (default: 0)")
+    _no_four(parser)
 
 
 def run_play(args) -> int:
-    bots = args.players - 1 if args.bots is None else args.bots
     play_game(
         players=args.players,
-        bots=bots,
+        bots=args.bots,
         bot=args.bot,
         seed=args.seed,
         names=args.names,

@@ -146,7 +146,7 @@ def test_cli_play(monkeypatch, capsys, tmp_path) -> None:
         (("play", "--bot", "clever"), "unknown bot 'clever'"),
         (("play", "--names", "A", "B"), "--names gives 2 name(s) for 3 players"),
         (("play", "--names", "A", "B#", "C"), "name 'B#'"),
-        (("play", "--players", "9", "--bots", "1"), "9 players"),
+        (("play", "--players", "9", "--bots", "1"), "--players 9: the game needs 2 to 8"),
         (("tournament", "--bots", "random,greedy,search", "--players", "2"), "3 bots for 2"),
         (("tournament", "--games", "0"), "at least one game"),
         (("tournament", "--bots", "random,x"), "unknown bot 'x'"),

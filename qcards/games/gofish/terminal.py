@@ -41,7 +41,7 @@ from qcards.games.gofish.bots import (
     make_bot,
     previews,
 )
-from qcards.games.gofish.game import YES, Ask, GoFish, Hand, Move
+from qcards.games.gofish.game import MAX_PLAYERS, MIN_PLAYERS, YES, Ask, GoFish, Hand, Move
 from qcards.games.gofish.record import move_line, write_record
 
 CLIP = "@"
@@ -349,8 +349,8 @@ def replayed(game: GoFish, moves: Sequence[Move]) -> GoFish:
 
 
 def play_game(
-    players: int = 2,
-    bots: int = 1,
+    players: int = 3,
+    bots: int | None = None,
     bot: str = "greedy",
     seed: int = 0,
     names: Sequence[str] | None = None,
@@ -365,7 +365,8 @@ def play_game(
 
     Args:
         players: seats (2 to 8).
-        bots: how many of them bots play (the rest are humans, hot-seat if several).
+        bots: how many of them bots play (the rest are humans, hot-seat if several); default
+            all but the first seat.
         bot: the bots' kind (:data:`~.bots.BOT_KINDS`); bot ``k`` gets seed ``seed + k``.
         seed: seed of the bots.
         names: all players' names in seat order (default: Ann, Bo, Cy, ...).
@@ -381,6 +382,9 @@ def play_game(
     """
     inp = inp or sys.stdin
     out = out or sys.stdout
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RuleError(f"--players {players}: the game needs {MIN_PLAYERS} to {MAX_PLAYERS}")
+    bots = players - 1 if bots is None else bots
     if not 0 <= bots <= players:
         raise RuleError(f"--bots {bots}: between 0 and --players ({players})")
     if bot not in BOT_KINDS:
