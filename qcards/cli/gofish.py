@@ -119,11 +119,12 @@ def run_tournament(args) -> int:
         ],
     )
     print(
-        f"\n{league.games} games ({len(league.seatings)} seatings x {league.games_per_seating}), "
+        f"\n{league.games} games ({len(league.seatings)} seating(s) x {league.games_per_seating}), "
         f"{league.players} players, seed {league.seed}: mean length {league.mean_moves:.2f} "
         f"+- {league.moves_stderr:.2f} moves, {league.unfinished} unfinished "
         f"(cap {league.max_moves}), {league.paradoxes} paradoxes, {league.seconds:.1f} s"
     )
+    print(f"wins by seat (first asker first): {' '.join(map(str, league.seat_wins))}")
     return 0
 
 

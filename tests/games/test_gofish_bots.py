@@ -176,6 +176,7 @@ def test_tournament_is_deterministic_and_adds_up() -> None:
     shared = sum(s["shared"] for s in standings.values())
     # every game has a sole winner, two or more sharing, or no result within the cap
     assert wins + first["unfinished"] <= 12 <= wins + first["unfinished"] + shared
+    assert sum(first["seat_wins"]) == wins + shared
     assert len({str(run(k)["standings"]) for k in (1, 2, 3)} | {str(standings)}) > 1
 
 

@@ -167,4 +167,5 @@ def test_cli_tournament(monkeypatch, capsys) -> None:
     code, out, _ = run_cli(monkeypatch, capsys, "", *argv[:-1])
     lines = out.splitlines()
     assert lines[0].split()[:4] == ["bot", "seats", "wins", "shared"]
-    assert lines[2].split()[0] == "random" and "0 paradoxes" in lines[-1]
+    assert lines[2].split()[0] == "random" and "0 paradoxes" in lines[-2]
+    assert lines[-1].startswith("wins by seat (first asker first): ")

@@ -85,6 +85,7 @@ class League:
         max_moves: the move cap.
         depth: the search bot's depth.
         standings: one entry per bot kind, in the order given.
+        seat_wins: wins (alone or shared) by seat, whoever sat there: the first-move advantage.
         paradoxes: games that ended in a paradox.
         unfinished: games stopped by the move cap.
         mean_moves: mean game length in moves (capped games count ``max_moves``).
@@ -101,6 +102,7 @@ class League:
     max_moves: int
     depth: int
     standings: tuple[Standing, ...]
+    seat_wins: tuple[int, ...]
     paradoxes: int
     unfinished: int
     mean_moves: float
@@ -124,6 +126,7 @@ class League:
             "max_moves": self.max_moves,
             "depth": self.depth,
             "standings": [s.to_json() for s in self.standings],
+            "seat_wins": list(self.seat_wins),
             "paradoxes": self.paradoxes,
             "unfinished": self.unfinished,
             "mean_moves": self.mean_moves,
@@ -165,6 +168,7 @@ def tournament(
     rng = random.Random(seed)
     tally = {kind: [0, 0, 0, 0, 0] for kind in bots}  # seats, wins, shared, paradoxes, capped
     lengths: list[int] = []
+    seat_wins = [0] * players
     paradoxes = unfinished = 0
     start = time.perf_counter()
     for seating in order:
@@ -181,7 +185,8 @@ def tournament(
             unfinished += not game.over
             if outcome.status == "paradox":
                 tally[kinds[game.moves[-1].target]][3] += 1
-            for name, kind in kinds.items():
+            for seat, (name, kind) in enumerate(kinds.items()):
+                seat_wins[seat] += name in outcome.winners
                 counts = tally[kind]
                 counts[0] += 1
                 counts[4] += not game.over
@@ -198,6 +203,7 @@ def tournament(
         max_moves=max_moves,
         depth=depth,
         standings=tuple(Standing(kind, *tally[kind]) for kind in bots),
+        seat_wins=tuple(seat_wins),
         paradoxes=paradoxes,
         unfinished=unfinished,
         mean_moves=statistics.fmean(lengths),
