@@ -31,7 +31,7 @@ Strategies:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -240,15 +240,17 @@ class SearchBot:
         self._root = game.players.index(me)
         return self._root
 
-    def _best(self, scored: list[tuple[Values, object]], seat: int) -> Values:
-        """The values of ``seat``'s best option; ties go against the searching player."""
-        return max((v for v, _ in scored), key=lambda v: (v[seat], -v[self._root]))
+    def _best(self, options: Iterable[Values], seat: int) -> Values:
+        """The values of ``seat``'s best option; ties go against the searching player, then to
+        the first option."""
+        return max(options, key=lambda v: (v[seat], -v[self._root]))
 
     def _after_ask(self, game: GoFish, ask: Ask, turns: int) -> Values:
         """Values once ``ask`` is made: the target picks the answer best for them."""
         seat = game.players.index(ask.target)
-        scored = [(self._value(after(game, ask, a), turns - 1), a) for a in allowed(game, ask)]
-        return self._best(scored, seat)
+        return self._best(
+            (self._value(after(game, ask, a), turns - 1) for a in allowed(game, ask)), seat
+        )
 
     def _value(self, game: GoFish, turns: int) -> Values:
         """Values of a position with ``turns`` turns left to search."""
@@ -260,8 +262,8 @@ class SearchBot:
         key = (game.knowledge, game.turn, len(game.suits), turns)
         if key not in self._memo:
             seat = game.players.index(game.turn)
-            scored = [(self._after_ask(game, named(game, a), turns), a) for a in game.legal_asks()]
-            self._memo[key] = self._best(scored, seat)
+            options = (self._after_ask(game, named(game, a), turns) for a in game.legal_asks())
+            self._memo[key] = self._best(options, seat)
         return self._memo[key]
 
 
