@@ -1,26 +1,131 @@
-"""``qcards gofish``: Quantum Go Fish. ``replay FILE`` checks a game record move by move."""
+"""``qcards gofish``: Quantum Go Fish. ``replay FILE`` checks a game record move by move,
+``play`` plays in the terminal (humans against bots, or hot-seat), ``tournament`` runs a bot
+league."""
 
 from __future__ import annotations
 
 from qcards.cli.common import json_argument, print_json, print_table
-from qcards.games.gofish import Replay, load_record, replay
+from qcards.games.gofish import load_record, replay
+from qcards.games.gofish.bots import BOT_KINDS, DEFAULT_DEPTH
+from qcards.games.gofish.terminal import play_game
+from qcards.games.gofish.tournament import DEFAULT_MAX_MOVES, tournament
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("gofish", help="Quantum Go Fish: replay and check game records")
+    p = sub.add_parser(
+        "gofish", help="Quantum Go Fish: replay game records, play in the terminal, bot leagues"
+    )
     actions = p.add_subparsers(dest="action", required=True, parser_class=type(p))
     r = actions.add_parser(
         "replay",
         help="replay a record: which answers were free or forced, who won, what each hand holds",
     )
     r.add_argument("file", help="game record (a 'players' line, then 'A asks B for SUIT: yes|no')")
-    r.add_argument(
+    _no_four(r)
+    json_argument(r)
+    r.set_defaults(run=run_replay)
+
+    g = actions.add_parser("play", help="play in the terminal: humans against bots, or hot-seat")
+    _game_options(g, "--bot", "the bots' strategy (default: %(default)s)", "greedy", "the bots")
+    g.add_argument(
+        "--bots",
+        type=int,
+        default=None,
+        help="seats played by bots, the last ones (default: all but the first)",
+    )
+    g.add_argument("--names", nargs="+", metavar="NAME", help="all players' names in seat order")
+    g.add_argument("--hints", action="store_true", help="show hints before every decision")
+    g.add_argument("--record", metavar="FILE", help="save the game as a record (even unfinished)")
+    g.set_defaults(run=run_play)
+
+    t = actions.add_parser("tournament", help="bot league: win rates over seeded games")
+    bots_help = "bot kinds, comma-separated (default: %(default)s)"
+    _game_options(t, "--bots", bots_help, ",".join(BOT_KINDS), "the league")
+    t.add_argument("--games", type=int, default=20, help="games per seating (default: %(default)s)")
+    t.add_argument(
+        "--max-moves",
+        type=int,
+        default=DEFAULT_MAX_MOVES,
+        help="a game still going after this many moves is a draw (default: %(default)s)",
+    )
+    json_argument(t)
+    t.set_defaults(run=run_tournament)
+
+
+def _no_four(parser) -> None:
+    parser.add_argument(
         "--no-four",
         action="store_true",
         help="variant: no hand may start with four cards of one suit",
     )
-    json_argument(r)
-    r.set_defaults(run=run_replay)
+
+
+def _game_options(parser, flag: str, text: str, default: str, seeded: str) -> None:
+    """Options shared by ``play`` and ``tournament``: seats, bots, search depth, seed, variant."""
+    parser.add_argument("--players", type=int, default=3, help="seats, 2 to 8 (default: 3)")
+    parser.add_argument(flag, default=default, help=text)
+    parser.add_argument(
+        "--depth",
+        type=int,
+        default=DEFAULT_DEPTH,
+        help="turns the search bot looks ahead, counting the current one (default: %(default)s)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help=f"seed of {seeded} (default: 0)")
+    _no_four(parser)
+
+
+def run_play(args) -> int:
+    play_game(
+        players=args.players,
+        bots=args.bots,
+        bot=args.bot,
+        seed=args.seed,
+        names=args.names,
+        no_four=args.no_four,
+        show_hints=args.hints,
+        record=args.record,
+        depth=args.depth,
+    )
+    return 0
+
+
+def run_tournament(args) -> int:
+    league = tournament(
+        players=args.players,
+        games=args.games,
+        bots=[b.strip() for b in args.bots.split(",")],
+        seed=args.seed,
+        no_four=args.no_four,
+        max_moves=args.max_moves,
+        depth=args.depth,
+    )
+    if args.json:
+        print_json(league.to_json())
+        return 0
+    print_table(
+        ["bot", "seats", "wins", "shared", "win rate", "stderr", "paradoxes", "unfinished"],
+        [
+            (
+                s.bot,
+                s.seats,
+                s.wins,
+                s.shared,
+                f"{s.win_rate:.3f}",
+                f"{s.stderr:.3f}",
+                s.paradoxes,
+                s.unfinished,
+            )
+            for s in league.standings
+        ],
+    )
+    print(
+        f"\n{league.games} games ({len(league.seatings)} seating(s) x {league.games_per_seating}), "
+        f"{league.players} players, seed {league.seed}: mean length {league.mean_moves:.2f} "
+        f"+- {league.moves_stderr:.2f} moves, {league.unfinished} unfinished "
+        f"(cap {league.max_moves}), {league.paradoxes} paradoxes, {league.seconds:.1f} s"
+    )
+    print(f"wins by seat (first asker first): {' '.join(map(str, league.seat_wins))}")
+    return 0
 
 
 def run_replay(args) -> int:
@@ -41,7 +146,7 @@ def run_replay(args) -> int:
             for line, m in zip(result.lines, result.moves, strict=True)
         ],
     )
-    print(f"\nresult: {_result(result)}")
+    print(f"\nresult: {result.outcome.describe()}")
     if result.ignored:
         lines = ", ".join(map(str, result.ignored))
         print(f"ignored after the end: {len(result.ignored)} move(s), lines {lines}")
@@ -66,17 +171,3 @@ def _note(move) -> str:
     if move.answer not in move.allowed:
         return "paradox"
     return "forced" if move.forced else ""
-
-
-def _result(result: Replay) -> str:
-    outcome = result.outcome
-    if outcome.status == "paradox":
-        return "paradox (no deal agrees with the last answer): everybody loses"
-    if outcome.status == "ongoing":
-        return "ongoing"
-    verb = "wins" if len(outcome.winners) == 1 else "win"
-    why = {
-        "determined": "every hand is determined",
-        "four": "provably holds four cards of one suit",
-    }[outcome.reason]
-    return f"{', '.join(outcome.winners)} {verb} ({why})"

@@ -1,4 +1,5 @@
-"""Quantum Go Fish: an exact referee (:mod:`.game`, :mod:`.knowledge`) and record replay.
+"""Quantum Go Fish: an exact referee (:mod:`.game`, :mod:`.knowledge`), record replay, bots
+(:mod:`.bots`), bot leagues (:mod:`.tournament`) and terminal play (:mod:`.terminal`).
 
 The knowledge of the table is computed exactly by flows over the deal matrices
 (:mod:`.transport`), never by enumerating deals.

@@ -64,6 +64,19 @@ class Outcome:
     winners: tuple[str, ...] = ()
     reason: str | None = None
 
+    def describe(self) -> str:
+        """One line for people: who won and why, the paradox, or "ongoing"."""
+        if self.status == "paradox":
+            return "paradox (no deal agrees with the last answer): everybody loses"
+        if self.status == "ongoing":
+            return "ongoing"
+        verb = "wins" if len(self.winners) == 1 else "win"
+        why = {
+            "determined": "every hand is determined",
+            "four": "provably holds four cards of one suit",
+        }[self.reason or ""]
+        return f"{', '.join(self.winners)} {verb} ({why})"
+
 
 ONGOING = Outcome("ongoing")
 
@@ -125,6 +138,11 @@ class GoFish:
     def suits(self) -> tuple[str, ...]:
         """Suit names in the order they were first asked for."""
         return tuple(self._suits)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Every suit: the names in naming order, then ``?1``, ``?2``, ... for unnamed ones."""
+        return tuple(self._suit_labels())
 
     @property
     def moves(self) -> tuple[Move, ...]:

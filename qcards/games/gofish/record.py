@@ -191,6 +191,20 @@ def replay_json(record: Record, no_four: bool = False) -> dict[str, Any]:
     return replay(record, no_four).to_json()
 
 
+def move_line(move: Move) -> str:
+    """A move as a record line: ``"Ann asks Bo for narwhals: yes"``."""
+    return f"{move.asker} asks {move.target} for {move.suit}: {move.answer}"
+
+
+def write_record(game: GoFish) -> str:
+    """The record of ``game`` so far (replayable by :func:`replay`; a no-four game says so in
+    a comment, and must be replayed with ``no_four``)."""
+    lines = ["# variant: no-four (replay with --no-four)"] if game.no_four else []
+    lines.append("players " + " ".join(game.players))
+    lines += [move_line(m) for m in game.moves]
+    return "\n".join(lines) + "\n"
+
+
 def _at_line(record: Record, line: int, step: Callable[[], T]) -> T:
     """Run ``step``; a RuleError becomes a RecordError naming the record's line."""
     try:
