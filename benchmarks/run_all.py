@@ -38,6 +38,7 @@ BENCHMARKS = {
         ["--shots", "20", "--repeat", "1", "--reference-shots", "2", "--skip", "study"],
     ),
     "dask": ("bench_dask.py", [], ["--repeat", "1"]),
+    "gofish": ("bench_gofish.py", [], ["--moves", "50", "--runs", "1", "--cap", "50"]),
 }
 """name: (script, full-run options, quick-run options)."""
 

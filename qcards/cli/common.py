@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from qcards.cards import Card, CardError
+from qcards.counting import BACKENDS, METHODS
 from qcards.errors import SpecError
 from qcards.game import CONSTRUCTIONS
 from qcards.spec import Endgame, load_spec
@@ -38,6 +39,34 @@ def construction_argument(parser, default: str = "efficient") -> None:
         default=default,
         help="game circuit: the paper's (exponential) or the polynomial one (same results)",
     )
+
+
+def estimation_arguments(parser, epsilon: float = 0.01, eval_qubits: int = 4) -> None:
+    """The options of amplitude estimation, shared by every command that counts."""
+    parser.add_argument("--method", choices=METHODS, default="iae", help="estimation algorithm")
+    parser.add_argument(
+        "--epsilon", type=float, default=epsilon, help="target precision (iae, mlae)"
+    )
+    parser.add_argument("--alpha", type=float, default=0.05, help="1 - confidence level")
+    parser.add_argument(
+        "--eval-qubits", type=int, default=eval_qubits, help="phase-estimation qubits (canonical)"
+    )
+    parser.add_argument("--backend", default="ddsim", help=f"one of {', '.join(BACKENDS)}")
+    parser.add_argument("--shots", type=int, default=100, help="shots per circuit")
+    parser.add_argument("--seed", type=int, default=None, help="sampler seed")
+
+
+def estimation_options(args) -> dict:
+    """The keyword arguments :func:`estimation_arguments` collected."""
+    return {
+        "method": args.method,
+        "epsilon": args.epsilon,
+        "alpha": args.alpha,
+        "eval_qubits": args.eval_qubits,
+        "shots": args.shots,
+        "seed": args.seed,
+        "backend": args.backend,
+    }
 
 
 def json_argument(parser) -> None:

@@ -4,9 +4,19 @@ league."""
 
 from __future__ import annotations
 
-from qcards.cli.common import json_argument, print_json, print_table
+from qcards.cli.common import (
+    estimation_arguments,
+    estimation_options,
+    json_argument,
+    print_json,
+    print_record,
+    print_table,
+)
+from qcards.errors import RuleError
 from qcards.games.gofish import load_record, replay
 from qcards.games.gofish.bots import BOT_KINDS, DEFAULT_DEPTH
+from qcards.games.gofish.quantum import KINDS, count_with_circuit, record_constraints
+from qcards.games.gofish.solve import solve
 from qcards.games.gofish.terminal import play_game
 from qcards.games.gofish.tournament import DEFAULT_MAX_MOVES, tournament
 
@@ -50,6 +60,31 @@ def add_parser(sub) -> None:
     )
     json_argument(t)
     t.set_defaults(run=run_tournament)
+
+    v = actions.add_parser(
+        "solve", help="who can force a win under optimal play (2 or 3 players, exact)"
+    )
+    v.add_argument("--players", type=int, default=2, help="2 or 3 (default: %(default)s)")
+    _no_four(v)
+    json_argument(v)
+    v.set_defaults(run=run_solve)
+
+    c = actions.add_parser(
+        "count",
+        help="the deals consistent with a record as a quantum state, counted by amplitude "
+        "estimation beside the exact count",
+    )
+    c.add_argument("file", help="game record")
+    _no_four(c)
+    c.add_argument(
+        "--kind",
+        choices=KINDS,
+        default="hands",
+        help="hands: count matrices (the game's states); cards: deals of the physical cards",
+    )
+    estimation_arguments(c, epsilon=0.002)
+    json_argument(c)
+    c.set_defaults(run=run_count)
 
 
 def _no_four(parser) -> None:
@@ -171,3 +206,38 @@ def _note(move) -> str:
     if move.answer not in move.allowed:
         return "paradox"
     return "forced" if move.forced else ""
+
+
+def run_solve(args) -> int:
+    if args.players not in (2, 3):
+        raise RuleError(
+            f"--players {args.players}: the exact solution is computed for 2 or 3 players "
+            "(4 players have too many positions)"
+        )
+    solution = solve(args.players, args.no_four)
+    if args.json:
+        print_json(solution.to_json())
+        return 0
+    print_table(
+        ["team (seats)", "can force a win", "turns needed", "positions won"],
+        [
+            ("+".join(str(s + 1) for s in t.team), t.forced, t.turns or "-", f"{t.share:.3f}")
+            for t in solution.teams
+        ],
+    )
+    print(
+        f"\n{solution.players} players{' (no-four)' if solution.no_four else ''}: "
+        f"{solution.initial_deals} initial deals, {solution.positions} positions. "
+        f"{solution.verdict}."
+    )
+    return 0
+
+
+def run_count(args) -> int:
+    constraints = record_constraints(load_record(args.file), no_four=args.no_four)
+    result = count_with_circuit(constraints, args.kind, **estimation_options(args))
+    data = result.to_json()
+    if not args.json:
+        data["ci"] = f"[{data['ci'][0]:.3f}, {data['ci'][1]:.3f}]"
+    print_record(data, args.json)
+    return 0

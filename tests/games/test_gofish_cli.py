@@ -92,3 +92,33 @@ def test_missing_file_and_missing_action(capsys) -> None:
     assert capsys.readouterr().err.startswith("error: no-such-record.txt: cannot read")
     assert main(["gofish"]) == 2
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_solve_two_players(capsys) -> None:
+    assert main(["gofish", "solve", "--players", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["positions"] == 9 and data["initial_deals"] == 5
+    assert [t["forced"] for t in data["teams"]] == [False, False]
+    assert data["verdict"].startswith("draw")
+
+
+def test_solve_refuses_four_players(capsys) -> None:
+    assert main(["gofish", "solve", "--players", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --players 4") and err.count("\n") == 1
+
+
+def test_count_book_game(capsys) -> None:
+    """Seeded IAE: the book's game ends determined; the interval pins the single matrix."""
+    assert main(["gofish", "count", BOOK, "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["kind"], data["exact"], data["rounded"], data["resolved"]) == ("hands", 1, 1, True)
+    assert data["ci"][0] <= 1 <= data["ci"][1]
+
+
+def test_count_of_a_paradox_is_an_error(tmp_path, capsys) -> None:
+    record = tmp_path / "paradox.txt"
+    record.write_text("players A B\nA asks B for x: yes\nB asks A for y: no\n")  # B holds a y
+    assert main(["gofish", "count", str(record)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "paradox at line 3" in err and err.count("\n") == 1

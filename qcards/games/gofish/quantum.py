@@ -346,8 +346,18 @@ def exact_fraction(constraints: DealConstraints, kind: str = "cards") -> Fractio
 
 
 def record_constraints(record: Record, no_four: bool = False) -> DealConstraints:
-    """The constraints a replayed record puts on the initial deal (see :meth:`from_knowledge`)."""
-    return DealConstraints.from_knowledge(replay(record, no_four).knowledge)
+    """The constraints a replayed record puts on the initial deal (see :meth:`from_knowledge`).
+
+    Raises:
+        ModelError: if the record ends in a paradox (no deal is consistent with it).
+    """
+    played = replay(record, no_four)
+    if played.outcome.status == "paradox":
+        raise ModelError(
+            f"{record.source}: the game ends in a paradox at line {played.lines[-1]}: "
+            "no deal is consistent with it"
+        )
+    return DealConstraints.from_knowledge(played.knowledge)
 
 
 def count_with_circuit(
