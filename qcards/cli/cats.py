@@ -109,4 +109,9 @@ def run_simulate(args) -> int:
             for r in study.results
         ],
     )
+    for d in study.differences:
+        print(
+            f"dealer points, {d.dealer} minus {d.baseline} on the same hands: "
+            f"{_estimate(d.dealer_points)} (paired)"
+        )
     return 0

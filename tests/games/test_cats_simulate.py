@@ -90,3 +90,22 @@ def test_rash_pairs_match_the_exact_expectation():
     assert result.rounds.mean == 1
     assert abs(result.correct.mean - expected) < 4 * result.correct.se
     assert result.dealer_points.mean == pytest.approx(2 * (1 - result.correct.mean))
+
+
+def test_paired_differences_are_taken_hand_by_hand():
+    """The paired mean equals the difference of the means; with perfect players both
+    strategies pay the dealer nothing in every hand, so the paired error is exactly 0."""
+    study = simulate(5, 200, noise=Noise(late=0.3), seed=4)
+    by_name = {r.dealer: r for r in study.results}
+    assert [(d.dealer, d.baseline) for d in study.differences] == [
+        ("minority", "majority"),
+        ("random", "majority"),
+    ]
+    for d in study.differences:
+        gap = by_name[d.dealer].dealer_points.mean - by_name["majority"].dealer_points.mean
+        assert abs(d.dealer_points.mean - gap) < 1e-12
+        assert d.dealer_points.se > 0
+    perfect = simulate(4, 50, dealers=("random", "minority"), seed=2)
+    assert [(d.dealer, d.dealer_points.mean, d.dealer_points.se) for d in perfect.differences] == [
+        ("minority", 0.0, 0.0)
+    ]

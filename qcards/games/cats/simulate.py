@@ -124,14 +124,29 @@ class StrategyResult:
 
 
 @dataclass(frozen=True)
+class Difference:
+    """The dealer's points under ``dealer`` minus those under ``baseline``, hand by hand.
+
+    Both strategies play the same hands, so the per-hand difference has a much smaller spread
+    than either strategy's points: this paired standard error is the one to compare them by.
+    """
+
+    dealer: str
+    baseline: str
+    dealer_points: Estimate
+
+
+@dataclass(frozen=True)
 class Study:
-    """The inputs of a study and one result per dealer strategy."""
+    """The inputs of a study, one result per dealer strategy, and the paired differences of
+    every strategy's dealer points from the first strategy's."""
 
     players: int
     hands: int
     seed: int
     noise: Noise
     results: tuple[StrategyResult, ...]
+    differences: tuple[Difference, ...] = ()
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -181,4 +196,14 @@ def simulate(
         StrategyResult(name, *(Estimate.of(column) for column in zip(*rows, strict=True)))
         for name, rows in tallies.items()
     )
-    return Study(players, hands, seed, noise, results)
+    baseline = dealers[0]
+    differences = tuple(
+        Difference(
+            name,
+            baseline,
+            Estimate.of([a[0] - b[0] for a, b in zip(rows, tallies[baseline], strict=True)]),
+        )
+        for name, rows in tallies.items()
+        if name != baseline
+    )
+    return Study(players, hands, seed, noise, results, differences)
