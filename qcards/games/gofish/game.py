@@ -212,6 +212,12 @@ class GoFish:
         return tuple(cell for m in self._moves for cell in m.laid_down)
 
     @property
+    def variant_names(self) -> tuple[str, ...]:
+        """The variants in force as command-line words (``"no-four"``, ``"lose-a-turn"``,
+        ``"playing-on"``), in that order."""
+        return tuple(key.replace("_", "-") for key, on in self.variants.items() if on)
+
+    @property
     def variants(self) -> dict[str, bool]:
         """The variant options, as keyword arguments of :class:`GoFish`."""
         return {
