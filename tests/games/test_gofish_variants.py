@@ -3,6 +3,7 @@ record replay with the flags (text and JSON)."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import random
@@ -12,9 +13,11 @@ import pytest
 
 from qcards.cli import main
 from qcards.errors import RuleError
-from qcards.games.gofish import GoFish, Outcome, parse_record, replay
+from qcards.games.gofish import GoFish, Outcome, load_record, parse_record, replay
 from qcards.games.gofish.randomplay import random_move
 from qcards.games.gofish.record import write_record
+from qcards.games.gofish.terminal import draw, play_game
+from qcards.games.gofish.tournament import tournament
 
 
 def played(players: str, *moves: str, **variants: bool) -> GoFish:
@@ -265,3 +268,51 @@ def test_cli_text(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert "refused: yes applied, B sits out a turn" in out
     assert "result: ongoing" in out
+
+
+# -- terminal play and leagues -------------------------------------------------------------
+
+
+def terminal(script: str, **options) -> tuple[GoFish, str]:
+    out = io.StringIO()
+    game = play_game(
+        players=3, bots=0, names=["A", "B", "C"], inp=io.StringIO(script), out=out, **options
+    )
+    return game, out.getvalue()
+
+
+def test_terminal_human_may_take_the_penalty(tmp_path) -> None:
+    record = tmp_path / "lose.txt"
+    script = "B x\nno\nC y\nyes\nB z\nno\n"
+    game, out = terminal(script, lose_a_turn=True, record=record)
+    assert "B: only yes is consistent; no will be refused and cost you a turn" in out
+    assert "3. C asks B for z: no (new suit, refused: yes applied, B sits out a turn)" in out
+    assert "(5 cards, sits out 1 turn)" in out
+    assert game.turn == "A" and game.moves[-1].refused
+    again = replay(load_record(record), lose_a_turn=True)
+    assert again.moves == game.moves
+    # without the variant the forced answer is given for B
+    game, out = terminal(script, record=tmp_path / "plain.txt")
+    assert "B must say yes" in out and not game.over and len(game.moves) == 3
+
+
+def test_terminal_playing_on_draws_laid_down_suits() -> None:
+    script = "C narwhals\nyes\nC narwhals\nyes\nA unicorns\nno\nC radishes\nyes\nC unicorns\n"
+    game, out = terminal(script, playing_on=True)
+    assert "4. A asks C for radishes: yes (new suit, A lays down radishes)" in out
+    assert "=radishes=" in draw(game) and "=suit=: four cards laid down" in out
+    row = next(line for line in draw(game).splitlines() if line.startswith("  B"))
+    assert "=unicorns=" in row and "#radishes#" in row
+    assert game.outcome == Outcome("win", ("C",), "empty")
+    assert "result: C wins (no cards left)" in out
+
+
+def test_tournament_with_the_variants(capsys) -> None:
+    league = tournament(3, 1, ["random", "greedy"], seed=1, max_moves=40, playing_on=True)
+    data = league.to_json()
+    assert data["playing_on"] and data["no_four"] and not data["lose_a_turn"]
+    assert league.paradoxes == 0
+    argv = ["gofish", "tournament", "--games", "1", "--bots", "random", "--lose-a-turn"]
+    assert main([*argv, "--playing-on", "--max-moves", "30", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["lose_a_turn"] and data["playing_on"] and data["paradoxes"] == 0
