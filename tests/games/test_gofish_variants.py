@@ -287,7 +287,7 @@ def test_terminal_human_may_take_the_penalty(tmp_path) -> None:
     game, out = terminal(script, lose_a_turn=True, record=record)
     assert "B: only yes is consistent; no will be refused and cost you a turn" in out
     assert "3. C asks B for z: no (new suit, refused: yes applied, B sits out a turn)" in out
-    assert "(5 cards, sits out 1 turn)" in out
+    assert "(4 cards, sits out 1 turn)" in out
     assert game.turn == "A" and game.moves[-1].refused
     again = replay(load_record(record), lose_a_turn=True)
     assert again.moves == game.moves
