@@ -15,10 +15,11 @@ from qcards.cli.common import (
 from qcards.errors import RuleError
 from qcards.games.gofish import Move, load_record, replay
 from qcards.games.gofish.bots import BOT_KINDS, DEFAULT_DEPTH
+from qcards.games.gofish.game import variant_names
 from qcards.games.gofish.quantum import KINDS, count_with_circuit, record_constraints
 from qcards.games.gofish.solve import solve
 from qcards.games.gofish.terminal import play_game
-from qcards.games.gofish.tournament import DEFAULT_MAX_MOVES, tournament
+from qcards.games.gofish.tournament import DEFAULT_MAX_MOVES, League, tournament
 
 
 def add_parser(sub) -> None:
@@ -120,6 +121,18 @@ def _variant_options(args) -> dict[str, bool]:
     }
 
 
+def _variants_text(league: League) -> str:
+    """`` (no-four, playing-on)`` for the variants a league played, or nothing."""
+    names = variant_names(
+        {
+            "no_four": league.no_four,
+            "lose_a_turn": league.lose_a_turn,
+            "playing_on": league.playing_on,
+        }
+    )
+    return f" ({', '.join(names)})" if names else ""
+
+
 def _game_options(parser, flag: str, text: str, default: str, seeded: str) -> None:
     """Options shared by ``play`` and ``tournament``: seats, bots, search depth, seed, variant."""
     parser.add_argument("--players", type=int, default=3, help="seats, 2 to 8 (default: 3)")
@@ -180,7 +193,8 @@ def run_tournament(args) -> int:
     )
     print(
         f"\n{league.games} games ({len(league.seatings)} seating(s) x {league.games_per_seating}), "
-        f"{league.players} players, seed {league.seed}: mean length {league.mean_moves:.2f} "
+        f"{league.players} players{_variants_text(league)}, seed {league.seed}: "
+        f"mean length {league.mean_moves:.2f} "
         f"+- {league.moves_stderr:.2f} moves, {league.unfinished} unfinished "
         f"(cap {league.max_moves}), {league.paradoxes} paradoxes, {league.seconds:.1f} s"
     )

@@ -188,7 +188,7 @@ def test_random_games_match_brute_force(players: int, variant: str) -> None:
         seen.add(game.outcome.reason or game.outcome.status)
     expected = {"refused"} if lose else {"paradox"}
     if on:  # four-player games are few and capped: they need not reach the end
-        expected |= {"laid down", "empty"} if players < 4 else {"laid down"}
+        expected |= {"laid down", "empty", "open hands"} if players < 4 else {"laid down"}
     assert expected <= seen, seen
     if lose:
         assert "paradox" not in seen
@@ -316,3 +316,5 @@ def test_tournament_with_the_variants(capsys) -> None:
     assert main([*argv, "--playing-on", "--max-moves", "30", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["lose_a_turn"] and data["playing_on"] and data["paradoxes"] == 0
+    assert main([*argv[:-1], "--playing-on", "--max-moves", "30"]) == 0
+    assert "3 players (no-four, playing-on), seed 0" in capsys.readouterr().out

@@ -121,6 +121,12 @@ class Outcome:
 ONGOING = Outcome("ongoing")
 
 
+def variant_names(options: Mapping[str, bool]) -> tuple[str, ...]:
+    """The variant options that are on (keyword arguments of :class:`GoFish`, in their order)
+    as command-line words: ``{"no_four": True, ...}`` gives ``("no-four", ...)``."""
+    return tuple(key.replace("_", "-") for key, on in options.items() if on)
+
+
 @dataclass(frozen=True)
 class Hand:
     """What is provable about one hand.
@@ -215,7 +221,7 @@ class GoFish:
     def variant_names(self) -> tuple[str, ...]:
         """The variants in force as command-line words (``"no-four"``, ``"lose-a-turn"``,
         ``"playing-on"``), in that order."""
-        return tuple(key.replace("_", "-") for key, on in self.variants.items() if on)
+        return variant_names(self.variants)
 
     @property
     def variants(self) -> dict[str, bool]:
