@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from qcards.errors import RuleError
 from qcards.games.gofish.knowledge import Knowledge
@@ -307,31 +307,21 @@ class GoFish:
         if s == len(self._suits):
             self._suits.append(suit)
         refused = self.lose_a_turn and answer not in allowed
-        if answer not in allowed and not refused:
-            move = Move(asker, target, suit, answer, allowed)
+        move = Move(asker, target, suit, answer, allowed, refused)
+        if move.paradox:
             self._moves.append(move)
             self._knowledge = asked
             self._outcome = Outcome("paradox")
             return move
-        applied = allowed[0] if refused else answer
-        knowledge = asked.answer(a, t, s, applied == YES)
-        laid: tuple[tuple[int, int], ...] = ()
+        knowledge = asked.answer(a, t, s, move.applied == YES)
         if self.playing_on:
             laid = knowledge.four_cells()
             for p, x in laid:
                 knowledge = knowledge.lay_down(p, x)
+            labels = self._suit_labels()
+            move = replace(move, laid_down=tuple((self.players[p], labels[x]) for p, x in laid))
         self._knowledge = knowledge
-        self._skips[t] += refused
-        labels = self._suit_labels()
-        move = Move(
-            asker,
-            target,
-            suit,
-            answer,
-            allowed,
-            refused,
-            tuple((self.players[p], labels[x]) for p, x in laid),
-        )
+        self._skips[t] += move.refused
         self._moves.append(move)
         self._outcome = self._judge(a)
         if not self.over:
