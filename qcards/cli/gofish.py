@@ -13,12 +13,13 @@ from qcards.cli.common import (
     print_table,
 )
 from qcards.errors import RuleError
-from qcards.games.gofish import load_record, replay
+from qcards.games.gofish import Move, load_record, replay
 from qcards.games.gofish.bots import BOT_KINDS, DEFAULT_DEPTH
+from qcards.games.gofish.game import variant_names
 from qcards.games.gofish.quantum import KINDS, count_with_circuit, record_constraints
 from qcards.games.gofish.solve import solve
 from qcards.games.gofish.terminal import play_game
-from qcards.games.gofish.tournament import DEFAULT_MAX_MOVES, tournament
+from qcards.games.gofish.tournament import DEFAULT_MAX_MOVES, League, tournament
 
 
 def add_parser(sub) -> None:
@@ -31,7 +32,7 @@ def add_parser(sub) -> None:
         help="replay a record: which answers were free or forced, who won, what each hand holds",
     )
     r.add_argument("file", help="game record (a 'players' line, then 'A asks B for SUIT: yes|no')")
-    _no_four(r)
+    _variants(r)
     json_argument(r)
     r.set_defaults(run=run_replay)
 
@@ -95,6 +96,43 @@ def _no_four(parser) -> None:
     )
 
 
+def _variants(parser) -> None:
+    """``--no-four``, ``--lose-a-turn`` and ``--playing-on``."""
+    _no_four(parser)
+    parser.add_argument(
+        "--lose-a-turn",
+        action="store_true",
+        help="variant: a paradoxical answer is refused and its author sits out a turn",
+    )
+    parser.add_argument(
+        "--playing-on",
+        action="store_true",
+        help="variant: fours are laid down, the only win is running out of cards "
+        "(implies --no-four)",
+    )
+
+
+def _variant_options(args) -> dict[str, bool]:
+    """The variant flags as keyword arguments of the game."""
+    return {
+        "no_four": args.no_four,
+        "lose_a_turn": args.lose_a_turn,
+        "playing_on": args.playing_on,
+    }
+
+
+def _variants_text(league: League) -> str:
+    """`` (no-four, playing-on)`` for the variants a league played, or nothing."""
+    names = variant_names(
+        {
+            "no_four": league.no_four,
+            "lose_a_turn": league.lose_a_turn,
+            "playing_on": league.playing_on,
+        }
+    )
+    return f" ({', '.join(names)})" if names else ""
+
+
 def _game_options(parser, flag: str, text: str, default: str, seeded: str) -> None:
     """Options shared by ``play`` and ``tournament``: seats, bots, search depth, seed, variant."""
     parser.add_argument("--players", type=int, default=3, help="seats, 2 to 8 (default: 3)")
@@ -106,7 +144,7 @@ def _game_options(parser, flag: str, text: str, default: str, seeded: str) -> No
         help="turns the search bot looks ahead, counting the current one (default: %(default)s)",
     )
     parser.add_argument("--seed", type=int, default=0, help=f"seed of {seeded} (default: 0)")
-    _no_four(parser)
+    _variants(parser)
 
 
 def run_play(args) -> int:
@@ -116,7 +154,7 @@ def run_play(args) -> int:
         bot=args.bot,
         seed=args.seed,
         names=args.names,
-        no_four=args.no_four,
+        **_variant_options(args),
         show_hints=args.hints,
         record=args.record,
         depth=args.depth,
@@ -130,7 +168,7 @@ def run_tournament(args) -> int:
         games=args.games,
         bots=[b.strip() for b in args.bots.split(",")],
         seed=args.seed,
-        no_four=args.no_four,
+        **_variant_options(args),
         max_moves=args.max_moves,
         depth=args.depth,
     )
@@ -155,7 +193,8 @@ def run_tournament(args) -> int:
     )
     print(
         f"\n{league.games} games ({len(league.seatings)} seating(s) x {league.games_per_seating}), "
-        f"{league.players} players, seed {league.seed}: mean length {league.mean_moves:.2f} "
+        f"{league.players} players{_variants_text(league)}, seed {league.seed}: "
+        f"mean length {league.mean_moves:.2f} "
         f"+- {league.moves_stderr:.2f} moves, {league.unfinished} unfinished "
         f"(cap {league.max_moves}), {league.paradoxes} paradoxes, {league.seconds:.1f} s"
     )
@@ -164,7 +203,7 @@ def run_tournament(args) -> int:
 
 
 def run_replay(args) -> int:
-    result = replay(load_record(args.file), no_four=args.no_four)
+    result = replay(load_record(args.file), **_variant_options(args))
     if args.json:
         print_json(result.to_json())
         return 0
@@ -202,10 +241,17 @@ def run_replay(args) -> int:
     return 0
 
 
-def _note(move) -> str:
-    if move.answer not in move.allowed:
+def _note(move: Move) -> str:
+    """The note column of a replayed move: paradox, refused or forced, and any lay-downs."""
+    if move.paradox:
         return "paradox"
-    return "forced" if move.forced else ""
+    notes = []
+    if move.refused:
+        notes.append(f"refused: {move.applied} applied, {move.target} sits out a turn")
+    elif move.forced:
+        notes.append("forced")
+    notes += [f"{player} lays down {suit}" for player, suit in move.laid_down]
+    return "; ".join(notes)
 
 
 def run_solve(args) -> int:

@@ -19,46 +19,6 @@ from qcards.games.gofish.randomplay import random_move
 GAMES = {2: 40, 3: 25, 4: 6}
 
 
-def expected_outcome(game: GoFish, states, asker: str) -> tuple[str, tuple[str, ...]]:
-    if not states:
-        return "paradox", ()
-    low, high = brute.ranges(states)
-    if low == high:
-        return "win", (asker,)
-    four = tuple(p for p, row in zip(game.players, low, strict=True) if max(row) == 4)
-    return ("win", four) if four else ("ongoing", ())
-
-
-def check_state(game: GoFish, states) -> None:
-    counts = game.knowledge.counts
-    low, high = brute.ranges(states)
-    assert counts.minimum == low and counts.maximum == high
-    labels = [*game.suits, *(f"?{k + 1}" for k in range(len(game.players) - len(game.suits)))]
-    for p, hand in enumerate(game.hands().values()):
-        assert hand.known == {lab: x for lab, x in zip(labels, low[p], strict=True) if x}
-        assert hand.excluded == tuple(lab for lab, x in zip(labels, high[p], strict=True) if not x)
-        assert hand.unknown == hand.size - sum(low[p])
-    if game.over:
-        return
-    a = game.players.index(game.turn)
-    n = len(game.players)
-    named = len(game.suits)
-    expected = set()
-    for s in range(min(named + 1, n)):  # the named suits and one representative new suit
-        if brute.legal(states, a, s):
-            expected |= {(t, s) for t in range(n) if t != a}
-    got = {
-        (game.players.index(x.target), named if x.suit is None else game.suits.index(x.suit))
-        for x in game.legal_asks()
-    }
-    assert got == expected
-    for t, s in sorted(expected):
-        suit = game.suits[s] if s < named else "fresh"
-        assert game.allowed_answers(game.turn, game.players[t], suit) == frozenset(
-            brute.allowed(states, a, t, s)
-        )
-
-
 @pytest.mark.parametrize("no_four", [False, True], ids=["standard", "no-four"])
 @pytest.mark.parametrize("players", sorted(GAMES))
 def test_random_games_match_brute_force(players: int, no_four: bool) -> None:
@@ -68,7 +28,7 @@ def test_random_games_match_brute_force(players: int, no_four: bool) -> None:
     for seed in range(GAMES[players]):
         rng = random.Random(100 * players + seed + (50 if no_four else 0))
         game, states = GoFish(names, no_four), initial
-        check_state(game, states)
+        brute.check_state(game, states)
         while not game.over:
             before = states
             move = random_move(game, rng, paradox=0.08)
@@ -76,13 +36,13 @@ def test_random_games_match_brute_force(players: int, no_four: bool) -> None:
             s = game.suits.index(move.suit)
             assert move.allowed == brute.allowed(before, a, t, s)
             states = brute.step(before, a, t, s, move.answer)
-            status, winners = expected_outcome(game, states, move.asker)
+            status, winners = brute.outcome(game.players, states, move.asker)
             assert (game.outcome.status, game.outcome.winners) == (status, winners)
             if status == "paradox":  # the knowledge kept is the one before the answer
                 assert not game.knowledge.answer(a, t, s, move.answer == "yes").feasible
             else:
                 assert game.knowledge.feasible
-                check_state(game, states)
+                brute.check_state(game, states)
         statuses.add(game.outcome.reason or game.outcome.status)
     assert {"paradox", "determined"} <= statuses, statuses
 

@@ -259,7 +259,7 @@ class SearchBot:
             return tuple(1.0 if p in won else 0.0 for p in game.players)
         if turns == 0:
             return tuple(LEAF_WEIGHT * progress(game, p) for p in game.players)
-        key = (game.knowledge, game.turn, len(game.suits), turns)
+        key = (game.knowledge, game.turn, len(game.suits), tuple(game.skips.values()), turns)
         if key not in self._memo:
             seat = game.players.index(game.turn)
             options = (self._after_ask(game, named(game, a), turns) for a in game.legal_asks())

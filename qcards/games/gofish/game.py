@@ -15,13 +15,28 @@ Rules as enforced (see the README's "Quantum Go Fish" section for the reading of
 - After a consistent answer: if every count is provable, the asker wins ("determined");
   otherwise every player who provably holds four cards of one suit, named or not, wins
   ("four"; more than one such player share the win).
+
+Variants (keyword arguments of :class:`GoFish`, any combination):
+
+- ``no_four``: no hand may start with four cards of one suit.
+- ``lose_a_turn``: an answer no deal agrees with is *refused* instead of ending the game. The
+  move keeps the answer as said (``Move.refused``), the only consistent answer is applied
+  (``Move.applied``), and its author sits out the next turn they would take (penalties add
+  up; an empty hand takes no turns anyway, and never fills again). No paradox can happen.
+- ``playing_on`` (implies ``no_four``, which is switched on): after every answer, each player
+  who provably holds four cards of one suit lays them down (``Move.laid_down``); those cards
+  leave the game, so nobody can hold or ask for that suit again. The only win is running out
+  of cards: every player whose hand is empty after an answer (by giving the last card or by
+  laying down) wins ("empty"; several share). "determined" and "four" are not wins, and the
+  game may go on for ever. Under ``no_four`` nobody ever holds four of a suit nobody has
+  named (those counts never change from the deal), so only named suits are laid down.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from qcards.errors import RuleError
 from qcards.games.gofish.knowledge import Knowledge
@@ -42,23 +57,47 @@ class Ask:
 
 @dataclass(frozen=True)
 class Move:
-    """One ask and its answer, with the answers that were consistent at that moment."""
+    """One ask and its answer, with the answers that were consistent at that moment.
+
+    Attributes:
+        asker: who asked.
+        target: who was asked.
+        suit: the suit's name.
+        answer: the answer as given (also when it was refused or a paradox).
+        allowed: the consistent answers.
+        refused: the answer was inconsistent and refused (variant ``lose_a_turn``).
+        laid_down: (player, suit) of every four laid down after the answer, in seat order
+            (variant ``playing_on``).
+    """
 
     asker: str
     target: str
     suit: str
     answer: str
     allowed: tuple[str, ...]
+    refused: bool = False
+    laid_down: tuple[tuple[str, str], ...] = ()
 
     @property
     def forced(self) -> bool:
         """Only one answer was consistent."""
         return len(self.allowed) == 1
 
+    @property
+    def applied(self) -> str:
+        """The answer that took effect: the only consistent one if ``answer`` was refused."""
+        return self.allowed[0] if self.refused else self.answer
+
+    @property
+    def paradox(self) -> bool:
+        """The answer was inconsistent and ended the game (it was not refused)."""
+        return self.answer not in self.allowed and not self.refused
+
 
 @dataclass(frozen=True)
 class Outcome:
-    """``status`` is "ongoing", "win" or "paradox"; ``reason`` is "determined", "four" or None."""
+    """``status`` is "ongoing", "win" or "paradox"; ``reason`` is "determined", "four", "empty"
+    (variant ``playing_on``: the winners ran out of cards) or None."""
 
     status: str
     winners: tuple[str, ...] = ()
@@ -74,11 +113,18 @@ class Outcome:
         why = {
             "determined": "every hand is determined",
             "four": "provably holds four cards of one suit",
+            "empty": "no cards left",
         }[self.reason or ""]
         return f"{', '.join(self.winners)} {verb} ({why})"
 
 
 ONGOING = Outcome("ongoing")
+
+
+def variant_names(options: Mapping[str, bool]) -> tuple[str, ...]:
+    """The variant options that are on (keyword arguments of :class:`GoFish`, in their order)
+    as command-line words: ``{"no_four": True, ...}`` gives ``("no-four", ...)``."""
+    return tuple(key.replace("_", "-") for key, on in options.items() if on)
 
 
 @dataclass(frozen=True)
@@ -107,12 +153,22 @@ class GoFish:
     Args:
         players: names in seat order; the first asks first.
         no_four: the variant in which no hand may start with four cards of one suit.
+        lose_a_turn: the variant in which an inconsistent answer is refused and its author
+            sits out their next turn (see the module docstring).
+        playing_on: the variant in which fours are laid down and the only win is running out
+            of cards; it implies ``no_four`` (``self.no_four`` is then True whatever is passed).
 
     Raises:
         RuleError: for fewer than 2 or more than 8 players, or a repeated or empty name.
     """
 
-    def __init__(self, players: Sequence[str], no_four: bool = False) -> None:
+    def __init__(
+        self,
+        players: Sequence[str],
+        no_four: bool = False,
+        lose_a_turn: bool = False,
+        playing_on: bool = False,
+    ) -> None:
         players = tuple(players)
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise RuleError(
@@ -124,11 +180,14 @@ class GoFish:
         if not all(players):
             raise RuleError("a player name is empty")
         self.players = players
-        self.no_four = no_four
+        self.no_four = no_four or playing_on
+        self.lose_a_turn = lose_a_turn
+        self.playing_on = playing_on
         self._seat = {name: i for i, name in enumerate(players)}
         self._suits: list[str] = []
         self._moves: list[Move] = []
-        self._knowledge = Knowledge.start(len(players), no_four)
+        self._skips = [0] * len(players)
+        self._knowledge = Knowledge.start(len(players), self.no_four)
         self._outcome = ONGOING
         self._turn = 0
 
@@ -147,6 +206,31 @@ class GoFish:
     @property
     def moves(self) -> tuple[Move, ...]:
         return tuple(self._moves)
+
+    @property
+    def skips(self) -> dict[str, int]:
+        """Turns each player still has to sit out (variant ``lose_a_turn``; else all 0)."""
+        return dict(zip(self.players, self._skips, strict=True))
+
+    @property
+    def laid_down(self) -> tuple[tuple[str, str], ...]:
+        """(player, suit) of every four laid down so far, in order (variant ``playing_on``)."""
+        return tuple(cell for m in self._moves for cell in m.laid_down)
+
+    @property
+    def variant_names(self) -> tuple[str, ...]:
+        """The variants in force as command-line words (``"no-four"``, ``"lose-a-turn"``,
+        ``"playing-on"``), in that order."""
+        return variant_names(self.variants)
+
+    @property
+    def variants(self) -> dict[str, bool]:
+        """The variant options, as keyword arguments of :class:`GoFish`."""
+        return {
+            "no_four": self.no_four,
+            "lose_a_turn": self.lose_a_turn,
+            "playing_on": self.playing_on,
+        }
 
     @property
     def knowledge(self) -> Knowledge:
@@ -173,6 +257,7 @@ class GoFish:
         twin = copy.copy(self)
         twin._suits = list(self._suits)
         twin._moves = list(self._moves)
+        twin._skips = list(self._skips)
         return twin
 
     # -- asks and answers ----------------------------------------------------------------
@@ -206,7 +291,10 @@ class GoFish:
     def play(self, asker: str, target: str, suit: str, answer: str) -> Move:
         """Ask, answer, and move on to the next seat (or end the game).
 
-        An answer no deal agrees with ends the game as a paradox; it is not an error.
+        An answer no deal agrees with ends the game as a paradox; it is not an error. Under
+        ``lose_a_turn`` it is refused instead: the consistent answer is applied and the target
+        sits out their next turn. Under ``playing_on`` every provable four is laid down after
+        the answer.
 
         Raises:
             RuleError: if the ask breaks a rule, the answer is not yes/no, or the game is over.
@@ -218,19 +306,39 @@ class GoFish:
         allowed = self._allowed(asked, t, s)
         if s == len(self._suits):
             self._suits.append(suit)
-        move = Move(asker, target, suit, answer, allowed)
-        self._moves.append(move)
-        if answer not in allowed:
+        refused = self.lose_a_turn and answer not in allowed
+        move = Move(asker, target, suit, answer, allowed, refused)
+        if move.paradox:
+            self._moves.append(move)
             self._knowledge = asked
             self._outcome = Outcome("paradox")
             return move
-        self._knowledge = asked.answer(a, t, s, answer == YES)
-        self._turn = self._next_seat(a)
-        if self._knowledge.determined:
-            self._outcome = Outcome("win", (asker,), "determined")
-        elif fours := self._knowledge.fours():
-            self._outcome = Outcome("win", tuple(self.players[p] for p in fours), "four")
+        knowledge = asked.answer(a, t, s, move.applied == YES)
+        if self.playing_on:
+            laid = knowledge.four_cells()
+            for p, x in laid:
+                knowledge = knowledge.lay_down(p, x)
+            labels = self._suit_labels()
+            move = replace(move, laid_down=tuple((self.players[p], labels[x]) for p, x in laid))
+        self._knowledge = knowledge
+        self._skips[t] += move.refused
+        self._moves.append(move)
+        self._outcome = self._judge(a)
+        if not self.over:
+            self._turn = self._next_seat(a)
         return move
+
+    def _judge(self, asker: int) -> Outcome:
+        """The outcome after a consistent answer to ``asker``'s ask."""
+        k = self._knowledge
+        if self.playing_on:
+            empty = tuple(name for p, name in enumerate(self.players) if k.hand_size(p) == 0)
+            return Outcome("win", empty, "empty") if empty else ONGOING
+        if k.determined:
+            return Outcome("win", (self.players[asker],), "determined")
+        if fours := k.fours():
+            return Outcome("win", tuple(self.players[p] for p in fours), "four")
+        return ONGOING
 
     def hands(self) -> dict[str, Hand]:
         """What is provable about each hand, by player name (seat order)."""
@@ -253,11 +361,18 @@ class GoFish:
         return self._suits + [f"?{k + 1}" for k in range(unnamed)]
 
     def _next_seat(self, seat: int) -> int:
-        """The next seat after ``seat`` whose player holds a card (the asker always does)."""
+        """The next seat after ``seat`` whose player holds a card and has no turn to sit out;
+        a player passed over with a turn to sit out has now sat it out. The asker always holds
+        a card and owes no turn (only the target of an ask earns a penalty), so this ends."""
         n = len(self.players)
-        return next(
-            s for k in range(1, n + 1) if self._knowledge.hand_size(s := (seat + k) % n) > 0
-        )
+        while True:
+            seat = (seat + 1) % n
+            if self._knowledge.hand_size(seat) == 0:
+                continue
+            if self._skips[seat]:
+                self._skips[seat] -= 1
+                continue
+            return seat
 
     def _player(self, name: str) -> int:
         if name not in self._seat:

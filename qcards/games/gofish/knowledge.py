@@ -13,6 +13,11 @@ Each public event constrains one cell of ``D``, because the count at the time of
 - answering "no" about ``s`` means ``D[p][s] == -T_then[p][s]``;
 - the ``no_four`` variant caps every ``D[p][s]`` at 3 from the start.
 
+A lay-down (the "playing on" variant) is a known transfer too: four cards of one suit leave
+the game, ``T[p][s] -= 4``. It is only made when ``C[p][s] == 4`` in every consistent deal,
+so it adds no constraint on ``D``: the consistent deals stay the same, and only the current
+counts shift.
+
 Counts never go negative in between: they drop only when a card is handed over, which
 requires the "yes" constraint just before. So the consistent deals are exactly the integer
 points of a bounded transportation polytope (rows and columns sum to 4, one interval per
@@ -85,6 +90,20 @@ class Knowledge:
         moved = _set(moved, receiver, suit, moved[receiver][suit] + 1)
         return replace(had, moved=moved)
 
+    def lay_down(self, player: int, suit: int) -> Knowledge:
+        """The player lays down four cards of the suit, which leave the game.
+
+        Only call it when the player provably holds all four (see :meth:`fours`): then the
+        consistent deals do not change and the exact knowledge stays exact.
+
+        Raises:
+            ValueError: if the player does not provably hold four cards of the suit.
+        """
+        if self.count_range(player, suit)[0] < CARDS_PER_SUIT:
+            raise ValueError(f"player {player} does not provably hold four of suit {suit}")
+        moved = _set(self.moved, player, suit, self.moved[player][suit] - CARDS_PER_SUIT)
+        return replace(self, moved=moved)
+
     def answer(self, asker: int, target: int, suit: int, yes: bool) -> Knowledge:
         """The state after ``target`` answers ``asker``'s ask for ``suit``."""
         return self.gives(target, asker, suit) if yes else self.holds_none(target, suit)
@@ -140,8 +159,15 @@ class Knowledge:
 
     def fours(self) -> tuple[int, ...]:
         """Players who provably hold all four cards of some suit, in seat order."""
+        return tuple(dict.fromkeys(p for p, _ in self.four_cells()))
+
+    def four_cells(self) -> tuple[tuple[int, int], ...]:
+        """Every (player, suit) where the player provably holds all four cards of the suit."""
         return tuple(
-            p for p, row in enumerate(self.counts.minimum) if any(x >= CARDS_PER_SUIT for x in row)
+            (p, s)
+            for p, row in enumerate(self.counts.minimum)
+            for s, x in enumerate(row)
+            if x >= CARDS_PER_SUIT
         )
 
 

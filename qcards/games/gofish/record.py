@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -65,6 +65,8 @@ class Replay:
             the paradoxical answer).
         ignored: lines of moves after the end of the game, not replayed.
         knowledge: the exact knowledge at that point (bounds on the initial deal).
+        variants: the variants in force (``"no-four"``, ``"lose-a-turn"``, ``"playing-on"``).
+        skips: turns each player still has to sit out (variant lose-a-turn).
     """
 
     players: tuple[str, ...]
@@ -75,21 +77,22 @@ class Replay:
     hands: dict[str, Hand]
     ignored: tuple[int, ...]
     knowledge: Knowledge
+    variants: tuple[str, ...] = ()
+    skips: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form documented in the README."""
-        return {
+        """The JSON form documented in the README.
+
+        The keys of the standard and no-four games are fixed. Under lose-a-turn each move also
+        has ``refused`` and ``applied`` and the top level ``skips``; under playing-on each move
+        has ``laid_down``; under either the top level has ``variants``.
+        """
+        lose, on = "lose-a-turn" in self.variants, "playing-on" in self.variants
+        data: dict[str, Any] = {
             "players": list(self.players),
             "suits": list(self.suits),
             "moves": [
-                {
-                    "line": line,
-                    "asker": m.asker,
-                    "target": m.target,
-                    "suit": m.suit,
-                    "answer": m.answer,
-                    "allowed": list(m.allowed),
-                }
+                _move_json(line, m, lose, on)
                 for line, m in zip(self.lines, self.moves, strict=True)
             ],
             "result": {
@@ -107,6 +110,29 @@ class Replay:
                 for name, h in self.hands.items()
             },
         }
+        if lose or on:
+            data["variants"] = list(self.variants)
+        if lose:
+            data["skips"] = dict(self.skips)
+        return data
+
+
+def _move_json(line: int, move: Move, lose_a_turn: bool, playing_on: bool) -> dict[str, Any]:
+    """One move of :meth:`Replay.to_json`, with the keys of the variants in force."""
+    data: dict[str, Any] = {
+        "line": line,
+        "asker": move.asker,
+        "target": move.target,
+        "suit": move.suit,
+        "answer": move.answer,
+        "allowed": list(move.allowed),
+    }
+    if lose_a_turn:
+        data["refused"] = move.refused
+        data["applied"] = move.applied
+    if playing_on:
+        data["laid_down"] = [{"player": p, "suit": s} for p, s in move.laid_down]
+    return data
 
 
 def parse_record(text: str, source: str = "<record>") -> Record:
@@ -160,13 +186,25 @@ def load_record(path: str | Path) -> Record:
     return parse_record(text, source=str(path))
 
 
-def replay(record: Record, no_four: bool = False) -> Replay:
+def replay(
+    record: Record,
+    no_four: bool = False,
+    lose_a_turn: bool = False,
+    playing_on: bool = False,
+) -> Replay:
     """Play a record through the referee, stopping at the first win or paradox.
+
+    The variant options are those of :class:`~.game.GoFish`. Under lose-a-turn a refused
+    answer stays as written in the record; the move says it was refused.
 
     Raises:
         RecordError: ``"SOURCE, line N: ..."`` for a move (or player list) that breaks a rule.
     """
-    game = _at_line(record, record.players_line, lambda: GoFish(record.players, no_four))
+    game = _at_line(
+        record,
+        record.players_line,
+        lambda: GoFish(record.players, no_four, lose_a_turn, playing_on),
+    )
     played, ignored = [], []
     for m in record.moves:
         if game.over:
@@ -183,12 +221,19 @@ def replay(record: Record, no_four: bool = False) -> Replay:
         hands=game.hands(),
         ignored=tuple(ignored),
         knowledge=game.knowledge,
+        variants=game.variant_names,
+        skips=game.skips,
     )
 
 
-def replay_json(record: Record, no_four: bool = False) -> dict[str, Any]:
+def replay_json(
+    record: Record,
+    no_four: bool = False,
+    lose_a_turn: bool = False,
+    playing_on: bool = False,
+) -> dict[str, Any]:
     """:func:`replay` in its JSON form."""
-    return replay(record, no_four).to_json()
+    return replay(record, no_four, lose_a_turn, playing_on).to_json()
 
 
 def move_line(move: Move) -> str:
@@ -197,9 +242,15 @@ def move_line(move: Move) -> str:
 
 
 def write_record(game: GoFish) -> str:
-    """The record of ``game`` so far (replayable by :func:`replay`; a no-four game says so in
-    a comment, and must be replayed with ``no_four``)."""
-    lines = ["# variant: no-four (replay with --no-four)"] if game.no_four else []
+    """The record of ``game`` so far, replayable by :func:`replay`. The variants in force are
+    named in a first comment (the record must be replayed with them); a refused answer is
+    written as it was given."""
+    names = game.variant_names
+    lines = []
+    if names:
+        flags = " ".join(f"--{name}" for name in names)
+        plural = "s" if len(names) > 1 else ""
+        lines.append(f"# variant{plural}: {' '.join(names)} (replay with {flags})")
     lines.append("players " + " ".join(game.players))
     lines += [move_line(m) for m in game.moves]
     return "\n".join(lines) + "\n"

@@ -19,6 +19,11 @@ another human's answer, it cancels just that ask. The game is rebuilt by replayi
 remaining moves on a fresh referee (:class:`~.game.GoFish` has no undo). Bots may choose
 differently the second time (their random state moves on).
 
+Variants: with lose-a-turn a human asked a question with one consistent answer still answers
+(warned that the other answer will be refused and cost a turn); bots and forced answers of
+the standard game are played for them. With playing-on, a suit laid down is drawn ``=suit=``
+on the row of the player who laid it down (face down on the others).
+
 Input and output are streams, so a scripted game is a test; input that is not a terminal is
 echoed, and its end stops the game where it is.
 """
@@ -50,6 +55,7 @@ LEGEND = (
     "[suit]@@: a suit card with two clips attached (two cards provably of that suit); "
     "#suit#: turned face down (provably none); in hand: clips of unknown suit"
 )
+LAID_LEGEND = "=suit=: four cards laid down (out of the game)"
 HELP = """\
 commands:
   ask NAME SUIT   ask NAME for SUIT (or just: NAME SUIT); a new word names a new suit
@@ -85,8 +91,9 @@ def draw(game: GoFish, tags: Mapping[str, str] | None = None) -> str:
     tags = tags or {}
     hands = game.hands()
     names = {p: f"{p} ({tags[p]})" if p in tags else p for p in game.players}
+    laid = {player: {s for p, s in game.laid_down if p == player} for player in game.players}
     rows = [
-        (player, [_card(label, hand) for label in game.labels], hand)
+        (player, [_card(label, hand, label in laid[player]) for label in game.labels], hand)
         for player, hand in hands.items()
     ]
     widths = [max(len(cards[k]) for _, cards, _ in rows) for k in range(len(game.labels))]
@@ -97,12 +104,18 @@ def draw(game: GoFish, tags: Mapping[str, str] | None = None) -> str:
         suits = "  ".join(c.ljust(w) for c, w in zip(cards, widths, strict=True))
         size = f"{hand.size} card{'s' if hand.size != 1 else ''}"
         loose = CLIP * hand.unknown or "-"
-        lines.append(f"{mark} {names[player]:<{name_width}}  {suits}  in hand: {loose} ({size})")
+        owed = game.skips[player]
+        penalty = f", sits out {owed} turn{'s' if owed != 1 else ''}" if owed else ""
+        lines.append(
+            f"{mark} {names[player]:<{name_width}}  {suits}  in hand: {loose} ({size}{penalty})"
+        )
     return "\n".join(lines)
 
 
-def _card(label: str, hand: Hand) -> str:
-    """One suit card of a hand: face down, or face up with its clips."""
+def _card(label: str, hand: Hand, laid: bool = False) -> str:
+    """One suit card of a hand: laid down, face down, or face up with its clips."""
+    if laid:
+        return f"={label}="
     if label in hand.excluded:
         return f"#{label}#"
     return f"[{label}]" + CLIP * hand.known.get(label, 0)
@@ -110,7 +123,16 @@ def _card(label: str, hand: Hand) -> str:
 
 def describe(number: int, move: Move, new_suit: bool = False) -> str:
     """A played move: ``"3. Ann asks Bo for narwhals: yes (forced)"``."""
-    notes = [note for note, on in (("new suit", new_suit), ("forced", move.forced)) if on]
+    notes = [
+        note
+        for note, on in (
+            ("new suit", new_suit),
+            ("forced", move.forced and not move.refused),
+            (f"refused: {move.applied} applied, {move.target} sits out a turn", move.refused),
+        )
+        if on
+    ]
+    notes += [f"{player} lays down {suit}" for player, suit in move.laid_down]
     return f"{number}. {move_line(move)}" + (f" ({', '.join(notes)})" if notes else "")
 
 
@@ -272,6 +294,8 @@ def play_terminal(game: GoFish, players: Mapping[str, Player], out: TextIO) -> G
     humans = {name for name, p in players.items() if isinstance(p, Human)}
     tags = {name: f"{p.kind} bot" for name, p in players.items() if name not in humans}
     out.write(f"{LEGEND}\n")
+    if game.playing_on:
+        out.write(f"{LAID_LEGEND}\n")
     try:
         while not game.over:
             out.write("\n" + draw(game, tags) + "\n")
@@ -295,11 +319,18 @@ def _turn(game: GoFish, players: Mapping[str, Player], humans: set[str], out: Te
     if asker not in humans:
         out.write(f"{asker} asks {ask.target} for {ask.suit}\n")
     answers = allowed(game, ask)
+    answer = None
     if len(answers) == 1:
         other = "no" if answers[0] == YES else "yes"
-        out.write(f"{ask.target} must say {answers[0]} ({other} would be a paradox)\n")
-        answer = answers[0]
-    else:
+        if game.lose_a_turn and ask.target in humans:  # the human may take the penalty
+            out.write(
+                f"{ask.target}: only {answers[0]} is consistent; {other} will be refused "
+                "and cost you a turn\n"
+            )
+        else:
+            out.write(f"{ask.target} must say {answers[0]} ({other} would be a paradox)\n")
+            answer = answers[0]
+    if answer is None:
         pending = asker in humans  # an undo now takes back just this ask
         try:
             answer = _retry(
@@ -339,7 +370,7 @@ def _undo(game: GoFish, humans: set[str], out: TextIO) -> GoFish:
 
 def replayed(game: GoFish, moves: Sequence[Move]) -> GoFish:
     """A fresh game with the same players and variant, with ``moves`` played on it."""
-    fresh = GoFish(game.players, game.no_four)
+    fresh = GoFish(game.players, **game.variants)
     for m in moves:
         fresh.play(m.asker, m.target, m.suit, m.answer)
     return fresh
@@ -355,6 +386,8 @@ def play_game(
     seed: int = 0,
     names: Sequence[str] | None = None,
     no_four: bool = False,
+    lose_a_turn: bool = False,
+    playing_on: bool = False,
     show_hints: bool = False,
     record: str | Path | None = None,
     depth: int = DEFAULT_DEPTH,
@@ -371,6 +404,8 @@ def play_game(
         seed: seed of the bots.
         names: all players' names in seat order (default: Ann, Bo, Cy, ...).
         no_four: the no-four variant.
+        lose_a_turn: the lose-a-turn variant (humans may give a refused answer).
+        playing_on: the playing-on variant (implies no-four).
         show_hints: hints before every human decision.
         record: write the game (finished or not) to this file as a record.
         depth: the search bot's depth in turns.
@@ -395,7 +430,7 @@ def play_game(
     bad = [n for n in names if any(c in n for c in "#:") or n.startswith("?")]
     if bad:
         raise RuleError(f"name {bad[0]!r}: names cannot contain '#' or ':' or start with '?'")
-    game = GoFish(names, no_four)
+    game = GoFish(names, no_four, lose_a_turn, playing_on)
     humans = players - bots
     seats: dict[str, Player] = {
         name: Human(name, inp, out, show_hints)

@@ -81,7 +81,10 @@ class League:
         seatings: the seat orders played, bot kinds by seat.
         games_per_seating: games played for each seating.
         seed: the league's seed.
-        no_four: whether the no-four variant was played.
+        no_four: whether the no-four variant was played (always with playing-on).
+        lose_a_turn: whether the lose-a-turn variant was played (bots never give an answer it
+            refuses, so it changes nothing between bots).
+        playing_on: whether the playing-on variant was played.
         max_moves: the move cap.
         depth: the search bot's depth.
         standings: one entry per bot kind, in the order given.
@@ -99,6 +102,8 @@ class League:
     games_per_seating: int
     seed: int
     no_four: bool
+    lose_a_turn: bool
+    playing_on: bool
     max_moves: int
     depth: int
     standings: tuple[Standing, ...]
@@ -123,6 +128,8 @@ class League:
             "games": self.games,
             "seed": self.seed,
             "no_four": self.no_four,
+            "lose_a_turn": self.lose_a_turn,
+            "playing_on": self.playing_on,
             "max_moves": self.max_moves,
             "depth": self.depth,
             "standings": [s.to_json() for s in self.standings],
@@ -155,8 +162,13 @@ def tournament(
     no_four: bool = False,
     max_moves: int = DEFAULT_MAX_MOVES,
     depth: int = DEFAULT_DEPTH,
+    lose_a_turn: bool = False,
+    playing_on: bool = False,
 ) -> League:
     """Play ``games`` games per seating and count each bot kind's results.
+
+    The variant options are those of :class:`~.game.GoFish`. Playing-on games may never end:
+    the move cap stops them.
 
     Raises:
         RuleError: for an unknown bot, more bot kinds than seats, a player count outside 2..8,
@@ -176,7 +188,7 @@ def tournament(
         kinds = dict(zip(names, seating, strict=True))
         for _ in range(games):
             seats = {n: make_bot(k, rng.randrange(2**32), depth) for n, k in kinds.items()}
-            game = GoFish(names, no_four)
+            game = GoFish(names, no_four, lose_a_turn, playing_on)
             while not game.over and len(game.moves) < max_moves:
                 bot_move(game, seats)
             lengths.append(len(game.moves))
@@ -199,7 +211,9 @@ def tournament(
         seatings=order,
         games_per_seating=games,
         seed=seed,
-        no_four=no_four,
+        no_four=no_four or playing_on,
+        lose_a_turn=lose_a_turn,
+        playing_on=playing_on,
         max_moves=max_moves,
         depth=depth,
         standings=tuple(Standing(kind, *tally[kind]) for kind in bots),
