@@ -76,7 +76,7 @@ def add_parser(sub) -> None:
         "estimation beside the exact count",
     )
     c.add_argument("file", help="game record")
-    _no_four(c)
+    _variants(c)
     c.add_argument(
         "--kind",
         choices=KINDS,
@@ -280,7 +280,7 @@ def run_solve(args) -> int:
 
 
 def run_count(args) -> int:
-    constraints = record_constraints(load_record(args.file), no_four=args.no_four)
+    constraints = record_constraints(load_record(args.file), **_variant_options(args))
     result = count_with_circuit(constraints, args.kind, **estimation_options(args))
     data = result.to_json()
     if not args.json:

@@ -345,13 +345,16 @@ def exact_fraction(constraints: DealConstraints, kind: str = "cards") -> Fractio
     return Fraction(count_deals(constraints, kind), prepared_deals(constraints, kind))
 
 
-def record_constraints(record: Record, no_four: bool = False) -> DealConstraints:
-    """The constraints a replayed record puts on the initial deal (see :meth:`from_knowledge`).
+def record_constraints(
+    record: Record, no_four: bool = False, lose_a_turn: bool = False, playing_on: bool = False
+) -> DealConstraints:
+    """The constraints a replayed record puts on the initial deal (see :meth:`from_knowledge`),
+    under the variants given (a refused answer constrains nothing; a lay-down only moves cards).
 
     Raises:
         ModelError: if the record ends in a paradox (no deal is consistent with it).
     """
-    played = replay(record, no_four)
+    played = replay(record, no_four, lose_a_turn, playing_on)
     if played.outcome.status == "paradox":
         raise ModelError(
             f"{record.source}: the game ends in a paradox at line {played.lines[-1]}: "

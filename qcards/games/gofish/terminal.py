@@ -48,6 +48,7 @@ from qcards.games.gofish.bots import (
 )
 from qcards.games.gofish.game import MAX_PLAYERS, MIN_PLAYERS, YES, Ask, GoFish, Hand, Move
 from qcards.games.gofish.record import move_line, write_record
+from qcards.games.terminal_io import read_line
 
 CLIP = "@"
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
@@ -200,13 +201,10 @@ class Human:
         self.show_hints = show_hints
 
     def _read(self, prompt: str) -> str:
-        self.out.write(prompt)
-        line = self.inp.readline()
-        if not line:
+        line = read_line(self.inp, self.out, prompt)
+        if line is None:
             raise Stop("input ended")
-        if not self.inp.isatty():  # a script: echo the answer so the transcript reads well
-            self.out.write(line.rstrip("\n") + "\n")
-        return line.strip()
+        return line
 
     def _say(self, lines: Sequence[str]) -> None:
         self.out.writelines(f"  {line}\n" for line in lines)

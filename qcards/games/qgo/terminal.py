@@ -19,6 +19,7 @@ from qcards.errors import QgoError
 from qcards.games.qgo.board import COLUMNS, Colour, Point, format_points, parse_point
 from qcards.games.qgo.collapse import Decision
 from qcards.games.qgo.game import Move, QuantumGo, Turn
+from qcards.games.terminal_io import read_line
 
 SYMBOLS = {Colour.BLACK: "X", Colour.WHITE: "O"}
 
@@ -70,13 +71,10 @@ class Human:
         self.out = out
 
     def _ask(self, prompt: str) -> str:
-        self.out.write(prompt)
-        line = self.inp.readline()
-        if not line:
+        line = read_line(self.inp, self.out, prompt)
+        if line is None:
             raise EndOfInput
-        if not self.inp.isatty():  # a script: echo the answer so the transcript reads well
-            self.out.write(line.rstrip("\n") + "\n")
-        return line.strip()
+        return line
 
     def move(self, game: QuantumGo) -> Move:
         while True:

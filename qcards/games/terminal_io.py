@@ -1,0 +1,20 @@
+"""Reading a player's line at the terminal, shared by the games' terminal front ends."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+
+def read_line(inp: TextIO, out: TextIO, prompt: str) -> str | None:
+    """Prompt on ``out`` and read one line from ``inp``, stripped; None at the end of input.
+
+    When ``inp`` is not a terminal (a script or a test), the line read is echoed, so the
+    transcript on ``out`` reads like a session at the keyboard.
+    """
+    out.write(prompt)
+    line = inp.readline()
+    if not line:
+        return None
+    if not inp.isatty():
+        out.write(line.rstrip("\n") + "\n")
+    return line.strip()
