@@ -297,6 +297,7 @@ def count(
     seed: int | None = None,
     backend: str = "ddsim",
     sampler: BaseSamplerV2 | None = None,
+    construction: str = "paper",
 ) -> CountResult:
     """Estimate p_win of ``spec`` by quantum counting or amplitude estimation.
 
@@ -314,9 +315,10 @@ def count(
             (matrix product state); ignored when a ``sampler`` is given.
         sampler: any ``BaseSamplerV2`` (an IBM runtime sampler, a noisy simulator, ...); it
             receives untranspiled circuits, so wrap it in :class:`TranspilingSampler`.
+        construction: the game circuit inside A, ``paper`` or ``efficient`` (polynomial).
     """
     check_options(method, epsilon, alpha, eval_qubits, shots)
-    win = build_win_circuit(spec, first)
+    win = build_win_circuit(spec, first, construction)
     width = win.num_qubits + (eval_qubits if method == "canonical" else 0)
     check_capacity(width, {"ddsim": "ddsim", "mps": "mps", "aer-mps": "mps"}.get(backend, "aer"))
     sampler = sampler or default_sampler(backend, shots, seed)

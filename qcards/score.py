@@ -158,9 +158,15 @@ class WinCircuit:
         return self.circuit.num_qubits
 
 
-def build_win_circuit(spec: Endgame, first: Card | None = None) -> WinCircuit:
-    """A = WinOracle . game: marks the favourable subspace in one objective qubit."""
-    game = build_game(spec, first)
+def build_win_circuit(
+    spec: Endgame, first: Card | None = None, construction: str = "paper"
+) -> WinCircuit:
+    """A = WinOracle . game: marks the favourable subspace in one objective qubit.
+
+    ``construction`` picks the game circuit (``paper`` or the polynomial ``efficient`` one);
+    the oracle reads only the layout's card registers, so it serves both.
+    """
+    game = build_game(spec, first, construction=construction)
     oracle = WinOracleGate(game.layout)
     score = QuantumRegister(oracle.score_size, "score")
     qc = QuantumCircuit(*game.layout.registers, score, name="win_state")

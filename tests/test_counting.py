@@ -11,6 +11,7 @@ from qiskit_algorithms import EstimationProblem
 from qcards.cards import Card
 from qcards.counting import TranspilingSampler, controlled_grover_power, count, default_sampler
 from qcards.errors import ModelError
+from qcards.score import build_win_circuit
 from qcards.spec import parse_spec
 
 from conftest import generated_specs, random_spec
@@ -40,6 +41,19 @@ def test_four_card_iae_reaches_one_percent(four_card):
     result = count(four_card, method="iae", epsilon=0.01, seed=2, shots=100)
     assert result.error <= 0.01
     assert abs(result.winning_paths - 10) <= 24 * 0.01
+
+
+@pytest.mark.parametrize("method", ["iae", "mlae"])
+def test_efficient_construction_counts_the_same(four_card, method):
+    """A built on the polynomial game circuit: a different, wider A, the same p_win."""
+    paper = build_win_circuit(four_card)
+    efficient = build_win_circuit(four_card, construction="efficient")
+    assert efficient.num_qubits > paper.num_qubits
+    result = count(
+        four_card, method=method, seed=5, shots=100, construction="efficient", **SETTINGS[method]
+    )
+    check(result)
+    assert result.num_qubits == efficient.num_qubits
 
 
 @pytest.mark.slow

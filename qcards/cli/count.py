@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from qcards.cli.common import (
     card_option,
+    construction_argument,
     estimation_arguments,
     estimation_options,
     json_argument,
@@ -20,6 +21,7 @@ def add_parser(sub) -> None:
     )
     spec_argument(p)
     estimation_arguments(p)
+    construction_argument(p, default="paper")
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card")
     json_argument(p)
     p.set_defaults(run=run)
@@ -30,6 +32,7 @@ def run(args) -> int:
         load(args.spec),
         card_option(args.first),
         **estimation_options(args),
+        construction=args.construction,
     )
     data = result.to_json()
     if not args.json:
