@@ -94,3 +94,29 @@ def test_multinomial_deal_with_three_bit_owner_codes(sizes):
     assert set(probs) == {i for i, p in enumerate(reference) if p > 0}
     for i, p in probs.items():
         assert abs(p - reference[i]) < 1e-9
+
+
+@pytest.mark.parametrize(
+    "sizes,width",
+    [
+        ((0, 1, 1), 2),
+        ((0, 2, 2), 2),
+        ((2, 0, 1), 2),
+        ((1, 2, 0), 2),
+        ((0, 3), 1),
+        ((0, 2, 2, 3), 2),
+    ],
+)
+def test_multinomial_deal_with_an_empty_receiver(sizes, width):
+    """A receiver that gets no card (a full hand in Quantum Go Fish): every card of a group can
+    take the same bit, which needs no routed Dicke state and so no ancillas."""
+    from qcards.backends import dd_probabilities
+
+    gate = MultinomialDealGate(sizes, width)
+    qc = QuantumCircuit(gate.num_qubits)
+    qc.append(gate, range(gate.num_qubits))
+    probs = dd_probabilities(qc, qc.qubits[: sum(sizes) * width])  # also checks ancillas end clean
+    reference = DealGate(sizes, width).reference_state() ** 2
+    assert set(probs) == {i for i, p in enumerate(reference) if p > 0}
+    for i, p in probs.items():
+        assert abs(p - reference[i]) < 1e-9

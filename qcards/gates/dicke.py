@@ -135,9 +135,9 @@ class SubsetDickeGate(Gate):
     """Set the target bit on k of the m marked positions, every choice with equal amplitude.
 
     Qubits: ``n`` markers, then ``n`` targets (0 on the marked positions), then ``m`` clean
-    ancillas (returned clean). On inputs with exactly m markers set, the targets become the
-    Dicke state :math:`|D^m_k\\rangle` spread over the marked positions; other inputs are
-    outside the gate's contract.
+    ancillas (returned clean) when 0 < k < m; for k = 0 or k = m there are none. On inputs
+    with exactly m markers set, the targets become the Dicke state :math:`|D^m_k\\rangle`
+    spread over the marked positions; other inputs are outside the gate's contract.
 
     Args:
         num_positions: n.
@@ -154,8 +154,12 @@ class SubsetDickeGate(Gate):
         self.num_positions = num_positions
         self.num_marked = num_marked
         self.weight = weight
+        # ancillas only when a Dicke state is routed (0 < k < m): k = m copies the markers
+        self.num_ancillas = num_marked if 0 < weight < num_marked else 0
         super().__init__(
-            "subset_dicke", 2 * num_positions + num_marked, [num_positions, num_marked, weight]
+            "subset_dicke",
+            2 * num_positions + self.num_ancillas,
+            [num_positions, num_marked, weight],
         )
 
     def _define(self) -> None:
@@ -303,12 +307,12 @@ def _synth_multinomial_deal(gate: MultinomialDealGate) -> QuantumCircuit:
         if bit == w - 2:  # one higher bit: it marks the group itself (X where it must be 0)
             marker = bits[bit + 1]
             with open_controls(qc, {q: v for cube in cubes for q, v in cube.items()}):
-                qc.append(subset, [*marker, *bits[bit], *routed[: m if k < m else 0]])
+                qc.append(subset, [*marker, *bits[bit], *routed[: subset.num_ancillas]])
             continue
         marker = ancilla[gate.num_routed :]
         for cube, target in zip(cubes, marker, strict=True):  # mark the group ...
             cube_x(qc, cube, target)
-        qc.append(subset, [*marker, *bits[bit], *routed[: m if k < m else 0]])
+        qc.append(subset, [*marker, *bits[bit], *routed[: subset.num_ancillas]])
         for cube, target in zip(cubes, marker, strict=True):  # ... and unmark it
             cube_x(qc, cube, target)
     _relabel(qc, gate.plan.codes, [owner[j * w : (j + 1) * w] for j in range(n)], w)

@@ -9,7 +9,6 @@ import gofish_brute
 import pytest
 
 from qcards.games.gofish import GoFish
-from qcards.games.gofish.game import NO, YES
 from qcards.games.gofish.randomplay import random_move
 from qcards.games.gofish.solve import (
     Position,
@@ -181,8 +180,18 @@ def test_a_cut_off_search_is_refused():
         solve(3, limit=100)
 
 
-def test_answers_are_only_consistent_ones():
-    position = start(2)
-    for option in ask_options(position):
-        assert {a for a, _ in option.answers} <= {YES, NO}
-        assert option.answers
+def test_answers_are_exactly_the_consistent_ones():
+    """At the start and one move later, each ask's answers are those brute force allows."""
+    for players in (2, 3):
+        states = gofish_brute.start(players)
+        position = start(players)
+        for option in ask_options(position):
+            answers = {a for a, _ in option.answers}
+            assert answers == set(gofish_brute.allowed(states, 0, option.target, option.suit))
+        option = next(iter(ask_options(position)))
+        answer, result = option.answers[0]
+        states = gofish_brute.step(states, 0, option.target, option.suit, answer)
+        assert result.position.deals == frozenset(now for _, now in states)
+        for later in ask_options(result.position):
+            allowed = gofish_brute.allowed(states, result.position.turn, later.target, later.suit)
+            assert {a for a, _ in later.answers} == set(allowed)
