@@ -54,13 +54,23 @@ def main() -> None:
 
 
 def solver_table(args) -> None:
-    print("| players | no-four | initial deals | positions | s | verdict | forcing teams (turns) |")
-    print("|---|---|---|---|---|---|---|")
-    for players, no_four in [(2, False), (2, True), (3, False), (3, True)]:
+    print(
+        "| players | no-four | playing on | initial deals | positions | s | verdict "
+        "| forcing teams (turns) |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for players, no_four, playing_on in [
+        (2, False, False),
+        (2, True, False),
+        (2, True, True),
+        (3, False, False),
+        (3, True, False),
+        (3, True, True),
+    ]:
         times = []
         for _ in range(args.runs):
             begin = time.perf_counter()
-            solution = solve(players, no_four)
+            solution = solve(players, no_four, playing_on=playing_on)
             times.append(time.perf_counter() - begin)
         teams = ", ".join(
             f"{'+'.join(str(s + 1) for s in t.team)} ({t.turns})"
@@ -68,7 +78,8 @@ def solver_table(args) -> None:
             if t.forced
         )
         print(
-            f"| {players} | {no_four} | {solution.initial_deals} | {solution.positions} | "
+            f"| {players} | {no_four} | {playing_on} | {solution.initial_deals} | "
+            f"{solution.positions} | "
             f"{statistics.median(times):.2f} | {solution.verdict} | {teams or '-'} |"
         )
     begin = time.perf_counter()

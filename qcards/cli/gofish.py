@@ -67,6 +67,12 @@ def add_parser(sub) -> None:
     )
     v.add_argument("--players", type=int, default=2, help="2 or 3 (default: %(default)s)")
     _no_four(v)
+    v.add_argument(
+        "--playing-on",
+        action="store_true",
+        help="variant: fours are laid down, the only win is running out of cards "
+        "(implies --no-four)",
+    )
     json_argument(v)
     v.set_defaults(run=run_solve)
 
@@ -260,7 +266,7 @@ def run_solve(args) -> int:
             f"--players {args.players}: the exact solution is computed for 2 or 3 players "
             "(4 players have too many positions)"
         )
-    solution = solve(args.players, args.no_four)
+    solution = solve(args.players, args.no_four, playing_on=args.playing_on)
     if args.json:
         print_json(solution.to_json())
         return 0
@@ -272,7 +278,7 @@ def run_solve(args) -> int:
         ],
     )
     print(
-        f"\n{solution.players} players{' (no-four)' if solution.no_four else ''}: "
+        f"\n{solution.players} players{_solved_variants(solution)}: "
         f"{solution.initial_deals} initial deals, {solution.positions} positions. "
         f"{solution.verdict}."
     )
@@ -287,3 +293,10 @@ def run_count(args) -> int:
         data["ci"] = f"[{data['ci'][0]:.3f}, {data['ci'][1]:.3f}]"
     print_record(data, args.json)
     return 0
+
+
+def _solved_variants(solution) -> str:
+    names = [
+        n for n, on in (("no-four", solution.no_four), ("playing-on", solution.playing_on)) if on
+    ]
+    return f" ({', '.join(names)})" if names else ""

@@ -122,3 +122,10 @@ def test_count_of_a_paradox_is_an_error(tmp_path, capsys) -> None:
     assert main(["gofish", "count", str(record)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "paradox at line 3" in err and err.count("\n") == 1
+
+
+def test_solve_playing_on(capsys) -> None:
+    assert main(["gofish", "solve", "--players", "2", "--playing-on", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["playing_on"] and data["no_four"]
+    assert data["positions"] == 13 and not any(t["forced"] for t in data["teams"])

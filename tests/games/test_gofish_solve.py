@@ -27,15 +27,26 @@ def test_initial_deals_match_brute_force(players, no_four):
     assert all_deals(players, no_four) == frozenset(gofish_brute.deals(players, no_four))
 
 
-@pytest.mark.parametrize("players, no_four, games", [(2, False, 30), (3, False, 25), (3, True, 25)])
-def test_solver_rules_agree_with_the_referee(players, no_four, games):
+@pytest.mark.parametrize(
+    "players, no_four, playing_on, games",
+    [
+        (2, False, False, 30),
+        (3, False, False, 25),
+        (3, True, False, 25),
+        (2, True, True, 30),
+        (3, True, True, 25),
+    ],
+)
+def test_solver_rules_agree_with_the_referee(players, no_four, playing_on, games):
     """Random games through the referee and the solver's positions side by side: the same
-    legal asks, the same consistent answers, the same ends, the same consistent deals."""
-    rng = random.Random(players * 100 + no_four)
+    legal asks, the same consistent answers, the same ends, the same consistent deals (also
+    playing on, where fours are laid down and an empty hand wins)."""
+    rng = random.Random(players * 100 + no_four + 10 * playing_on)
     names = [f"P{k}" for k in range(players)]
+    ends: set[str] = set()
     for _ in range(games):
-        game = GoFish(names, no_four=no_four)
-        position = start(players, no_four)
+        game = GoFish(names, no_four=no_four, playing_on=playing_on)
+        position = start(players, no_four, playing_on)
         while not game.over:
             options = {(o.target, o.suit): o for o in ask_options(position)}
             suits = list(game.suits)
@@ -53,6 +64,7 @@ def test_solver_rules_agree_with_the_referee(players, no_four, games):
             if game.over:
                 assert result.winners == tuple(names.index(w) for w in outcome.winners)
                 assert result.reason == outcome.reason
+                ends.add(outcome.reason)
                 break
             assert result.position.turn == names.index(game.turn)
             position = result.position
@@ -65,6 +77,8 @@ def test_solver_rules_agree_with_the_referee(players, no_four, games):
                 tuple(max(m[p][s] for m in position.deals) for s in range(players))
                 for p in range(players)
             )
+    # the random games reached an end, and playing on only an empty hand ends a game
+    assert ends == {"empty"} if playing_on else ends and "empty" not in ends
 
 
 @pytest.fixture(scope="module")

@@ -38,11 +38,13 @@ Matrix = tuple[tuple[int, ...], ...]
 
 @dataclass(frozen=True)
 class Position:
-    """The start of a turn: the consistent count matrices, the seat to ask, the named suits."""
+    """The start of a turn: the consistent count matrices, the seat to ask, the named suits,
+    and whether the game is played on (variant: fours are laid down, an empty hand wins)."""
 
     deals: frozenset[Matrix]
     turn: int
     named: int
+    playing_on: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,9 +85,9 @@ def all_deals(players: int, no_four: bool = False) -> frozenset[Matrix]:
     return frozenset(out)
 
 
-def start(players: int, no_four: bool = False) -> Position:
-    """The position before the first ask."""
-    return Position(all_deals(players, no_four), 0, 0)
+def start(players: int, no_four: bool = False, playing_on: bool = False) -> Position:
+    """The position before the first ask (playing on implies no-four, as in the referee)."""
+    return Position(all_deals(players, no_four or playing_on), 0, 0, playing_on)
 
 
 def ask_options(position: Position) -> Iterator[AskOption]:
@@ -107,10 +109,10 @@ def ask_options(position: Position) -> Iterator[AskOption]:
             answers = []
             gave = [_transfer(m, target, mover, suit) for m in holding if m[target][suit] >= 1]
             if gave:
-                answers.append(("yes", _result(frozenset(gave), mover, now_named)))
+                answers.append(("yes", _result(frozenset(gave), position, now_named)))
             kept = [m for m in holding if m[target][suit] == 0]
             if kept:
-                answers.append(("no", _result(frozenset(kept), mover, now_named)))
+                answers.append(("no", _result(frozenset(kept), position, now_named)))
             yield AskOption(target, suit, tuple(answers))
 
 
@@ -121,23 +123,40 @@ def _transfer(matrix: Matrix, giver: int, receiver: int, suit: int) -> Matrix:
     return tuple(tuple(row) for row in rows)
 
 
-def _result(deals: frozenset[Matrix], asker: int, named: int) -> Result:
-    """Win checks in the referee's order: everything determined, then four of a suit."""
-    if len(deals) == 1:
-        return Result((asker,), "determined")
+def _laid_down(matrix: Matrix, player: int, suit: int) -> Matrix:
+    """The matrix after ``player`` lays down the four cards of ``suit`` they hold."""
+    rows = [list(row) for row in matrix]
+    rows[player][suit] = 0
+    return tuple(tuple(row) for row in rows)
+
+
+def _result(deals: frozenset[Matrix], before: Position, named: int) -> Result:
+    """Win checks in the referee's order: everything determined, then four of a suit. Playing
+    on, provable fours are laid down instead, and only an empty hand wins."""
+    asker = before.turn
     players = len(next(iter(deals)))
-    fours = tuple(
-        p
+    fours = [
+        (p, s)
         for p in range(players)
-        if any(all(m[p][s] == CARDS_PER_SUIT for m in deals) for s in range(players))
-    )
-    if fours:
-        return Result(fours, "four")
+        for s in range(players)
+        if all(m[p][s] == CARDS_PER_SUIT for m in deals)
+    ]
+    if before.playing_on:
+        for p, s in fours:
+            deals = frozenset(_laid_down(m, p, s) for m in deals)
+        sizes = [sum(row) for row in next(iter(deals))]
+        empty = tuple(p for p in range(players) if sizes[p] == 0)
+        if empty:
+            return Result(empty, "empty")
+    elif len(deals) == 1:
+        return Result((asker,), "determined")
+    elif fours:
+        return Result(tuple(sorted({p for p, _ in fours})), "four")
     sizes = [sum(row) for row in next(iter(deals))]
     turn = next(
         s for k in range(1, players + 1) if sizes[s := (asker + k) % players] > 0
     )  # players without cards cannot ask
-    return Result(position=Position(deals, turn, named))
+    return Result(position=Position(deals, turn, named, before.playing_on))
 
 
 def canonical(position: Position) -> Position:
@@ -151,7 +170,7 @@ def canonical(position: Position) -> Position:
         key = tuple(sorted(tuple(tuple(row[c] for c in columns) for row in m) for m in deals))
         if best is None or key < best:
             best = key
-    return Position(frozenset(best or ()), position.turn, named)
+    return Position(frozenset(best or ()), position.turn, named, position.playing_on)
 
 
 @dataclass(frozen=True)
@@ -163,12 +182,14 @@ class GameGraph:
     complete: bool
 
 
-def explore(players: int, no_four: bool = False, limit: int | None = None) -> GameGraph:
+def explore(
+    players: int, no_four: bool = False, limit: int | None = None, playing_on: bool = False
+) -> GameGraph:
     """List the reachable positions breadth first; stop after ``limit`` of them if given.
 
     Positions are stored in :func:`canonical` form, and so are the results in their options.
     """
-    root = canonical(start(players, no_four))
+    root = canonical(start(players, no_four, playing_on))
     options: dict[Position, tuple[AskOption, ...]] = {}
     queue, seen = deque([root]), {root}
     while queue:
@@ -249,6 +270,7 @@ class Solution:
 
     players: int
     no_four: bool
+    playing_on: bool
     initial_deals: int
     positions: int
     teams: tuple[TeamResult, ...]
@@ -271,6 +293,7 @@ class Solution:
         return {
             "players": self.players,
             "no_four": self.no_four,
+            "playing_on": self.playing_on,
             "initial_deals": self.initial_deals,
             "positions": self.positions,
             "verdict": self.verdict,
@@ -286,14 +309,17 @@ class Solution:
         }
 
 
-def solve(players: int, no_four: bool = False, limit: int | None = None) -> Solution:
+def solve(
+    players: int, no_four: bool = False, limit: int | None = None, playing_on: bool = False
+) -> Solution:
     """Solve the game for every single player and every team of two or more (but not all).
 
     Raises:
         ValueError: if the graph has more than ``limit`` positions (the analysis would not be
             exact: a cut-off graph proves nothing about the positions beyond the cut).
     """
-    graph = explore(players, no_four, limit)
+    no_four = no_four or playing_on
+    graph = explore(players, no_four, limit, playing_on)
     if not graph.complete:
         raise ValueError(
             f"{players} players: more than {limit} positions; the search did not finish"
@@ -315,6 +341,7 @@ def solve(players: int, no_four: bool = False, limit: int | None = None) -> Solu
     return Solution(
         players=players,
         no_four=no_four,
+        playing_on=playing_on,
         initial_deals=len(all_deals(players, no_four)),
         positions=len(graph.options),
         teams=tuple(results),
