@@ -67,12 +67,7 @@ def add_parser(sub) -> None:
     )
     v.add_argument("--players", type=int, default=2, help="2 or 3 (default: %(default)s)")
     _no_four(v)
-    v.add_argument(
-        "--playing-on",
-        action="store_true",
-        help="variant: fours are laid down, the only win is running out of cards "
-        "(implies --no-four)",
-    )
+    _playing_on(v)
     json_argument(v)
     v.set_defaults(run=run_solve)
 
@@ -110,6 +105,10 @@ def _variants(parser) -> None:
         action="store_true",
         help="variant: a paradoxical answer is refused and its author sits out a turn",
     )
+    _playing_on(parser)
+
+
+def _playing_on(parser) -> None:
     parser.add_argument(
         "--playing-on",
         action="store_true",

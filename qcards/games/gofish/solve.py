@@ -144,15 +144,13 @@ def _result(deals: frozenset[Matrix], before: Position, named: int) -> Result:
     if before.playing_on:
         for p, s in fours:
             deals = frozenset(_laid_down(m, p, s) for m in deals)
-        sizes = [sum(row) for row in next(iter(deals))]
-        empty = tuple(p for p in range(players) if sizes[p] == 0)
-        if empty:
-            return Result(empty, "empty")
     elif len(deals) == 1:
         return Result((asker,), "determined")
     elif fours:
         return Result(tuple(sorted({p for p, _ in fours})), "four")
-    sizes = [sum(row) for row in next(iter(deals))]
+    sizes = [sum(row) for row in next(iter(deals))]  # the same in every consistent matrix
+    if before.playing_on and (empty := tuple(p for p in range(players) if sizes[p] == 0)):
+        return Result(empty, "empty")
     turn = next(
         s for k in range(1, players + 1) if sizes[s := (asker + k) % players] > 0
     )  # players without cards cannot ask
