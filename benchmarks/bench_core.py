@@ -11,12 +11,12 @@ import statistics
 import tempfile
 import time
 
-from qcards.analysis import evaluate_spec
-from qcards.classical import evaluate
-from qcards.encoding import GameLayout
-from qcards.game import build_game
-from qcards.paper import EXAMPLES
-from qcards.reproduce import reproduce_example
+from qcards.analysis.evaluate import evaluate_spec
+from qcards.circuits.game import build_game
+from qcards.circuits.layout import GameLayout
+from qcards.paper.examples import EXAMPLES
+from qcards.paper.reproduce import reproduce_example
+from qcards.skat.referee import evaluate
 
 
 def median_time(fn, repeat: int) -> float:
@@ -37,7 +37,7 @@ def main() -> None:
         spec = example.spec()
         first = example.firsts[0]
         layout = GameLayout(spec)
-        game = build_game(spec, first)
+        game = build_game(spec, first, construction="paper")
 
         def run_referee(spec=spec, first=first):
             return evaluate(spec, "random", first)

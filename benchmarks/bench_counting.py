@@ -3,7 +3,8 @@
 For both paper examples (six-card with the ace led) it runs canonical phase estimation (m = 2..4
 evaluation qubits), IAE (several epsilons), MLAE (doubling schedules of several lengths) and
 plain sampling of the win circuit (each shot one application of A, counted as one call), with
-several seeds (the study itself is :func:`qcards.studies.estimation_error`). It prints a table
+several seeds (the study itself is :func:`qcards.analysis.estimation_error.estimation_error`). It
+prints a table
 of median absolute errors, the fitted log-log slopes (amplitude estimation should approach -1,
 sampling -1/2), the time of one Grover power on DDSIM versus Aer, and saves the plot to
 ``benchmarks/results/counting_error.png``.
@@ -21,17 +22,17 @@ from pathlib import Path
 from qiskit import ClassicalRegister, transpile
 from qiskit_aer import AerSimulator
 
-from qcards.counting import estimation_problem
-from qcards.paper import FOUR_CARD, SIX_CARD
-from qcards.plotting import estimation_error_figure, save_figure
-from qcards.score import build_win_circuit
-from qcards.studies import DEFAULT_SETTINGS, QUICK_SETTINGS, estimation_error
+from qcards.analysis.estimation_error import DEFAULT_SETTINGS, QUICK_SETTINGS, estimation_error
+from qcards.circuits.oracle import build_win_circuit
+from qcards.estimation.counting import estimation_problem
+from qcards.paper.examples import FOUR_CARD, SIX_CARD
+from qcards.viz.plots import estimation_error_figure, save_figure
 
 OUT = Path(__file__).parent / "results"
 
 
 def grover_timing(spec, first, k=10):
-    win = build_win_circuit(spec, first)
+    win = build_win_circuit(spec, first, construction="paper")
     problem = estimation_problem(win)
     qc = win.circuit.copy()
     for _ in range(k):

@@ -19,9 +19,9 @@ from pathlib import Path
 from bench_scale import scale_spec, timed
 from dask.system import CPU_COUNT
 
-from qcards.analysis import recommend_spec
-from qcards.paper import SIX_CARD
-from qcards.sweeps import LOCAL, local_cluster
+from qcards.analysis.evaluate import recommend_spec
+from qcards.execution.sweeps import LOCAL, local_cluster
+from qcards.paper.examples import SIX_CARD
 
 RESULTS = Path(__file__).resolve().parent / "results" / "dask.md"
 

@@ -3,7 +3,8 @@
 Run ``python benchmarks/bench_noise.py [--shots 1000] [--repeat 3] [--reference-shots 200]``.
 
 Table 1 (speed, issue 5's target: 1000 noisy shots in <= 2 minutes on 2 cores): ``fake:<Name>``
-(Pauli-twirled device noise by trajectories, :mod:`qcards.noisy`) against ``fake-aer:<Name>``
+(Pauli-twirled device noise by trajectories, :mod:`qcards.execution.noisy`) against
+``fake-aer:<Name>``
 (Aer's full device noise model, shot by shot), medians of N runs, the latter timed on fewer
 shots and scaled to the same number; ratio in the same run.
 
@@ -23,21 +24,19 @@ import statistics
 import time
 from pathlib import Path
 
-from qcards.analysis import regroup
-from qcards.backends import named_backend
-from qcards.classical import evaluate, stage_distributions
-from qcards.encoding import readable_label
-from qcards.game import build_game
-from qcards.paper import FOUR_CARD
-from qcards.plotting import save_comparison
-from qcards.run import (
-    INVALID_LABEL,
-    decode_counts,
+from qcards.circuits.card_codes import readable_label
+from qcards.circuits.decode import INVALID_LABEL, decode_counts, regroup
+from qcards.circuits.game import build_game
+from qcards.execution.targets import parse_target
+from qcards.execution.transpile import (
     measured_circuit,
     outcome_counts,
     transpile_to,
     transpiled_size,
 )
+from qcards.paper.examples import FOUR_CARD
+from qcards.skat.referee import evaluate, stage_distributions
+from qcards.viz.plots import save_comparison
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEVICES = ("FakeTorino", "FakeBrisbane")
@@ -47,7 +46,7 @@ OTHER_LABEL = "(unreachable game states)"
 def noisy_counts(backend: str, game, stage, shots: int, seed: int):
     """Decoded counts of ``game`` up to ``stage`` sampled on ``backend``, the transpiled
     circuit and the seconds spent sampling (without transpilation)."""
-    device, sampler = named_backend(backend, seed)
+    device, sampler = parse_target(backend).sampler(seed)
     circuit = transpile_to(measured_circuit(game, stage), device, seed, prefer="qubits")
     start = time.perf_counter()
     result = sampler.run([circuit], shots=shots).result()[0]

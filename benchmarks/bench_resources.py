@@ -14,7 +14,7 @@ import json
 import time
 from pathlib import Path
 
-from qcards.resources import count_resources
+from qcards.analysis.resources import count_resources
 
 RESULTS = Path(__file__).parent / "results" / "resources.json"
 

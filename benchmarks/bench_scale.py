@@ -21,11 +21,11 @@ import time
 from dataclasses import replace
 from queue import Empty
 
-from qcards.analysis import evaluate_spec
-from qcards.classical import evaluate
+from qcards.analysis.evaluate import evaluate_spec
+from qcards.analysis.resources import resource_spec
 from qcards.errors import ResourceError
-from qcards.paper import FOUR_CARD, SIX_CARD
-from qcards.resources import resource_spec
+from qcards.paper.examples import FOUR_CARD, SIX_CARD
+from qcards.skat.referee import evaluate
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:

@@ -4,9 +4,9 @@ Layers (imports flow left to right only): cards/spec/classical (pure Python, exa
 referee) -> encoding/gates/game (circuits, never run) -> backends/plotting/paper -> cli.
 """
 
-from qcards.cards import Card, Rules, Trump
 from qcards.errors import ModelError, QcardsError, ResourceError, SpecError
-from qcards.spec import Endgame, load_spec, parse_spec
+from qcards.skat.cards import Card, Rules, Trump
+from qcards.skat.spec import Endgame, load_spec, parse_spec
 
 __all__ = [
     "Card",

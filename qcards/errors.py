@@ -1,8 +1,22 @@
-"""Exceptions of qcards. The CLI turns every :class:`QcardsError` into one ``error:`` line."""
+"""Exceptions of qcards' Skat library and execution layers (each game has its own module).
+
+The CLI turns every :class:`QcardsError` into one ``error:`` line. Library messages name the
+Python parameters (``epsilon``, ``method='classical'``); an error lists the parameters it
+names in :attr:`QcardsError.parameters`, and the CLI writes them as its flags
+(:func:`qcards.cli.common.error_message`).
+"""
 
 
 class QcardsError(Exception):
-    """Base class of all errors meant for a user (bad input, refused requests)."""
+    """Base class of all errors meant for a user (bad input, refused requests).
+
+    Attributes:
+        parameters: the function parameters the message names, if any.
+    """
+
+    def __init__(self, message: str = "", *, parameters: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.parameters = tuple(parameters)
 
 
 class SpecError(QcardsError, ValueError):
@@ -17,6 +31,18 @@ class ModelError(QcardsError, ValueError):
     """A combination of options the model cannot answer (e.g. adversarial play on a circuit)."""
 
 
+class ParameterError(ModelError):
+    """A function argument that is out of range or unknown; names the parameter."""
+
+    def __init__(self, parameter: str, message: str) -> None:
+        super().__init__(message, parameters=(parameter,))
+        self.parameter = parameter
+
+
+class MissingExtraError(QcardsError):
+    """A feature whose optional dependencies are not installed; names the extra to install."""
+
+
 class CredentialsError(QcardsError):
     """No usable IBM Quantum account (saved or in the environment), or the service refused it."""
 
@@ -26,23 +52,12 @@ class JobStoreError(QcardsError):
 
 
 class JobError(QcardsError):
-    """A hardware job that failed, was cancelled, or was interrupted while waiting."""
+    """A hardware job that failed, was cancelled, or was interrupted while waiting.
 
-
-class CatsError(QcardsError, ValueError):
-    """Bad input to Philosopher Cats: an unknown card, a false announcement, bad options."""
-
-
-class RuleError(QcardsError, ValueError):
-    """A move that breaks the rules of a game (not your turn, a suit you cannot hold, ...)."""
-
-
-class RecordError(QcardsError, ValueError):
-    """A game record that cannot be read or replayed; names the file and the line."""
-
-
-class QgoError(QcardsError, ValueError):
-    """Quantum Go: an illegal move, bad options, or a record line that breaks the rules.
-
-    Errors from a record read ``"FILE, line N: what is wrong"``.
+    Attributes:
+        job_id: the job, when the error concerns one that the job store keeps.
     """
+
+    def __init__(self, message: str, *, job_id: str | None = None) -> None:
+        super().__init__(message)
+        self.job_id = job_id

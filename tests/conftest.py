@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from qcards.cards import FULL_DECK, Trump, points
-from qcards.encoding import GameLayout
-from qcards.paper import FOUR_CARD, SIX_CARD
-from qcards.spec import Endgame, parse_spec
+from qcards.circuits.layout import GameLayout
+from qcards.paper.examples import FOUR_CARD, SIX_CARD
+from qcards.skat.cards import FULL_DECK, Trump, points
+from qcards.skat.spec import Endgame, parse_spec
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -7,8 +7,8 @@ import math
 import pytest
 from qiskit import QuantumCircuit
 
-from qcards import backends
 from qcards.errors import ResourceError
+from qcards.execution import ddsim as dd_target
 
 
 def _sparse_circuit() -> QuantumCircuit:
@@ -32,7 +32,7 @@ EXPECTED = {
 
 def test_dd_support_reads_every_nonzero_path():
     qc = _sparse_circuit()
-    amps = backends.dd_amplitudes(qc, qc.qubits)
+    amps = dd_target.dd_amplitudes(qc, qc.qubits)
     assert set(amps) == set(EXPECTED)
     for k, v in EXPECTED.items():
         assert abs(amps[k] - v / math.sqrt(2)) < 1e-12
@@ -56,13 +56,13 @@ def test_dd_support_is_used_not_the_sampling_fallback(monkeypatch):
             return super().simulate(shots)
 
     monkeypatch.setattr(ddsim, "CircuitSimulator", Guard)
-    assert len(backends.dd_amplitudes(qc, qc.qubits)) == len(EXPECTED)
+    assert len(dd_target.dd_amplitudes(qc, qc.qubits)) == len(EXPECTED)
 
 
 def test_sampling_fallback_gives_the_same_amplitudes(monkeypatch):
-    monkeypatch.setattr(backends, "_dd_support", lambda diagram, n: None)
+    monkeypatch.setattr(dd_target, "_dd_support", lambda diagram, n: None)
     qc = _sparse_circuit()
-    amps = backends.dd_amplitudes(qc, qc.qubits)
+    amps = dd_target.dd_amplitudes(qc, qc.qubits)
     assert set(amps) == set(EXPECTED)
 
 
@@ -71,10 +71,10 @@ def test_unclean_ancilla_is_refused():
     qc.h(0)
     qc.cx(0, 1)
     with pytest.raises(ResourceError, match="ancilla"):
-        backends.dd_amplitudes(qc, [qc.qubits[0]])
+        dd_target.dd_amplitudes(qc, [qc.qubits[0]])
 
 
 def test_outcome_bits_follow_the_requested_qubits():
     qc = QuantumCircuit(3)
     qc.x(2)
-    assert backends.dd_probabilities(qc, [qc.qubits[2], qc.qubits[0], qc.qubits[1]]) == {1: 1.0}
+    assert dd_target.dd_probabilities(qc, [qc.qubits[2], qc.qubits[0], qc.qubits[1]]) == {1: 1.0}

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import pytest
 
-from qcards.cards import FULL_DECK, TRUMP, Card, CardError, Rules, Trump, parse_cards, points
+from qcards.skat.cards import FULL_DECK, TRUMP, Card, CardError, Rules, Trump, points
 
 
 def cards(text):
-    return parse_cards(text.split())
+    return tuple(Card.parse(t) for t in text.split())
 
 
 def test_parse_letters_symbols_and_case():

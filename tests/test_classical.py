@@ -5,18 +5,11 @@ from fractions import Fraction
 
 import pytest
 
-from qcards.cards import Card
-from qcards.classical import (
-    count_deals,
-    deals,
-    evaluate,
-    paths,
-    recommend,
-    skat_points,
-    stage_distributions,
-)
 from qcards.errors import ModelError
-from qcards.spec import SKAT, parse_spec
+from qcards.skat.cards import Card
+from qcards.skat.referee import count_deals, deals, evaluate, paths, recommend, stage_distributions
+from qcards.skat.spec import SKAT, parse_spec
+from qcards.skat.stages import skat_points
 
 from conftest import generated_specs, random_spec
 
@@ -129,7 +122,7 @@ def test_skat_deals_are_multinomial(skat_one_trick, skat_two_tricks, skat_only):
 
 def test_skat_count_deals_full_game():
     """A real Skat endgame: 22 unknown cards, 10 each for the defenders and 2 in the Skat."""
-    from qcards.cards import FULL_DECK
+    from qcards.skat.cards import FULL_DECK
 
     hand, unknown = FULL_DECK[:10], FULL_DECK[10:]
     spec = parse_spec(

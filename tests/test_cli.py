@@ -7,7 +7,7 @@ import json
 import pytest
 
 from qcards.cli import main
-from qcards.paper import SIX_CARD
+from qcards.paper.examples import SIX_CARD
 
 from conftest import REPO
 

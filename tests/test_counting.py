@@ -8,13 +8,26 @@ from qiskit import QuantumCircuit
 from qiskit.quantum_info import Operator
 from qiskit_algorithms import EstimationProblem
 
-from qcards.cards import Card
-from qcards.counting import TranspilingSampler, controlled_grover_power, count, default_sampler
+from qcards.circuits.oracle import build_win_circuit
+from qcards.circuits.task import GameTask
+from qcards.cli import main
 from qcards.errors import ModelError
-from qcards.score import build_win_circuit
-from qcards.spec import parse_spec
+from qcards.estimation.amplitude import controlled_grover_power
+from qcards.estimation.counting import count as count_task
+from qcards.estimation.options import EstimationOptions
+from qcards.execution.sampling import TranspilingSampler, default_sampler
+from qcards.skat.cards import Card
+from qcards.skat.spec import parse_spec
 
-from conftest import generated_specs, random_spec
+from conftest import REPO, generated_specs, random_spec
+
+FOUR = str(REPO / "qcards" / "specs" / "four-card.toml")
+
+
+def count(spec, first=None, construction="paper", method="iae", **options):
+    """:func:`count_task` of ``spec`` (the paper construction unless given)."""
+    return count_task(GameTask(spec, first, construction), EstimationOptions(method, **options))
+
 
 SETTINGS = {
     "iae": {"epsilon": 0.02},
@@ -46,7 +59,7 @@ def test_four_card_iae_reaches_one_percent(four_card):
 @pytest.mark.parametrize("method", ["iae", "mlae"])
 def test_efficient_construction_counts_the_same(four_card, method):
     """A built on the polynomial game circuit: a different, wider A, the same p_win."""
-    paper = build_win_circuit(four_card)
+    paper = build_win_circuit(four_card, construction="paper")
     efficient = build_win_circuit(four_card, construction="efficient")
     assert efficient.num_qubits > paper.num_qubits
     result = count(
@@ -101,17 +114,43 @@ def test_controlled_grover_power_equals_qiskit():
 @pytest.mark.parametrize(
     "kwargs,message",
     [
-        ({"method": "qpe"}, "unknown counting method"),
-        ({"epsilon": 0.7}, "--epsilon"),
-        ({"alpha": 1.5}, "--alpha"),
-        ({"eval_qubits": 0}, "--eval-qubits"),
+        ({"method": "qpe"}, "unknown estimation algorithm"),
+        ({"epsilon": 0.7}, "^epsilon must"),
+        ({"alpha": 1.5}, "^alpha must"),
+        ({"eval_qubits": 0}, "^eval_qubits must"),
         ({"backend": "gpu"}, "unknown backend"),
         ({"backend": "ibm:ibm_torino"}, "chain of dependent circuits"),
     ],
 )
 def test_bad_options(four_card, kwargs, message):
+    """The library names its parameters (the CLI's flags: test_bad_options_name_the_flags)."""
     with pytest.raises(ModelError, match=message):
         count(four_card, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "flags,message",
+    [
+        (["--algorithm", "qpe"], "invalid choice"),
+        (["--epsilon", "0.7"], "--epsilon must lie in (0, 0.5), got 0.7"),
+        (["--alpha", "1.5"], "--alpha must lie in (0, 1), got 1.5"),
+        (["--eval-qubits", "0"], "--eval-qubits must lie in 1..12, got 0"),
+        (["--backend", "gpu"], "unknown backend 'gpu'"),
+        (["--backend", "ibm:ibm_torino"], "chain of dependent circuits"),
+    ],
+)
+def test_bad_options_name_the_flags(capsys, flags, message):
+    assert main(["count", FOUR, *flags]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_method_is_a_deprecated_alias_of_algorithm(capsys):
+    argv = ["count", FOUR, "--method", "iae", "--epsilon", "0.05", "--seed", "1", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert '"method": "iae"' in captured.out
+    assert "--method is deprecated" in captured.err
 
 
 @pytest.mark.parametrize("backend", ["aer-mps", "mps", "statevector", "fake:FakeManilaV2"])

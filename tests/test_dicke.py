@@ -9,8 +9,8 @@ import pytest
 from qiskit import QuantumCircuit, transpile
 from qiskit.quantum_info import Statevector
 
-from qcards.gates import DealGate, DickeGate, MultinomialDealGate, SubsetDickeGate
-from qcards.gates.dicke import dicke_cx, subset_dicke_cx
+from qcards.circuits.gates import DealGate, DickeGate, MultinomialDealGate, SubsetDickeGate
+from qcards.circuits.gates.dicke import dicke_cx, subset_dicke_cx
 
 
 def cx_count(gate) -> int:
@@ -84,7 +84,7 @@ def test_full_game_deal_plan():
 @pytest.mark.parametrize("sizes", [(1, 1, 1, 1, 1), (1, 2, 1, 1)])
 def test_multinomial_deal_with_three_bit_owner_codes(sizes):
     """Five receivers need 3-bit codes: groups below the top two bits are marked by ancillas."""
-    from qcards.backends import dd_probabilities
+    from qcards.execution.ddsim import dd_probabilities
 
     gate = MultinomialDealGate(sizes, 3)
     qc = QuantumCircuit(gate.num_qubits)
@@ -110,7 +110,7 @@ def test_multinomial_deal_with_three_bit_owner_codes(sizes):
 def test_multinomial_deal_with_an_empty_receiver(sizes, width):
     """A receiver that gets no card (a full hand in Quantum Go Fish): every card of a group can
     take the same bit, which needs no routed Dicke state and so no ancillas."""
-    from qcards.backends import dd_probabilities
+    from qcards.execution.ddsim import dd_probabilities
 
     gate = MultinomialDealGate(sizes, width)
     qc = QuantumCircuit(gate.num_qubits)

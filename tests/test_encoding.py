@@ -2,20 +2,20 @@ from __future__ import annotations
 
 import pytest
 
-from qcards.classical import stage_distributions
-from qcards.encoding import (
+from qcards.circuits.card_codes import (
     TABLE1,
     TABLE4,
     TABLE6,
-    GameLayout,
     paper_code,
     paper_label,
     readable_label,
 )
+from qcards.circuits.game import build_game
+from qcards.circuits.layout import GameLayout
 from qcards.errors import SpecError
-from qcards.game import build_game
-from qcards.paper import SIX_CARD
-from qcards.spec import SKAT, parse_spec
+from qcards.paper.examples import SIX_CARD
+from qcards.skat.referee import stage_distributions
+from qcards.skat.spec import SKAT, parse_spec
 
 
 @pytest.mark.parametrize("code,players", [(TABLE4, 2), (TABLE6, 3), (TABLE1, 3)])
@@ -49,8 +49,8 @@ def test_table6_values_match_the_paper(six_card):
 
 def test_paper_example_state_label(six_card):
     # Sec. VII.2: "000 100 000 100 010 010": ace and king with A, C10 and C9 with B
-    from qcards.cards import Card
-    from qcards.classical import Snapshot
+    from qcards.skat.cards import Card
+    from qcards.skat.stages import Snapshot
 
     owner = {"CA": "A", "CK": "A", "C10": "B", "C9": "B", "C8": "C", "H10": "C"}
     snap = Snapshot(
@@ -149,7 +149,9 @@ def test_paper_codes_refuse_the_skat(fixture, request):
         paper_code(spec)
     assert "build without paper codes" in str(info.value)
     with pytest.raises(SpecError, match=message):
-        build_game(spec, paper_codes=True)
+        build_game(spec, paper_codes=True, construction="paper")
     with pytest.raises(ValueError, match=message):
         {2: TABLE4, 3: TABLE6, 4: TABLE1}[len(spec.players)].encode((SKAT, SKAT), spec)
-    assert build_game(spec).layout.code is None  # fine without the paper's codes
+    assert (
+        build_game(spec, construction="paper").layout.code is None
+    )  # fine without the paper's codes

@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from qiskit.circuit import QuantumCircuit
 
-from qcards.backends import dd_amplitudes
-from qcards.cards import Trump
-from qcards.classical import stage_distributions
-from qcards.game import build_game
+from qcards.circuits.game import build_game
+from qcards.execution.ddsim import dd_amplitudes
+from qcards.skat.cards import Trump
+from qcards.skat.referee import stage_distributions
 
 from conftest import random_spec
 

@@ -8,10 +8,10 @@ import pytest
 from qiskit import qasm3, qpy
 from qiskit_aer import AerSimulator
 
-from qcards.classical import evaluate
 from qcards.cli import main
-from qcards.export import exported_circuits
-from qcards.paper import FOUR_CARD
+from qcards.paper.examples import FOUR_CARD
+from qcards.paper.export import exported_circuits
+from qcards.skat.referee import evaluate
 
 REPO_CIRCUITS = Path(__file__).resolve().parents[1] / "circuits"
 
@@ -32,10 +32,10 @@ def test_repository_files_match_the_code(built):
 
 def test_exported_four_card_circuit_samples_the_referee(built):
     """Run the exported (lowered, measured) four-card circuit and decode its outcomes."""
-    from qcards.game import build_game
+    from qcards.circuits.game import build_game
 
     circuit = built["four-card-paper"]
-    game = build_game(FOUR_CARD.spec())
+    game = build_game(FOUR_CARD.spec(), construction="paper")
     shots = 4000
     counts = AerSimulator(seed_simulator=3).run(circuit, shots=shots).result().get_counts()
     last = game.stages[-1]

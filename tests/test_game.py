@@ -6,12 +6,13 @@ from dataclasses import replace
 
 import pytest
 
-from qcards.analysis import decode_distribution, evaluate_spec
-from qcards.backends import exact_stage_probabilities
-from qcards.cards import Card, Trump
-from qcards.classical import evaluate, stage_distributions
-from qcards.encoding import paper_label
-from qcards.game import build_game
+from qcards.analysis.evaluate import evaluate_spec
+from qcards.circuits.card_codes import paper_label
+from qcards.circuits.decode import decode_distribution
+from qcards.circuits.game import build_game
+from qcards.execution.exact import exact_stage_probabilities
+from qcards.skat.cards import Card, Trump
+from qcards.skat.referee import evaluate, stage_distributions
 
 from conftest import generated_specs, random_spec
 
@@ -91,7 +92,7 @@ def test_aer_sampling_within_statistical_tolerance(four_card):
 
 def assert_paper_registers_match_referee(spec, first=None):
     """Build with the paper's card registers and read them directly (no decoding)."""
-    game = build_game(spec, first, paper_codes=True)
+    game = build_game(spec, first, paper_codes=True, construction="paper")
     probs = exact_stage_probabilities(game, qubits=game.layout.card_qubits, method="mps")
     for stage, expected in stage_distributions(spec, first):
         want: dict[str, float] = {}

@@ -10,9 +10,9 @@ from qiskit import QuantumCircuit, transpile
 from qiskit.quantum_info import Operator, Statevector
 from qiskit_aer import AerSimulator
 
-from qcards.encoding import GameLayout
-from qcards.gates import CardPlayGate, DealGate, RoundGate, TrickTakingGate, WStateGate
-from qcards.paper import FOUR_CARD, SIX_CARD
+from qcards.circuits.gates import CardPlayGate, DealGate, TrickTakingGate, WStateGate
+from qcards.circuits.layout import GameLayout
+from qcards.paper.examples import FOUR_CARD, SIX_CARD
 
 
 def w_reference(k):
@@ -75,7 +75,6 @@ def game_gate_examples():
         for t in range(1, layout.num_tricks + 1):
             out += [CardPlayGate(layout, t, i) for i in range(len(layout.spec.players))]
             out.append(TrickTakingGate(layout, t))
-            out.append(RoundGate(layout, t))
     return out
 
 
@@ -141,27 +140,9 @@ def test_game_gates_reject_bad_trick(bad):
 
 
 def test_hand_codes_gate_needs_paper_layout():
-    from qcards.gates.codes import HandCodesGate
+    from qcards.circuits.gates.codes import HandCodesGate
 
     with pytest.raises(ValueError, match="paper_codes=True"):
         HandCodesGate(GameLayout(FOUR_CARD.spec()))
     gate = HandCodesGate(GameLayout(FOUR_CARD.spec(), paper_codes=True))
     assert gate.definition.num_qubits == 27
-
-
-def test_round_gates_reproduce_the_staged_game():
-    """Deal + R_1 + R_2 (Eq. 16) gives the same final state as the stage-by-stage circuit."""
-    from qcards.game import build_game
-
-    spec = SIX_CARD.spec()
-    game = build_game(spec)
-    rounds = game.layout.circuit("rounds")
-    rounds.append(game.circuit.data[0])  # U_ini
-    for t in (1, 2):
-        rounds.append(RoundGate(game.layout, t), rounds.qubits)
-    sim = AerSimulator(method="statevector")
-    states = []
-    for qc in (game.circuit.copy(), rounds):
-        qc.save_statevector()
-        states.append(sim.run(transpile(qc, sim)).result().get_statevector())
-    assert states[0].equiv(states[1])

@@ -12,12 +12,13 @@ from qiskit_aer import AerSimulator
 from qiskit_ibm_runtime.exceptions import RuntimeJobFailureError
 from qiskit_ibm_runtime.fake_provider import FakeGuadalupeV2, FakeNairobiV2
 
-from qcards import ibm
+from qcards.circuits.decode import INVALID_LABEL
+from qcards.circuits.task import GameTask
 from qcards.cli import main
 from qcards.errors import CredentialsError, JobError, ResourceError
-from qcards.jobs import DONE, FAILED, SUBMITTED, JobStore
-from qcards.run import INVALID_LABEL
-from qcards.spec import parse_spec
+from qcards.execution import ibm
+from qcards.execution.jobs import DONE, FAILED, SUBMITTED, JobStore
+from qcards.skat.spec import parse_spec
 
 from conftest import SKAT_ONLY
 
@@ -176,7 +177,7 @@ def test_local_mode_decodes_and_records_before_waiting(monkeypatch):
     sampler = Recorder(ibm.make_sampler(AerSimulator(), ibm.Suppression(), seed=7), None, events)
     shots = 3000
     record, job = ibm.submit(
-        spec,
+        GameTask(spec, construction="paper"),
         AerSimulator(),
         shots,
         seed=7,
@@ -277,7 +278,7 @@ def test_device_too_small(monkeypatch):
     with pytest.raises(ResourceError, match="needs 9 qubits; fake_manila has 5"):
         from qiskit_ibm_runtime.fake_provider import FakeManilaV2
 
-        ibm.submit(spec, FakeManilaV2(), 10)
+        ibm.submit(GameTask(spec, construction="paper"), FakeManilaV2(), 10)
 
 
 # ----------------------------------------------------------------------------- real hardware
@@ -294,7 +295,9 @@ def test_real_device_submission_is_recorded(tmp_path, monkeypatch):
     service = ibm.runtime_service()
     name = os.environ.get("QCARDS_IBM_BACKEND") or service.least_busy(operational=True).name
     device = ibm.ibm_backend(f"ibm:{name}")
-    record, job = ibm.submit(parse_spec(TINY, source="tiny.toml"), device, 100)
+    record, job = ibm.submit(
+        GameTask(parse_spec(TINY, source="tiny.toml"), construction="paper"), device, 100
+    )
     try:
         assert JobStore.default().load(record.job_id).backend == f"ibm:{name}"
         assert ibm.retrieve_job(record.job_id).job_id() == record.job_id

@@ -8,7 +8,7 @@ import pytest
 
 from qcards.cli import main
 from qcards.errors import JobStoreError
-from qcards.jobs import DONE, SUBMITTED, JobRecord, JobStore
+from qcards.execution.jobs import DONE, SUBMITTED, JobRecord, JobStore
 
 pytestmark = pytest.mark.usefixtures("offline_ibm")
 

@@ -9,11 +9,13 @@ from qiskit.transpiler import generate_preset_pass_manager
 from qiskit_aer import AerSimulator
 from qiskit_aer.noise import NoiseModel, depolarizing_error, pauli_error, thermal_relaxation_error
 
-from qcards.backends import named_backend
+from qcards.circuits.decode import INVALID_LABEL
+from qcards.circuits.task import GameTask
 from qcards.errors import ResourceError
-from qcards.noisy import PauliChannels, PauliTrajectorySampler, fake_device, pauli_twirl
-from qcards.paper import FOUR_CARD
-from qcards.run import INVALID_LABEL, run_spec
+from qcards.execution.noisy import PauliChannels, PauliTrajectorySampler, fake_device, pauli_twirl
+from qcards.execution.run import run_task
+from qcards.execution.targets import parse_target
+from qcards.paper.examples import FOUR_CARD
 
 
 def test_twirl_of_a_pauli_channel_is_itself():
@@ -100,7 +102,7 @@ def test_unknown_fake_device_is_named():
 
 
 def test_fake_aer_is_the_full_noise_model():
-    device, sampler = named_backend("fake-aer:FakeManilaV2", seed=1)
+    device, sampler = parse_target("fake-aer:FakeManilaV2").sampler(seed=1)
     assert device.name == "fake_manila"
     assert sampler.options.backend_options["noise_model"].noise_qubits
 
@@ -108,7 +110,9 @@ def test_fake_aer_is_the_full_noise_model():
 @pytest.mark.slow
 def test_four_card_on_a_fake_device():
     shots = 200
-    report = run_spec(FOUR_CARD.spec(), "fake:FakeTorino", shots=shots, seed=4)
+    report = run_task(
+        GameTask(FOUR_CARD.spec(), construction="paper"), "fake:FakeTorino", shots=shots, seed=4
+    )
     assert report.shots == shots and sum(report.counts.values()) == shots
     assert 15 <= report.transpiled.num_qubits <= 28  # the game qubits, maybe a routing one
     # ~3,800 CZ at ~0.3% error each: most shots end in no game state and p_win falls far

@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
-from qcards.plotting import comparison_figure, histogram_figure, save_comparison, save_histogram
+from qcards.viz.plots import comparison_figure, histogram_figure, save_comparison, save_histogram
 
 
 def _bars(fig: Figure) -> list[tuple[int, float]]:

@@ -12,7 +12,7 @@ from qcards.cli import main
 @pytest.fixture(scope="module")
 def reproduced(tmp_path_factory):
     out = tmp_path_factory.mktemp("figs")
-    from qcards.reproduce import reproduce
+    from qcards.paper.reproduce import reproduce
 
     return reproduce(out_dir=out, shots=1000, seed=5), out
 

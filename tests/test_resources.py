@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from qcards.analysis.resources import count_resources, resource_spec
 from qcards.errors import ResourceError
-from qcards.resources import count_resources, resource_spec
 
 
 @pytest.mark.parametrize("n", [1, 2])

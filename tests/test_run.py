@@ -7,19 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from qcards.backends import RUN_BACKENDS
+from qcards.circuits.task import GameTask
 from qcards.cli import main
-from qcards.paper import FOUR_CARD
-from qcards.run import run_spec
+from qcards.execution.run import run_task
+from qcards.execution.targets import LOCAL_TARGETS
+from qcards.paper.examples import FOUR_CARD
 
 FOUR = str(Path(__file__).resolve().parents[1] / "qcards" / "specs" / "four-card.toml")
 P_WIN = 5 / 12  # the referee's exact value for the four-card example
 
 
-@pytest.mark.parametrize("backend", RUN_BACKENDS)
+@pytest.mark.parametrize("backend", LOCAL_TARGETS)
 def test_run_samples_the_referee(backend):
     shots = 2000
-    report = run_spec(FOUR_CARD.spec(), backend, shots=shots, seed=5)
+    report = run_task(
+        GameTask(FOUR_CARD.spec(), construction="paper"), backend, shots=shots, seed=5
+    )
     sigma = (P_WIN * (1 - P_WIN) / shots) ** 0.5
     assert abs(report.p_win - P_WIN) < 5 * sigma  # seed fixed; 5 sigma
     assert sum(report.counts.values()) == shots
@@ -28,7 +31,7 @@ def test_run_samples_the_referee(backend):
 
 def test_run_reports_size_before_running():
     seen = []
-    run_spec(FOUR_CARD.spec(), "aer", shots=10, seed=1, on_transpiled=seen.append)
+    run_task(GameTask(FOUR_CARD.spec()), "aer", shots=10, seed=1, on_transpiled=seen.append)
     assert len(seen) == 1 and seen[0].depth > 0
 
 

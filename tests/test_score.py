@@ -7,10 +7,10 @@ from qiskit import transpile
 from qiskit_aer import AerSimulator
 from qiskit_aer.primitives import EstimatorV2
 
-from qcards.cards import Card
-from qcards.classical import evaluate
-from qcards.game import build_game
-from qcards.score import build_win_circuit, score_operator, score_register_size
+from qcards.circuits.game import build_game
+from qcards.circuits.oracle import build_win_circuit, score_operator, score_register_size
+from qcards.skat.cards import Card
+from qcards.skat.referee import evaluate
 
 from conftest import generated_specs, random_spec
 
@@ -18,7 +18,7 @@ TOL = 1e-9
 
 
 def expected_score(spec, first=None):
-    game = build_game(spec, first)
+    game = build_game(spec, first, construction="paper")
     op = score_operator(game.layout)
     sim = AerSimulator()
     circuit = transpile(game.circuit, sim)
@@ -27,7 +27,7 @@ def expected_score(spec, first=None):
 
 
 def win_probability(spec, first=None, method="statevector"):
-    win = build_win_circuit(spec, first)
+    win = build_win_circuit(spec, first, construction="paper")
     qc = win.circuit.copy()
     qc.save_probabilities_dict([win.objective], label="p")
     sim = AerSimulator(method=method, max_memory_mb=2**40)

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from qcards.cards import Card, Trump
 from qcards.errors import SpecError
-from qcards.spec import SKAT, load_spec, parse_spec
+from qcards.skat.cards import Card, Trump
+from qcards.skat.spec import SKAT, load_spec, parse_spec
 
 GOOD = """
 players = ["A", "B", "C"]

@@ -8,21 +8,20 @@ from fractions import Fraction
 
 import pytest
 
-from qcards import gallery
-from qcards.classical import evaluate
-from qcards.errors import ModelError
-from qcards.plotting import estimation_error_figure, resource_growth_figure
-from qcards.resources import count_resources
-from qcards.studies import (
+from qcards.analysis.estimation_error import (
     ErrorPoint,
     ErrorStudy,
-    device_errors,
     estimation_error,
     fit_slope,
-    hardware_fit,
-    resource_growth,
     sampling_estimate,
 )
+from qcards.analysis.growth import resource_growth
+from qcards.analysis.hardware_fit import device_errors, hardware_fit
+from qcards.analysis.resources import count_resources
+from qcards.errors import ModelError
+from qcards.paper import gallery
+from qcards.skat.referee import evaluate
+from qcards.viz.plots import estimation_error_figure, resource_growth_figure
 
 TINY_SETTINGS = {
     "canonical": ({"eval_qubits": 2},),

@@ -2,7 +2,8 @@
 
 One local cluster serves the whole module (starting one takes seconds). Its workers are spawned
 without the ``OMP_NUM_THREADS=1`` that Dask's nanny sets by default, so that the single Aer
-thread seen inside a task is the work of :class:`qcards.dask_plugin.AerSingleThread` alone.
+thread seen inside a task is the work of :class:`qcards.execution.dask_plugin.AerSingleThread`
+alone.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import distributed
 import pytest
 from qiskit import QuantumCircuit
 
-from qcards import backends, sweeps
-from qcards.analysis import evaluate_specs, recommend_spec
+from qcards.analysis.evaluate import evaluate_specs, recommend_spec
 from qcards.cli import main
 from qcards.errors import ModelError, ResourceError
-from qcards.paper import FOUR_CARD, SIX_CARD
+from qcards.execution import aer, sweeps
+from qcards.paper.examples import FOUR_CARD, SIX_CARD
 
 from conftest import REPO
 
@@ -54,11 +55,11 @@ def aer_threads(_) -> tuple[int | None, dict, int]:
     qc = QuantumCircuit(16)  # above Aer's 14-qubit threshold for parallel state updates
     qc.h(range(16))
     qc.save_probabilities_dict([0, 1])
-    result = backends._run(backends._simulator("statevector"), qc)
+    result = aer.run_once(aer.simulator("statevector"), qc)
     metadata = result.results[0].metadata
     return (
-        backends.AER_MAX_THREADS,
-        backends.backend_options("mps"),
+        aer.AER_MAX_THREADS,
+        aer.backend_options("matrix_product_state"),
         metadata["parallel_state_update"],
     )
 
@@ -94,7 +95,7 @@ def test_task_error_is_the_local_error(scheduler):
 
 
 def test_aer_single_threaded_on_workers(scheduler):
-    assert backends.AER_MAX_THREADS is None  # this process keeps Aer's default
+    assert aer.AER_MAX_THREADS is None  # this process keeps Aer's default
     for default, options, threads in sweeps.sweep(aer_threads, range(2), scheduler):
         assert default == 1
         assert options["max_parallel_threads"] == 1

@@ -9,13 +9,13 @@ from fractions import Fraction
 
 import pytest
 
-from qcards import tables
-from qcards.cards import Card
-from qcards.classical import paths
+from qcards.analysis.resources import count_resources
 from qcards.cli import main
-from qcards.resources import count_resources
-from qcards.spec import spec_from_dict
-from qcards.tables import Printed, agrees
+from qcards.paper import tables
+from qcards.paper.printed import Printed, agrees
+from qcards.skat.cards import Card
+from qcards.skat.referee import paths
+from qcards.skat.spec import spec_from_dict
 
 KEYS = ["quantity", "paper", "computed", "agrees", "note"]
 

@@ -1,49 +1,43 @@
-"""Answers from circuits: p_win, expected points and stage distributions, beside the referee.
+"""Answers from circuits: p_win, expected points and the declarer's best first card, beside the
+referee.
 
-This is the execution layer's meeting point: it builds a spec's game circuit, runs it with the
-chosen method (exact statevector, Aer shots, or the classical referee alone) and decodes the
-outcomes into card locations.
+This is where the layers meet: a spec's game circuit (:class:`~qcards.circuits.task.GameTask`)
+runs on the chosen method (an exact target, Aer shots, or the classical referee alone), and the
+outcomes are decoded into card locations (:mod:`qcards.circuits.decode`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from typing import TypeVar
 
-from qcards import backends
-from qcards.cards import Card
-from qcards.classical import Snapshot, Stage, evaluate
-from qcards.errors import ModelError, ResourceError
-from qcards.game import GameCircuit, build_game
-from qcards.spec import Endgame
-from qcards.sweeps import sweep
+from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
+from qcards.circuits.decode import decode_distribution
+from qcards.circuits.game import GameCircuit
+from qcards.circuits.task import GameTask
+from qcards.errors import ModelError, ParameterError, ResourceError
+from qcards.execution.exact import exact_stage_probabilities
+from qcards.execution.sampling import sample_stages
+from qcards.execution.sweeps import sweep
+from qcards.execution.targets import EXACT_TARGETS, parse_target
+from qcards.skat.cards import Card
+from qcards.skat.referee import evaluate
+from qcards.skat.spec import Endgame
+from qcards.skat.stages import Snapshot
 
-K = TypeVar("K")
-T = TypeVar("T")
-W = TypeVar("W", int, float, Fraction)
+SAMPLING_METHOD = "aer"
+"""The sampled method: Aer's shots (``shots`` and ``seed`` apply)."""
 
-METHODS = ("statevector", "mps", "ddsim", "aer", "classical", "auto")
+METHODS = (*EXACT_TARGETS, SAMPLING_METHOD, "classical", "auto")
+"""How :func:`evaluate_spec` computes: an exact target of :mod:`qcards.execution.targets`,
+Aer's shots, the classical referee alone, or ``auto``."""
+
 AUTO_METHOD = "ddsim"
 """What ``auto`` runs: the fastest exact simulator measured on these circuits (see the README's
 simulator table: MQT DDSIM's decision diagrams beat the dense statevector by 10-40x on the
 paper's examples and, unlike it and Aer's MPS, reach the 57-qubit nine-card circuit)."""
-
-
-def regroup(weights: Mapping[K, W], key: Callable[[K], T]) -> dict[T, W]:
-    """Sum weights (probabilities, fractions or counts) over the items with the same key."""
-    out: dict = {}
-    for item, weight in weights.items():
-        k = key(item)
-        out[k] = out.get(k, 0) + weight
-    return out
-
-
-def decode_distribution(game: GameCircuit, stage: Stage, outcomes: dict[int, float]) -> dict:
-    """Sum outcome weights (probabilities or counts) by decoded :class:`Snapshot`."""
-    return regroup(outcomes, lambda outcome: game.layout.decode(outcome, stage))
 
 
 def final_distribution(
@@ -51,10 +45,10 @@ def final_distribution(
 ) -> dict[Snapshot, float]:
     """Final snapshots: exact (``statevector``, ``mps``, ``ddsim``) or sampled (``aer``)."""
     last = game.stages[-1]
-    if method in backends.EXACT_METHODS:
-        probs = backends.exact_stage_probabilities(game, [last], method=method)[last]
+    if method in EXACT_TARGETS:
+        probs = exact_stage_probabilities(game, [last], method=method)[last]
         return decode_distribution(game, last, probs)
-    counts = backends.sample_stages(game, [last], shots=shots, seed=seed)[last]
+    counts = sample_stages(game, [last], shots=shots, seed=seed, target=method)[last]
     return {s: c / shots for s, c in decode_distribution(game, last, counts).items()}
 
 
@@ -70,7 +64,7 @@ class EvaluationReport:
     num_deals: int
     num_qubits: int
     shots: int | None = None
-    construction: str = "efficient"
+    construction: Construction = DEFAULT_CONSTRUCTION
 
     def to_json(self) -> dict:
         exact = self.p_win_exact
@@ -82,7 +76,7 @@ class EvaluationReport:
             "method": self.method,
             "num_deals": self.num_deals,
             "num_qubits": self.num_qubits,
-            "construction": self.construction,
+            "construction": str(self.construction),
             "shots": self.shots,
         }
 
@@ -90,12 +84,15 @@ class EvaluationReport:
 def resolve_method(method: str, model: str, num_qubits: int) -> str:
     """The method that will run (``auto``: :data:`AUTO_METHOD`)."""
     if method not in METHODS:
-        raise ModelError(f"unknown method {method!r} (expected {' | '.join(METHODS)})")
+        raise ParameterError(
+            "method", f"unknown method {method!r} (expected {' | '.join(METHODS)})"
+        )
     if model == "adversarial":
         if method in ("statevector", "mps", "aer"):
             raise ModelError(
                 "the adversarial (double-dummy) model is classical only: the circuits superpose "
-                "uniformly random play; use --method classical or auto"
+                "uniformly random play; use method='classical' or method='auto'",
+                parameters=("method",),
             )
         return "classical"
     if method == "auto":
@@ -110,21 +107,24 @@ def evaluate_spec(
     method: str = "auto",
     shots: int = 1000,
     seed: int | None = None,
-    construction: str = "efficient",
+    construction: Construction | str = DEFAULT_CONSTRUCTION,
 ) -> EvaluationReport:
     """Win probability and expected declarer points of ``spec`` by the chosen method.
 
     The classical referee's exact value is always reported beside a circuit's number.
 
     Args:
-        construction: which game circuit runs (``paper`` or ``efficient``, see
-            :func:`~qcards.game.build_game`); both give the same distribution.
+        construction: which game circuit runs
+            (:class:`~qcards.circuits.construction.Construction`); both give the same
+            distribution.
     """
-    game = build_game(spec, first, construction=construction)
+    task = GameTask(spec, first, construction)
+    construction = task.construction
+    game = task.build()
     num_qubits = game.num_qubits
     used = resolve_method(method, model, num_qubits)
     if used != "classical":
-        backends.check_capacity(num_qubits, used)  # refuse before any work is done
+        parse_target(used, "method").check_capacity(num_qubits)  # refuse before any work
     referee = evaluate(spec, model, first)
     if used == "classical":
         return EvaluationReport(
@@ -142,7 +142,7 @@ def evaluate_spec(
     except ResourceError:
         # auto: DDSIM could not certify the support (too many tiny outcomes); a dense
         # statevector still answers exactly when the circuit fits in memory.
-        if method != "auto" or num_qubits > backends.MAX_QUBITS["statevector"]:
+        if method != "auto" or num_qubits > parse_target("statevector").max_qubits:
             raise
         used = "statevector"
         dist = final_distribution(game, used, shots, seed)
@@ -156,7 +156,7 @@ def evaluate_spec(
         used,
         referee.num_deals,
         num_qubits,
-        shots if used == "aer" else None,
+        shots if used == SAMPLING_METHOD else None,
         construction,
     )
 
@@ -167,8 +167,8 @@ def evaluate_specs(
     """:func:`evaluate_spec` of each spec with the same keyword ``options``, in order.
 
     The specs are independent: ``scheduler`` runs them as Dask tasks
-    (:func:`~qcards.sweeps.sweep`), and each report equals that of the spec evaluated alone
-    (a sampled method's seed included).
+    (:func:`~qcards.execution.sweeps.sweep`), and each report equals that of the spec evaluated
+    alone (a sampled method's seed included).
     """
     return sweep(partial(evaluate_spec, **options), specs, scheduler)
 
@@ -178,14 +178,14 @@ def recommend_spec(
     model: str = "random",
     method: str = "auto",
     seed: int | None = None,
-    construction: str = "efficient",
+    construction: Construction | str = DEFAULT_CONSTRUCTION,
     scheduler: str | None = None,
 ) -> list[tuple[Card, EvaluationReport]]:
     """p_win of every first card of the declarer (who must lead), best first.
 
     Each first card is one independent :func:`evaluate_spec`; ``scheduler`` runs them as Dask
-    tasks (:func:`~qcards.sweeps.sweep`: ``"local"`` or a scheduler address), with the same
-    results as without.
+    tasks (:func:`~qcards.execution.sweeps.sweep`: ``"local"`` or a scheduler address), with the
+    same results as without.
     """
     if spec.leader != spec.declarer:
         raise ModelError(
@@ -204,7 +204,7 @@ def recommend_spec(
         # exact methods differ from the referee's fraction only by rounding: rank by the
         # fraction, so exact ties keep the hand order; sampled values rank by themselves
         report = item[1]
-        if report.method == "aer" or report.p_win_exact is None:
+        if report.method == SAMPLING_METHOD or report.p_win_exact is None:
             return -report.p_win
         return -report.p_win_exact
 

@@ -24,13 +24,14 @@ from qiskit import QuantumCircuit, transpile
 from qiskit.circuit.library import MCXGate
 from qiskit.converters import circuit_to_dag
 
-from qcards.cards import RANKS, SUITS, Card
-from qcards.encoding import GameLayout
+from qcards.circuits.construction import CONSTRUCTIONS
+from qcards.circuits.game import build_game
+from qcards.circuits.gates.states import WStateGate
+from qcards.circuits.gates.trick import TrickTakingGate
+from qcards.circuits.layout import GameLayout
 from qcards.errors import ResourceError
-from qcards.game import CONSTRUCTIONS, build_game
-from qcards.gates.states import WStateGate
-from qcards.gates.trick import TrickTakingGate
-from qcards.spec import Endgame, spec_from_dict
+from qcards.skat.cards import RANKS, SUITS, Card
+from qcards.skat.spec import Endgame, spec_from_dict
 
 PAPER_BUILD_LIMIT = 2
 """Largest N for which the paper construction is built (N = 3 already needs a dense state

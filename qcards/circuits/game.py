@@ -11,10 +11,8 @@ from dataclasses import dataclass
 
 from qiskit.circuit import QuantumCircuit
 
-from qcards.cards import Card
-from qcards.classical import Stage, _check_first, stages
-from qcards.encoding import GameLayout, Workspace
-from qcards.gates import (
+from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
+from qcards.circuits.gates import (
     CardPlayGate,
     DealGate,
     LegalPlayGate,
@@ -22,8 +20,12 @@ from qcards.gates import (
     TrickTakingGate,
     TrickWinnerGate,
 )
-from qcards.gates.codes import HandCodesGate
-from qcards.spec import Endgame
+from qcards.circuits.gates.codes import HandCodesGate
+from qcards.circuits.layout import GameLayout, Workspace
+from qcards.errors import ParameterError
+from qcards.skat.cards import Card
+from qcards.skat.spec import Endgame
+from qcards.skat.stages import Stage, check_first, stages
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,7 @@ class GameCircuit:
     circuit: QuantumCircuit
     stages: tuple[Stage, ...]
     prefix_lengths: tuple[int, ...]
-    construction: str = "paper"
+    construction: Construction = DEFAULT_CONSTRUCTION
 
     @property
     def num_qubits(self) -> int:
@@ -60,20 +62,13 @@ class GameCircuit:
         return out
 
 
-CONSTRUCTIONS = ("paper", "efficient")
-"""``paper``: the paper's constructions (state preparation for U_ini, products over
-configurations for CP and TT, Eqs. 12 and 15), exponential in the hand size. ``efficient``:
-Dicke-state deals and per-card predicates (:mod:`qcards.gates.dicke`,
-:mod:`qcards.gates.predicates`), polynomial, with clean ancillas in a workspace."""
-
-
 def build_game(
     spec: Endgame,
     first: Card | None = None,
     paper_codes: bool = False,
-    construction: str = "paper",
+    construction: Construction | str = DEFAULT_CONSTRUCTION,
 ) -> GameCircuit:
-    """The game circuit of ``spec`` in qcards' layout (:class:`~qcards.encoding.GameLayout`).
+    """The game circuit of ``spec`` in qcards' layout (:class:`~qcards.circuits.layout.GameLayout`).
 
     Args:
         spec: the endgame.
@@ -81,20 +76,20 @@ def build_game(
         paper_codes: also keep every card's state in the paper's own code (Table 4 for two
             players, Table 6 for three) in ``card_<c>`` registers, updated by every gate
             (paper construction only).
-        construction: ``paper`` or ``efficient`` (see :data:`CONSTRUCTIONS`); both act the
-            same on the measured registers.
+        construction: a :class:`~qcards.circuits.construction.Construction` (or its name);
+            both act the same on the measured registers.
 
     Raises:
         SpecError: ``paper_codes`` for a spec with a Skat, which the paper's tables cannot code.
+        ParameterError: an unknown construction, or ``paper_codes`` with the efficient one.
     """
-    if construction not in CONSTRUCTIONS:
-        raise ValueError(
-            f"unknown construction {construction!r} (expected {' | '.join(CONSTRUCTIONS)})"
-        )
-    efficient = construction == "efficient"
+    construction = Construction.parse(construction)
+    efficient = construction is Construction.EFFICIENT
     if efficient and paper_codes:
-        raise ValueError("the paper's card codes are kept by the paper construction only")
-    _check_first(spec, first)
+        raise ParameterError(
+            "paper_codes", "the paper's card codes are kept by the paper construction only"
+        )
+    check_first(spec, first)
     sizes = tuple(spec.sizes[p] for p in spec.receivers)
     width = GameLayout.owner_width_for(spec)
     deal = None
@@ -118,7 +113,7 @@ def build_game(
     for stage in all_stages:
         if stage.kind == "play":
             qc.append(play_gate(layout, stage.trick, stage.position, first), qc.qubits)
-        elif stage.kind == "take":
+        elif stage.kind == "trick":
             qc.append(take_gate(layout, stage.trick), qc.qubits)
         lengths.append(len(qc.data))
     return GameCircuit(spec, first, layout, qc, all_stages, tuple(lengths), construction)

@@ -16,11 +16,12 @@ from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister, Qubit
 from qiskit.circuit.library import MCPhaseGate, QFTGate
 from qiskit.quantum_info import SparsePauliOp
 
-from qcards.cards import Card
-from qcards.encoding import GameLayout
-from qcards.game import GameCircuit, build_game
-from qcards.gates.cubes import open_controls
-from qcards.spec import SKAT, Endgame
+from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
+from qcards.circuits.game import GameCircuit, build_game
+from qcards.circuits.gates.cubes import open_controls
+from qcards.circuits.layout import GameLayout
+from qcards.skat.cards import Card
+from qcards.skat.spec import SKAT, Endgame
 
 
 def _point_conditions(layout: GameLayout) -> list[tuple[Card, dict[Qubit, int]]]:
@@ -159,11 +160,13 @@ class WinCircuit:
 
 
 def build_win_circuit(
-    spec: Endgame, first: Card | None = None, construction: str = "paper"
+    spec: Endgame,
+    first: Card | None = None,
+    construction: Construction | str = DEFAULT_CONSTRUCTION,
 ) -> WinCircuit:
     """A = WinOracle . game: marks the favourable subspace in one objective qubit.
 
-    ``construction`` picks the game circuit (``paper`` or the polynomial ``efficient`` one);
+    ``construction`` picks the game circuit (:class:`~qcards.circuits.construction.Construction`);
     the oracle reads only the layout's card registers, so it serves both.
     """
     game = build_game(spec, first, construction=construction)

@@ -24,6 +24,7 @@ from qcards.cli import (
     run,
     tables,
 )
+from qcards.cli.common import error_message
 from qcards.errors import QcardsError
 
 COMMANDS = (
@@ -74,7 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         return int(args.run(args) or 0)
-    except (UsageError, QcardsError) as exc:
+    except QcardsError as exc:
+        return _fail(error_message(exc))
+    except UsageError as exc:
         return _fail(str(exc))
     except OSError as exc:  # e.g. --out pointing at a file or an unwritable place
         where = f" {exc.filename}" if exc.filename else ""

@@ -2,15 +2,49 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 
-from qcards.cards import Card, CardError
-from qcards.counting import BACKENDS, METHODS
-from qcards.errors import SpecError
-from qcards.game import CONSTRUCTIONS
-from qcards.spec import Endgame, load_spec
+from qcards.circuits.construction import CONSTRUCTIONS
+from qcards.errors import QcardsError, SpecError
+from qcards.estimation.options import ALGORITHMS, EstimationOptions
+from qcards.execution.targets import target_names
+from qcards.skat.cards import Card, CardError
+from qcards.skat.spec import Endgame, load_spec
+
+FLAGS = {
+    "algorithm": "--algorithm",
+    "alpha": "--alpha",
+    "backend": "--backend",
+    "construction": "--construction",
+    "dynamical_decoupling": "--dynamical-decoupling",
+    "epsilon": "--epsilon",
+    "eval_qubits": "--eval-qubits",
+    "first": "--first",
+    "method": "--method",
+    "shots": "--shots",
+    "stages": "--stages",
+}
+"""The flag that sets each library parameter an error may name."""
+
+
+def error_message(exc: QcardsError) -> str:
+    """The library's message with the parameters it names written as this CLI's flags.
+
+    ``epsilon must ...`` becomes ``--epsilon must ...`` and ``method='classical'`` becomes
+    ``--method classical``; only the parameters the error lists are touched.
+    """
+    message = str(exc)
+    for name in getattr(exc, "parameters", ()):
+        flag = FLAGS.get(name)
+        if flag is None:
+            continue
+        message = re.sub(rf"\b{name}='([^']*)'", rf"{flag} \1", message)
+        message = re.sub(rf"^{name}\b", flag, message)
+    return message
 
 
 def spec_argument(parser, many: bool = False) -> None:
@@ -22,7 +56,7 @@ def spec_argument(parser, many: bool = False) -> None:
 
 
 def dask_argument(parser) -> None:
-    """``--dask SCHEDULER`` (:func:`qcards.sweeps.sweep`); absent, no Dask at all."""
+    """``--dask SCHEDULER`` (:func:`qcards.execution.sweeps.sweep`); absent, no Dask at all."""
     parser.add_argument(
         "--dask",
         metavar="SCHEDULER",
@@ -37,13 +71,34 @@ def construction_argument(parser, default: str = "efficient") -> None:
         "--construction",
         choices=CONSTRUCTIONS,
         default=default,
-        help="game circuit: the paper's (exponential) or the polynomial one (same results)",
+        help="game circuit: the paper's (exponential) or the polynomial one (same results; "
+        f"default {default})",
     )
+
+
+class _DeprecatedMethod(argparse.Action):
+    """``--method`` of the counting commands: the old name of ``--algorithm``."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(
+            f"warning: {parser.prog}: --method is deprecated here, use --algorithm {values}",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, values)
 
 
 def estimation_arguments(parser, epsilon: float = 0.01, eval_qubits: int = 4) -> None:
     """The options of amplitude estimation, shared by every command that counts."""
-    parser.add_argument("--method", choices=METHODS, default="iae", help="estimation algorithm")
+    parser.add_argument(
+        "--algorithm", choices=ALGORITHMS, default="iae", help="estimation algorithm"
+    )
+    parser.add_argument(
+        "--method",
+        dest="algorithm",
+        choices=ALGORITHMS,
+        action=_DeprecatedMethod,
+        help="deprecated name of --algorithm",
+    )
     parser.add_argument(
         "--epsilon", type=float, default=epsilon, help="target precision (iae, mlae)"
     )
@@ -51,22 +106,23 @@ def estimation_arguments(parser, epsilon: float = 0.01, eval_qubits: int = 4) ->
     parser.add_argument(
         "--eval-qubits", type=int, default=eval_qubits, help="phase-estimation qubits (canonical)"
     )
-    parser.add_argument("--backend", default="ddsim", help=f"one of {', '.join(BACKENDS)}")
+    names = [n for n in target_names() if not n.startswith("ibm:")]
+    parser.add_argument("--backend", default="ddsim", help=f"one of {', '.join(names)}")
     parser.add_argument("--shots", type=int, default=100, help="shots per circuit")
     parser.add_argument("--seed", type=int, default=None, help="sampler seed")
 
 
-def estimation_options(args) -> dict:
-    """The keyword arguments :func:`estimation_arguments` collected."""
-    return {
-        "method": args.method,
-        "epsilon": args.epsilon,
-        "alpha": args.alpha,
-        "eval_qubits": args.eval_qubits,
-        "shots": args.shots,
-        "seed": args.seed,
-        "backend": args.backend,
-    }
+def estimation_options(args) -> EstimationOptions:
+    """The :class:`EstimationOptions` that :func:`estimation_arguments` collected."""
+    return EstimationOptions(
+        algorithm=args.algorithm,
+        epsilon=args.epsilon,
+        alpha=args.alpha,
+        eval_qubits=args.eval_qubits,
+        shots=args.shots,
+        seed=args.seed,
+        backend=args.backend,
+    )
 
 
 def json_argument(parser) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from qcards.circuits.task import GameTask
 from qcards.cli.common import (
     card_option,
     construction_argument,
@@ -12,7 +13,7 @@ from qcards.cli.common import (
     print_record,
     spec_argument,
 )
-from qcards.counting import count
+from qcards.estimation.counting import count
 
 
 def add_parser(sub) -> None:
@@ -21,6 +22,7 @@ def add_parser(sub) -> None:
     )
     spec_argument(p)
     estimation_arguments(p)
+    # paper: the narrower circuit at the paper's sizes, as in the paper's counting
     construction_argument(p, default="paper")
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card")
     json_argument(p)
@@ -28,12 +30,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    result = count(
-        load(args.spec),
-        card_option(args.first),
-        **estimation_options(args),
-        construction=args.construction,
-    )
+    options = estimation_options(args)
+    task = GameTask(load(args.spec), card_option(args.first), args.construction)
+    result = count(task, options)
     data = result.to_json()
     if not args.json:
         data["ci"] = f"[{data['ci'][0]:.6f}, {data['ci'][1]:.6f}]"

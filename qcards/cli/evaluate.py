@@ -6,8 +6,7 @@ path; they are independent, so ``--dask`` can run them side by side.
 
 from __future__ import annotations
 
-from qcards.analysis import METHODS, evaluate_specs
-from qcards.classical import MODELS
+from qcards.analysis.evaluate import METHODS, evaluate_specs
 from qcards.cli.common import (
     card_option,
     construction_argument,
@@ -19,6 +18,7 @@ from qcards.cli.common import (
     spec_argument,
 )
 from qcards.errors import QcardsError
+from qcards.skat.referee import MODELS
 
 
 def add_parser(sub) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qcards.cli.common import json_argument, print_json
-from qcards.export import DEFAULT_DIR, export_circuits
+from qcards.paper.export import DEFAULT_DIR, export_circuits
 
 
 def add_parser(sub) -> None:

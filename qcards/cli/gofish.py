@@ -12,9 +12,9 @@ from qcards.cli.common import (
     print_record,
     print_table,
 )
-from qcards.errors import RuleError
 from qcards.games.gofish import Move, load_record, replay
 from qcards.games.gofish.bots import BOT_KINDS, DEFAULT_DEPTH
+from qcards.games.gofish.errors import RuleError
 from qcards.games.gofish.game import variant_names
 from qcards.games.gofish.quantum import KINDS, count_with_circuit, record_constraints
 from qcards.games.gofish.solve import solve

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from qcards import ibm
-from qcards.cli.common import card_option, print_json
-from qcards.errors import QcardsError
+from qcards.cli.common import print_json
+from qcards.errors import JobError, QcardsError
+from qcards.execution import ibm
 
 _FLAGS = ("dynamical_decoupling", "twirl_gates", "twirl_measure", "no_wait")
 
@@ -46,23 +46,14 @@ def check_hardware_arguments(args) -> None:
             raise QcardsError(f"{flag} applies to ibm:NAME backends only")
 
 
-def run_hardware(args, spec, announce):
+def run_hardware(args, task, announce):
     """Submit to the IBM device, record the job, and wait: ``(report, {"job_id": ...})``.
 
     With ``--no-wait``, print the job id and return ``None``.
     """
     device = ibm.ibm_backend(args.backend)  # fails at once without credentials
     suppression = ibm.Suppression(args.dynamical_decoupling, args.twirl_gates, args.twirl_measure)
-    record, job = ibm.submit(
-        spec,
-        device,
-        args.shots,
-        args.seed,
-        card_option(args.first),
-        args.construction,
-        suppression,
-        announce,
-    )
+    record, job = ibm.submit(task, device, args.shots, args.seed, suppression, announce)
     fetch_hint = f"qcards jobs fetch {record.job_id}"
     if args.no_wait:
         if args.json:
@@ -75,4 +66,19 @@ def run_hardware(args, spec, announce):
             f"job {record.job_id} submitted; waiting (Ctrl-C is safe: {fetch_hint})",
             file=sys.stderr,
         )
-    return ibm.wait(record, job), {"job_id": record.job_id}
+    return wait_for(record, job), {"job_id": record.job_id}
+
+
+def wait_for(record, job):
+    """:func:`ibm.wait`, with the command that fetches an interrupted job later."""
+    try:
+        return ibm.wait(record, job)
+    except JobError as exc:
+        raise JobError(fetch_command_hint(exc), job_id=exc.job_id) from None
+
+
+def fetch_command_hint(exc: JobError) -> str:
+    """The library's hint ``fetch('ID')`` written as the command ``qcards jobs fetch ID``."""
+    if exc.job_id is None:
+        return str(exc)
+    return str(exc).replace(f"fetch({exc.job_id!r})", f"`qcards jobs fetch {exc.job_id}`")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from qcards import ibm
 from qcards.cli.common import json_argument, print_json, print_table
+from qcards.cli.hardware import fetch_command_hint
 from qcards.cli.run import print_report
-from qcards.jobs import JobStore
+from qcards.errors import JobError
+from qcards.execution import ibm
+from qcards.execution.jobs import JobStore
 
 
 def add_parser(sub) -> None:
@@ -47,6 +49,9 @@ def _summary(record) -> dict:
 
 
 def fetch_job(args) -> int:
-    report = ibm.fetch(args.job_id)
+    try:
+        report = ibm.fetch(args.job_id)
+    except JobError as exc:
+        raise JobError(fetch_command_hint(exc), job_id=exc.job_id) from None
     print_report(report, args.json, job_id=args.job_id)
     return 0

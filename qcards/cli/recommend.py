@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from qcards.analysis import METHODS, recommend_spec
-from qcards.classical import MODELS
+from qcards.analysis.evaluate import METHODS, recommend_spec
 from qcards.cli.common import (
     construction_argument,
     dask_argument,
@@ -13,6 +12,7 @@ from qcards.cli.common import (
     print_table,
     spec_argument,
 )
+from qcards.skat.referee import MODELS
 
 
 def add_parser(sub) -> None:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from qcards.cli.common import json_argument, print_json, print_table
 from qcards.errors import QcardsError
-from qcards.gallery import paper_figures, write_index, write_new_figures
-from qcards.paper import EXAMPLES
-from qcards.reproduce import reproduce
+from qcards.paper.examples import EXAMPLES
+from qcards.paper.gallery import paper_figures, write_index, write_new_figures
+from qcards.paper.reproduce import reproduce
 
 
 def add_parser(sub) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from qcards.analysis.resources import count_resources
+from qcards.circuits.construction import CONSTRUCTIONS
 from qcards.cli.common import json_argument, print_json, print_table
-from qcards.game import CONSTRUCTIONS
-from qcards.resources import count_resources
 
 
 def add_parser(sub) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from qcards.backends import RUN_BACKENDS
+from qcards.circuits.task import GameTask
 from qcards.cli.common import (
     card_option,
     construction_argument,
@@ -16,8 +16,9 @@ from qcards.cli.common import (
 )
 from qcards.cli.hardware import add_hardware_arguments, check_hardware_arguments, run_hardware
 from qcards.errors import QcardsError
-from qcards.plotting import save_histogram
-from qcards.run import run_spec
+from qcards.execution.run import run_task
+from qcards.execution.targets import LOCAL_TARGETS
+from qcards.viz.plots import save_histogram
 
 
 def add_parser(sub) -> None:
@@ -26,13 +27,14 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--backend",
         default="aer",
-        help=f"one of {', '.join(RUN_BACKENDS)}; fake:NAME (e.g. fake:FakeTorino), "
+        help=f"one of {', '.join(LOCAL_TARGETS)}; fake:NAME (e.g. fake:FakeTorino), "
         "fake-aer:NAME, ibm:NAME",
     )
     p.add_argument("--shots", type=int, default=1000)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
     p.add_argument("--plot", metavar="FILE", help="save a histogram of the decoded outcomes")
+    # paper: the narrower circuit at the paper's sizes (15 qubits for the four-card example)
     construction_argument(p, default="paper")
     json_argument(p)
     add_hardware_arguments(p)
@@ -44,6 +46,7 @@ def run(args) -> int:
         raise QcardsError("--shots must be at least 1")
     check_hardware_arguments(args)
     spec = load(args.spec)
+    task = GameTask(spec, card_option(args.first), args.construction)
 
     def announce(size) -> None:
         if not args.json:
@@ -55,20 +58,12 @@ def run(args) -> int:
 
     extra = {}
     if args.backend.startswith("ibm:"):
-        submitted = run_hardware(args, spec, announce)
+        submitted = run_hardware(args, task, announce)
         if submitted is None:  # --no-wait: the job is recorded, its id printed
             return 0
         report, extra = submitted
     else:
-        report = run_spec(
-            spec,
-            args.backend,
-            args.shots,
-            args.seed,
-            card_option(args.first),
-            args.construction,
-            announce,
-        )
+        report = run_task(task, args.backend, args.shots, args.seed, announce)
     if args.plot:
         save_histogram(report.counts, args.plot, f"{spec.source} on {args.backend}")
     print_report(report, args.json, **extra)

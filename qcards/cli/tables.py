@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qcards.cli.common import json_argument, print_json, print_table
-from qcards.tables import comparison, comparison_json
+from qcards.paper.tables import comparison, comparison_json
 
 
 def add_parser(sub) -> None:

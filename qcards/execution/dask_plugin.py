@@ -1,24 +1,24 @@
-"""What every Dask worker of :func:`qcards.sweeps.sweep` runs before its tasks.
+"""What every Dask worker of :func:`qcards.execution.sweeps.sweep` runs before its tasks.
 
-Kept apart from :mod:`qcards.sweeps` because importing :mod:`distributed` takes half a second,
-which a run without Dask should not pay.
+Kept apart from :mod:`qcards.execution.sweeps` because importing :mod:`distributed` takes half a
+second, which a run without Dask should not pay.
 """
 
 from __future__ import annotations
 
 from distributed import WorkerPlugin
 
-from qcards import backends
+from qcards.execution import aer
 
 
 class AerSingleThread(WorkerPlugin):
     """Every Aer simulation in the worker's process uses one thread.
 
-    Sets :data:`qcards.backends.AER_MAX_THREADS` when the worker starts (or when the plugin is
+    Sets :data:`qcards.execution.aer.AER_MAX_THREADS` when the worker starts (or when the plugin is
     registered with a running one), so each task's Aer options carry ``max_parallel_threads=1``:
     the workers use the cores between them, and Aer's default of a thread per core in each
     worker would oversubscribe them.
     """
 
     def setup(self, worker) -> None:
-        backends.AER_MAX_THREADS = 1
+        aer.AER_MAX_THREADS = 1

@@ -7,8 +7,8 @@ twirling are unset, which the Sampler resolves to off (the Estimator is the prim
 resilience level mitigates by default). qcards sets every one of these options explicitly, from
 :class:`Suppression`, so a change of the runtime's defaults cannot change a run silently.
 
-Every job is written to the job store (:mod:`qcards.jobs`) right after submission and before its
-result is awaited; :func:`fetch` completes it later.
+Every job is written to the job store (:mod:`qcards.execution.jobs`) right after submission and
+before its result is awaited; :func:`fetch` completes it later.
 
 The hardware code path runs offline in the runtime's local testing mode: given a fake device
 (``qiskit_ibm_runtime.fake_provider``) instead of an ``IBMBackend``, the same Sampler simulates
@@ -21,23 +21,21 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from qcards.cards import Card
-from qcards.errors import CredentialsError, JobError, JobStoreError, ResourceError
-from qcards.game import build_game
-from qcards.jobs import DONE, FAILED, JobRecord, JobStore
-from qcards.run import (
+from qcards.circuits.decode import decode_counts
+from qcards.circuits.task import GameTask
+from qcards.errors import CredentialsError, JobError, JobStoreError, ParameterError, ResourceError
+from qcards.execution.jobs import DONE, FAILED, JobRecord, JobStore
+from qcards.execution.results import RunReport
+from qcards.execution.targets import IBM_PREFIX as PREFIX
+from qcards.execution.transpile import (
     OUTCOME_REGISTER,
-    RunReport,
     TranspiledSize,
-    decode_counts,
     measured_circuit,
     outcome_counts,
     transpile_to,
     transpiled_size,
 )
-from qcards.spec import Endgame, parse_spec
 
-PREFIX = "ibm:"
 DD_SEQUENCES = ("XX", "XpXm", "XY4")
 """The runtime's ``dynamical_decoupling.sequence_type`` values."""
 
@@ -67,8 +65,9 @@ class Suppression:
     def __post_init__(self):
         dd = self.dynamical_decoupling
         if dd is not None and dd not in DD_SEQUENCES:
-            raise ResourceError(
-                f"dynamical decoupling sequence {dd!r}: expected {' | '.join(DD_SEQUENCES)}"
+            raise ParameterError(
+                "dynamical_decoupling",
+                f"dynamical decoupling sequence {dd!r}: expected {' | '.join(DD_SEQUENCES)}",
             )
 
     def sampler_options(self) -> dict:
@@ -148,12 +147,10 @@ def make_sampler(device, suppression: Suppression, seed: int | None = None):
 
 
 def submit(
-    spec: Endgame,
+    task: GameTask,
     device,
     shots: int,
     seed: int | None = None,
-    first: Card | None = None,
-    construction: str = "paper",
     suppression: Suppression = Suppression(),
     on_transpiled=None,
     store: JobStore | None = None,
@@ -170,7 +167,7 @@ def submit(
         sampler: the sampler to submit with (default: :func:`make_sampler`).
     """
     store = store or JobStore.default()
-    game = build_game(spec, first, construction=construction)
+    game = task.build()
     if game.num_qubits > device.num_qubits:
         raise ResourceError(
             f"the circuit needs {game.num_qubits} qubits; {device.name} has {device.num_qubits}"
@@ -184,10 +181,7 @@ def submit(
     record = JobRecord(
         job_id=job.job_id(),
         backend=PREFIX + device.name,
-        spec_path=spec.source,
-        spec_text=spec.to_toml(),
-        first=None if first is None else str(first),
-        construction=construction,
+        **task.to_json(),
         shots=shots,
         seed=seed,
         register={
@@ -217,7 +211,8 @@ def wait(record: JobRecord, job, store: JobStore | None = None) -> RunReport:
     except KeyboardInterrupt:
         raise JobError(
             f"interrupted while waiting for job {record.job_id} on {record.backend}; it is kept "
-            f"in the job store: get its result later with `qcards jobs fetch {record.job_id}`"
+            f"in the job store: get its result later with fetch({record.job_id!r})",
+            job_id=record.job_id,
         ) from None
     except (IBMError, QiskitJobError) as exc:
         record.status, record.error = FAILED, str(exc)
@@ -227,17 +222,16 @@ def wait(record: JobRecord, job, store: JobStore | None = None) -> RunReport:
 
 
 def complete(record: JobRecord, pub_result, store: JobStore) -> RunReport:
-    """Decode one pub result with the game rebuilt from ``record``, and save it there."""
-    spec = parse_spec(record.spec_text, source=record.spec_path)
-    first = None if record.first is None else Card.parse(record.first)
-    game = build_game(spec, first, construction=record.construction)
+    """Decode one pub result with the game rebuilt from ``record``'s task, and save it there."""
+    task = record.task
+    game = task.build()
     if len(game.layout.measured) != record.register.get("num_bits"):
         raise JobStoreError(
             f"job {record.job_id}: the rebuilt circuit measures {len(game.layout.measured)} "
             f"bits, the record says {record.register.get('num_bits')}"
         )
     raw = outcome_counts(pub_result)
-    decoded = decode_counts(spec, game, raw)
+    decoded = decode_counts(task.spec, game, raw)
     record.status, record.error = DONE, None
     record.result = {
         "counts": decoded.counts,
@@ -284,16 +278,14 @@ def fetch(job_id: str, store: JobStore | None = None) -> RunReport:
 
 
 def run_on_ibm(
-    spec: Endgame,
+    task: GameTask,
     backend: str,
     shots: int = 1000,
     seed: int | None = None,
-    first: Card | None = None,
-    construction: str = "paper",
     on_transpiled=None,
     suppression: Suppression = Suppression(),
 ) -> RunReport:
     """``ibm:NAME``: look the device up, submit, record, and wait for the decoded result."""
     device = ibm_backend(backend)
-    record, job = submit(spec, device, shots, seed, first, construction, suppression, on_transpiled)
+    record, job = submit(task, device, shots, seed, suppression, on_transpiled)
     return wait(record, job)

@@ -20,7 +20,8 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
-from qcards.errors import JobStoreError
+from qcards.circuits.task import GameTask
+from qcards.errors import JobStoreError, SpecError
 
 DATA_DIR_ENV = "QCARDS_DATA_DIR"
 """Environment variable that overrides the data directory (the store is its ``jobs/``)."""
@@ -53,6 +54,17 @@ class JobRecord:
 
     def to_json(self) -> dict:
         return asdict(self)
+
+    @property
+    def task(self) -> GameTask:
+        """The :class:`~qcards.circuits.task.GameTask` the job ran (its fields are stored flat:
+        ``spec_path``, ``spec_text``, ``first``, ``construction``)."""
+        try:
+            return GameTask.from_json(self.__dict__)
+        except (SpecError, ValueError) as exc:
+            raise JobStoreError(
+                f"job {self.job_id}: the stored task cannot be rebuilt: {exc}"
+            ) from None
 
     @classmethod
     def from_json(cls, data: dict, where: str) -> JobRecord:

@@ -7,7 +7,7 @@ single-threaded worker process per core; any other value is the address of a run
 Either way the results are those of the plain loop, and an exception raised inside a task is
 raised again here, with its own type and message.
 
-Each worker runs Aer single-threaded (:class:`qcards.dask_plugin.AerSingleThread`): the
+Each worker runs Aer single-threaded (:class:`qcards.execution.dask_plugin.AerSingleThread`): the
 workers already use every core between them, and Aer's default of one thread per core in each
 would oversubscribe them. Aer's own ``executor`` option does not distribute anything in
 qiskit-aer 0.18, hence Dask.
@@ -56,7 +56,7 @@ def sweep(fn: Callable[[T], R], items: Iterable[T], scheduler: str | None = None
         return [fn(item) for item in items]
     from distributed import wait  # imports distributed (half a second)
 
-    from qcards.dask_plugin import AerSingleThread
+    from qcards.execution.dask_plugin import AerSingleThread
 
     with dask_client(scheduler) as client:
         client.register_plugin(AerSingleThread(), name="qcards-aer-single-thread")

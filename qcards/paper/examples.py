@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
 
-from qcards.cards import Card
-from qcards.classical import Stage
-from qcards.spec import Endgame, parse_spec
+from qcards.skat.cards import Card
+from qcards.skat.spec import Endgame, parse_spec
+from qcards.skat.stages import Stage
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,8 @@ FOUR_CARD = PaperExample(
         PaperFigure(4, "initial superposition of the deals", Stage("deal"), None, 6),
         PaperFigure(5, "A has played a card", Stage("play", 1, 0), None, 12),
         PaperFigure(6, "B has played a card", Stage("play", 1, 1), None, 24),
-        PaperFigure(7, "first trick taken", Stage("take", 1), None, 24),
-        PaperFigure(8, "second trick taken", Stage("take", 2), None, 8),
+        PaperFigure(7, "first trick taken", Stage("trick", 1), None, 24),
+        PaperFigure(8, "second trick taken", Stage("trick", 2), None, 8),
     ),
     printed_p_win={None: Fraction(5, 12)},
 )
@@ -82,12 +82,12 @@ SIX_CARD = PaperExample(
                 "share a hand"
             ),
         ),
-        PaperFigure(12, "first trick in A's stack (ace led)", Stage("take", 1), CA, None),
-        PaperFigure(13, "second trick taken (ace led)", Stage("take", 2), CA, 2),
+        PaperFigure(12, "first trick in A's stack (ace led)", Stage("trick", 1), CA, None),
+        PaperFigure(13, "second trick taken (ace led)", Stage("trick", 2), CA, 2),
         PaperFigure(
             14,
             "second trick taken (king led)",
-            Stage("take", 2),
+            Stage("trick", 2),
             CK,
             3,
             explanation=(

@@ -15,8 +15,9 @@ from pathlib import Path
 from qiskit import qasm3, qpy, transpile
 from qiskit.circuit import ClassicalRegister, QuantumCircuit
 
-from qcards.game import CONSTRUCTIONS, build_game
-from qcards.paper import EXAMPLES
+from qcards.circuits.construction import CONSTRUCTIONS
+from qcards.circuits.game import build_game
+from qcards.paper.examples import EXAMPLES
 
 DEFAULT_DIR = Path("circuits")
 BASIS = ["cx", "u"]

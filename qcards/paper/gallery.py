@@ -1,12 +1,13 @@
 """The figure gallery written by ``qcards reproduce --out DIR``.
 
-Beside the paper's histograms (Figs. 4-14, written by :mod:`qcards.reproduce`) the gallery has
-qcards' own figures, each with the data behind it as JSON:
+Beside the paper's histograms (Figs. 4-14, written by :mod:`qcards.paper.reproduce`) the gallery
+has qcards' own figures, each with the data behind it as JSON:
 
 * ``resources-growth.png``: CX gates and qubits of the whole game for N = 1..10 cards per player,
-  paper versus efficient construction (:func:`qcards.studies.resource_growth`);
+  paper versus efficient construction (:func:`qcards.analysis.growth.resource_growth`);
 * ``estimation-error.png``: error of p_win against oracle calls for counting, amplitude
-  estimation and plain sampling on the four-card example (:func:`qcards.studies.estimation_error`);
+  estimation and plain sampling on the four-card example
+  (:func:`qcards.analysis.estimation_error.estimation_error`);
 
 and ``index.md``, a page showing every figure with its caption.
 """
@@ -16,9 +17,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from qcards.paper import FOUR_CARD
-from qcards.plotting import estimation_error_figure, resource_growth_figure, save_figure
-from qcards.studies import estimation_error, resource_growth
+from qcards.analysis.estimation_error import estimation_error
+from qcards.analysis.growth import resource_growth
+from qcards.paper.examples import FOUR_CARD
+from qcards.viz.plots import estimation_error_figure, resource_growth_figure, save_figure
 
 GALLERY_SETTINGS = {
     "canonical": ({"eval_qubits": 2}, {"eval_qubits": 3}, {"eval_qubits": 4}),
@@ -74,8 +76,8 @@ def write_new_figures(
 
 
 def paper_figures(reproduced: dict, out_dir: str | Path) -> list[dict]:
-    """``{"file", "caption"}`` records of the histograms that :func:`qcards.reproduce.reproduce`
-    wrote, in the paper's order."""
+    """``{"file", "caption"}`` records of the histograms that
+    :func:`qcards.paper.reproduce.reproduce` wrote, in the paper's order."""
     figures = []
     for key, record in reproduced.items():
         for stage in record["stages"]:

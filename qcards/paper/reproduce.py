@@ -16,14 +16,16 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
-from qcards import backends
-from qcards.analysis import decode_distribution, regroup
-from qcards.cards import Card
-from qcards.classical import evaluate, stage_distributions
-from qcards.encoding import paper_label
-from qcards.game import build_game
-from qcards.paper import EXAMPLES, PaperExample, PaperFigure
-from qcards.plotting import save_histogram
+from qcards.circuits.card_codes import paper_label
+from qcards.circuits.construction import Construction
+from qcards.circuits.decode import decode_distribution, regroup
+from qcards.circuits.game import build_game
+from qcards.execution.exact import exact_stage_probabilities
+from qcards.execution.sampling import sample_stages
+from qcards.paper.examples import EXAMPLES, PaperExample, PaperFigure
+from qcards.skat.cards import Card
+from qcards.skat.referee import evaluate, stage_distributions
+from qcards.viz.plots import save_histogram
 
 
 def _fraction_text(f: Fraction) -> str:
@@ -106,15 +108,15 @@ def reproduce_example(
     figure_results: list[FigureResult] = []
     p_win: dict[Card | None, dict] = {}
     for first in example.firsts:
-        game = build_game(spec, first)
+        game = build_game(spec, first, construction=Construction.PAPER)
         figures = _figures_for(example, first)
         wanted = list(dict.fromkeys([f.stage for f in figures] + [game.stages[-1]]))
-        exact_probs = backends.exact_stage_probabilities(game, wanted)
-        samples = backends.sample_stages(game, [f.stage for f in figures], shots, seed)
+        exact_probs = exact_stage_probabilities(game, wanted)
+        samples = sample_stages(game, [f.stage for f in figures], shots, seed)
         referee = dict(stage_distributions(spec, first))
         # The same game with the paper's own card registers (Table 4/6), read directly.
-        paper_game = build_game(spec, first, paper_codes=True)
-        registers = backends.exact_stage_probabilities(
+        paper_game = build_game(spec, first, paper_codes=True, construction=Construction.PAPER)
+        registers = exact_stage_probabilities(
             paper_game,
             [f.stage for f in figures],
             paper_game.layout.card_qubits,

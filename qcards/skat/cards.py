@@ -170,9 +170,5 @@ class Rules:
         return tuple(sorted(cards, key=self.sort_key))
 
 
-def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
-    return tuple(Card.parse(t) for t in texts)
-
-
 def points(cards: Iterable[Card]) -> int:
     return sum(c.value for c in cards)

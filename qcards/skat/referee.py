@@ -10,8 +10,8 @@ Two models of play, both averaged over the uniformly random deal of the unknown 
     double dummy: each deal is played open, the declarer maximises and the defenders minimise
     (the win for ``p_win``, the declarer's card points for ``expected_points``).
 
-Cards dealt into the Skat (:data:`qcards.spec.SKAT`) are never played; in both models their card
-points count for the declarer at the end of the game.
+Cards dealt into the Skat (:data:`qcards.skat.spec.SKAT`) are never played; in both models their
+card points count for the declarer at the end of the game.
 
 All probabilities are :class:`fractions.Fraction`.
 """
@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from qcards.cards import Card
 from qcards.errors import ModelError
-from qcards.spec import SKAT, Endgame
+from qcards.skat.cards import Card
+from qcards.skat.spec import Endgame
+from qcards.skat.stages import Path, Snapshot, Stage, check_first, skat_points, stages
 
 MODELS = ("random", "adversarial")
 
@@ -68,152 +69,9 @@ def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
         yield {**known, **unknown}
 
 
-def skat_points(owner: Mapping[Card, str]) -> int:
-    """Card points a deal (card -> receiver) puts into the Skat; they belong to the declarer."""
-    return sum(c.value for c, who in owner.items() if who == SKAT)
-
-
-# ----------------------------------------------------------------------------- stages
-
-
-@dataclass(frozen=True)
-class Stage:
-    """A point in the game after which the state can be inspected (a histogram of the paper).
-
-    ``kind`` is ``"deal"`` (after U_ini), ``"play"`` (after the card at ``position`` of trick
-    ``trick`` is played; position 0 is the lead) or ``"take"`` (after trick ``trick`` is taken).
-    """
-
-    kind: str
-    trick: int = 0
-    position: int = 0
-
-    @property
-    def name(self) -> str:
-        if self.kind == "deal":
-            return "deal"
-        if self.kind == "play":
-            return f"trick {self.trick} card {self.position + 1}"
-        return f"trick {self.trick} taken"
-
-    @property
-    def tricks_taken(self) -> int:
-        if self.kind == "deal":
-            return 0
-        return self.trick if self.kind == "take" else self.trick - 1
-
-
-def stages(spec: Endgame) -> tuple[Stage, ...]:
-    """All stages of a spec's game in order: deal, then per trick each card and the taking."""
-    out = [Stage("deal")]
-    n = len(spec.players)
-    for t in range(1, spec.num_tricks + 1):
-        out += [Stage("play", t, i) for i in range(n)]
-        out.append(Stage("take", t))
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """What the game registers hold at a stage.
-
-    Attributes:
-        owner: (card, player dealt the card, or :data:`SKAT`) for every card, in the spec's
-            card order.
-        played: (card, trick the card was played in, 0 = still in hand).
-        winners: winner of each trick taken so far.
-    """
-
-    owner: tuple[tuple[Card, str], ...]
-    played: tuple[tuple[Card, int], ...]
-    winners: tuple[str, ...]
-
-    def points_of(self, player: str) -> int:
-        """Card points in ``player``'s stack."""
-        return sum(c.value for c, where in self.locations().items() if where == ("stack", player))
-
-    def declarer_points(self, spec: Endgame) -> int:
-        """The declarer's points: those already taken, its stack and the Skat (S_A, Eq. 18)."""
-        return spec.declarer_points + self.points_of(spec.declarer) + skat_points(dict(self.owner))
-
-    def locations(self) -> dict[Card, tuple[str, str]]:
-        """Where each card is: ``("hand"|"table"|"stack", player)``; stacks by trick winner.
-
-        A card in the Skat is at ``(SKAT, SKAT)``.
-        """
-        owner = dict(self.owner)
-        out = {}
-        for card, trick in self.played:
-            if owner[card] == SKAT:
-                out[card] = (SKAT, SKAT)
-            elif trick == 0:
-                out[card] = ("hand", owner[card])
-            elif trick <= len(self.winners):
-                out[card] = ("stack", self.winners[trick - 1])
-            else:
-                out[card] = ("table", owner[card])
-        return out
-
-
-@dataclass(frozen=True)
-class Path:
-    """One way the game can go: a deal and the cards played, with its probability (random model).
-
-    ``owner`` is the deal (card -> player or :data:`SKAT`); ``plays`` lists
-    ``(trick, player, card)`` in play order; ``winners`` the trick winners.
-    """
-
-    probability: Fraction
-    owner: Mapping[Card, str]
-    plays: tuple[tuple[int, str, Card], ...]
-    winners: tuple[str, ...]
-
-    def snapshot(self, spec: Endgame, stage: Stage) -> Snapshot:
-        n = len(spec.players)
-        if stage.kind == "deal":
-            count = 0
-        elif stage.kind == "play":
-            count = (stage.trick - 1) * n + stage.position + 1
-        else:
-            count = stage.trick * n
-        played = {c: 0 for c in spec.cards}
-        for trick, _player, card in self.plays[:count]:
-            played[card] = trick
-        return Snapshot(
-            owner=tuple((c, self.owner[c]) for c in spec.cards),
-            played=tuple((c, played[c]) for c in spec.cards),
-            winners=self.winners[: stage.tricks_taken],
-        )
-
-    def declarer_points(self, spec: Endgame) -> int:
-        """The declarer's points at the end: those already taken, its tricks and the Skat."""
-        n = len(spec.players)
-        won = sum(
-            card.value
-            for k, (_t, _p, card) in enumerate(self.plays)
-            if self.winners[k // n] == spec.declarer
-        )
-        return spec.declarer_points + won + skat_points(self.owner)
-
-
-def _check_first(spec: Endgame, first: Card | None) -> None:
-    if first is None:
-        return
-    if first not in spec.hands[spec.declarer]:
-        raise ModelError(
-            f"first card {first} is not in the declarer's known hand "
-            f"({' '.join(map(str, spec.hands[spec.declarer])) or 'empty'})"
-        )
-    if spec.leader != spec.declarer:
-        raise ModelError(
-            f"fixing the first card needs the declarer {spec.declarer} to lead the first trick "
-            f"(the leader is {spec.leader})"
-        )
-
-
 def paths(spec: Endgame, first: Card | None = None) -> Iterator[Path]:
     """Every play path of the random model with its exact probability (small specs only)."""
-    _check_first(spec, first)
+    check_first(spec, first)
     rules = spec.rules
     n = len(spec.players)
     seat = {p: i for i, p in enumerate(spec.players)}
@@ -310,7 +168,7 @@ def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) ->
     """
     if model not in MODELS:
         raise ModelError(f"unknown model {model!r} (expected {' | '.join(MODELS)})")
-    _check_first(spec, first)
+    check_first(spec, first)
     rules = spec.rules
     players = spec.players
     n = len(players)
@@ -370,7 +228,7 @@ def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) ->
 
 def recommend(spec: Endgame, model: str = "random") -> list[tuple[Card, Fraction]]:
     """Win probability of each legal first card of the declarer, best first."""
-    _check_first(spec, None)
+    check_first(spec, None)
     if spec.leader != spec.declarer:
         raise ModelError(
             f"recommend needs the declarer {spec.declarer} to lead the first trick "

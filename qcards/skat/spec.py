@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from qcards.cards import Card, CardError, Rules, Trump, points
 from qcards.errors import SpecError
+from qcards.skat.cards import Card, CardError, Rules, Trump, points
 
 _KEYS = {
     "players",

@@ -19,7 +19,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from qiskit.visualization import plot_histogram  # noqa: E402
 
 if TYPE_CHECKING:
-    from qcards.studies import ErrorStudy, GrowthRow
+    from qcards.analysis.estimation_error import ErrorStudy
+    from qcards.analysis.growth import GrowthRow
 
 
 def histogram_figure(counts: Mapping[str, int], title: str) -> Figure:
@@ -72,8 +73,8 @@ def save_figure(fig: Figure, path: str | Path) -> Path:
 
 def resource_growth_figure(rows: Sequence[GrowthRow]) -> Figure:
     """CX count and qubits of the whole game against N cards per player, paper versus efficient
-    construction (:func:`qcards.studies.resource_growth`). Hollow markers are counted from the
-    paper construction's term formula rather than from a built circuit."""
+    construction (:func:`qcards.analysis.growth.resource_growth`). Hollow markers are counted from
+    the paper construction's term formula rather than from a built circuit."""
     # A Figure outside pyplot: Jupyter shows it once (as the returned value), scripts save it.
     fig = Figure(figsize=(11, 4.5))
     cx_axis, qubit_axis = fig.subplots(1, 2)
@@ -100,8 +101,9 @@ def resource_growth_figure(rows: Sequence[GrowthRow]) -> Figure:
 
 def estimation_error_figure(studies: Sequence[ErrorStudy]) -> Figure:
     """Median |estimate - exact p_win| against oracle calls, one panel per study
-    (:func:`qcards.studies.estimation_error`), each method labelled with its fitted log-log slope.
-    Points with no oracle call (IAE done in its first round) cannot be drawn on a log axis."""
+    (:func:`qcards.analysis.estimation_error.estimation_error`), each method labelled with its
+    fitted log-log slope. Points with no oracle call (IAE done in its first round) cannot be
+    drawn on a log axis."""
     fig = Figure(figsize=(5.5 * len(studies) + 0.5, 4.5))
     axes = fig.subplots(1, len(studies), squeeze=False)
     for axis, study in zip(axes[0], studies, strict=True):

@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from qcards.errors import CatsError
 from qcards.games.cats.cards import (
     COLOURS,
     DECK,
@@ -18,6 +17,7 @@ from qcards.games.cats.cards import (
     parse_cards,
     true_calls,
 )
+from qcards.games.cats.errors import CatsError
 from qcards.games.cats.referee import PERFECT, Reasoner, colour_worlds, deduce, play
 from qcards.games.cats.worlds import EpistemicModel
 

@@ -10,8 +10,8 @@ import pytest
 from qiskit.circuit.library import StatePreparation
 from qiskit.quantum_info import Statevector
 
-from qcards.errors import CatsError
 from qcards.games.cats.cards import COLOURS, Colour
+from qcards.games.cats.errors import CatsError
 from qcards.games.cats.quantum import (
     QuantumKnowledge,
     index_world,

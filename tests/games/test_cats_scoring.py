@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from qcards.errors import CatsError
 from qcards.games.cats.cards import DECK, CatCard, Colour, parse_cards
+from qcards.games.cats.errors import CatsError
 from qcards.games.cats.scoring import Guess, score
 
 RED, BLACK = Colour.RED, Colour.BLACK

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from qcards.errors import CatsError
 from qcards.games.cats.cards import DECK, Colour, parse_cards
+from qcards.games.cats.errors import CatsError
 from qcards.games.cats.simulate import DEALERS, Noise, deal, simulate
 
 RED, BLACK = Colour.RED, Colour.BLACK

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from qcards.errors import RuleError
 from qcards.games.gofish import GoFish, load_record
 from qcards.games.gofish.bots import (
     GreedyBot,
@@ -17,6 +16,7 @@ from qcards.games.gofish.bots import (
     make_bot,
     previews,
 )
+from qcards.games.gofish.errors import RuleError
 from qcards.games.gofish.game import Ask
 from qcards.games.gofish.randomplay import fresh_suit
 from qcards.games.gofish.terminal import replayed

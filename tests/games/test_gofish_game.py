@@ -6,8 +6,9 @@ from __future__ import annotations
 import gofish_brute as brute
 import pytest
 
-from qcards.errors import QcardsError, RuleError
+from qcards.errors import QcardsError
 from qcards.games.gofish import GoFish, Outcome
+from qcards.games.gofish.errors import RuleError
 
 
 def played(players: str, *moves: str, no_four: bool = False) -> GoFish:

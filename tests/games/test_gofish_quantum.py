@@ -6,15 +6,17 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import gofish_brute as brute
 import pytest
 
-from qcards.backends import dd_amplitudes
 from qcards.errors import ModelError
+from qcards.execution.ddsim import dd_amplitudes
 from qcards.games.gofish import GoFish, Knowledge, parse_record
 from qcards.games.gofish.quantum import (
+    DEFAULT_OPTIONS,
     KINDS,
     DealConstraints,
     build_deal_circuit,
@@ -111,7 +113,9 @@ def test_counting_pins_the_two_player_card_deals():
     exact count."""
     game = _random_game(2, moves=2, seed=4)
     constraints = DealConstraints.from_knowledge(game.knowledge)
-    result = count_with_circuit(constraints, "cards", epsilon=0.002, seed=11)
+    result = count_with_circuit(
+        constraints, "cards", replace(DEFAULT_OPTIONS, epsilon=0.002, seed=11)
+    )
     assert result.total == 70
     assert result.ci[0] <= result.exact <= result.ci[1]
     assert result.resolved and result.rounded == result.exact
@@ -122,7 +126,9 @@ def test_counting_pins_the_sample_game_of_seed_000():
     over the 90 arrangements of the uncommitted cards finds it."""
     record = parse_record((DATA / "wikipedia.txt").read_text(), "wikipedia.txt")
     constraints = record_constraints(record)
-    result = count_with_circuit(constraints, "hands", epsilon=0.002, seed=3)
+    result = count_with_circuit(
+        constraints, "hands", replace(DEFAULT_OPTIONS, epsilon=0.002, seed=3)
+    )
     assert (result.exact, result.total) == (1, 90)
     assert result.ci[0] <= result.exact <= result.ci[1]
     assert result.resolved and result.rounded == 1
@@ -156,6 +162,8 @@ def test_a_full_first_hand_is_dealt_nothing(tmp_path):
     constraints = record_constraints(record)
     circuit = build_deal_circuit(constraints, "hands")
     assert sum(circuit.placed[0]) == 4
-    result = count_with_circuit(constraints, "hands", epsilon=0.01, seed=1)
+    result = count_with_circuit(
+        constraints, "hands", replace(DEFAULT_OPTIONS, epsilon=0.01, seed=1)
+    )
     assert result.exact == count_deals(constraints, "hands")
     assert result.ci[0] <= result.exact <= result.ci[1] and result.rounded == result.exact

@@ -10,8 +10,8 @@ from pathlib import Path
 import gofish_brute as brute
 import pytest
 
-from qcards.errors import RecordError
 from qcards.games.gofish import Outcome, load_record, parse_record, replay, replay_json
+from qcards.games.gofish.errors import RecordError
 
 DATA = Path(__file__).parent / "data"
 WIKIPEDIA = DATA / "wikipedia.txt"

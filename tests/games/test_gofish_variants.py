@@ -12,8 +12,8 @@ import gofish_brute as brute
 import pytest
 
 from qcards.cli import main
-from qcards.errors import RuleError
 from qcards.games.gofish import GoFish, Outcome, load_record, parse_record, replay
+from qcards.games.gofish.errors import RuleError
 from qcards.games.gofish.randomplay import random_move
 from qcards.games.gofish.record import write_record
 from qcards.games.gofish.terminal import draw, play_game

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from qcards.cli import main
-from qcards.errors import QgoError
+from qcards.games.qgo.errors import QgoError
 from qcards.games.qgo.record import (
     load_record,
     parse_record,

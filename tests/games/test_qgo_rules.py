@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from qcards.errors import QgoError
 from qcards.games.qgo.board import Colour, parse_point
 from qcards.games.qgo.collapse import Decision, Entangled
+from qcards.games.qgo.errors import QgoError
 from qcards.games.qgo.game import Move, QuantumGo, position_of
 from qcards.games.qgo.rules import Rules
 

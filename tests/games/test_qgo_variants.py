@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qcards.errors import QgoError
+from qcards.games.qgo.errors import QgoError
 from qcards.games.qgo.record import parse_record, replay
 from qcards.games.qgo.rules import Rules
 

@@ -5,14 +5,17 @@
 ``play``: the card-play gate CP_k^n with suit following (Eqs. 9-13), paper and polynomial;
 ``trick``: the trick-taking gate TT (Eqs. 14-15), paper and polynomial;
 ``predicates``: facts about a trick computed into ancillas, for the polynomial gates;
-``round``: one round R_t = TT . U^C . U^B . U^A (Eq. 16).
+``codes``: the paper's card codes kept in registers; ``cubes``: multi-controlled X over cubes.
+
+A round R_t = TT . U^C . U^B . U^A (Eq. 16) is not a gate of its own:
+:func:`~qcards.circuits.game.build_game`
+appends its factors one stage at a time, so that every stage is a prefix of the circuit.
 """
 
-from qcards.gates.dicke import DickeGate, MultinomialDealGate, SubsetDickeGate
-from qcards.gates.play import CardPlayGate, LegalPlayGate
-from qcards.gates.round import RoundGate
-from qcards.gates.states import DealGate, WStateGate
-from qcards.gates.trick import TrickTakingGate, TrickWinnerGate
+from qcards.circuits.gates.dicke import DickeGate, MultinomialDealGate, SubsetDickeGate
+from qcards.circuits.gates.play import CardPlayGate, LegalPlayGate
+from qcards.circuits.gates.states import DealGate, WStateGate
+from qcards.circuits.gates.trick import TrickTakingGate, TrickWinnerGate
 
 __all__ = [
     "CardPlayGate",
@@ -20,7 +23,6 @@ __all__ = [
     "DickeGate",
     "LegalPlayGate",
     "MultinomialDealGate",
-    "RoundGate",
     "SubsetDickeGate",
     "TrickTakingGate",
     "TrickWinnerGate",

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 
-from qcards.cards import Card
-from qcards.encoding import GameLayout
-from qcards.gates.cubes import cube_xor
+from qcards.circuits.gates.cubes import cube_xor
+from qcards.circuits.layout import GameLayout
+from qcards.skat.cards import Card
 
 
 def code_flips(layout: GameLayout, card: Card, before, after) -> list[Qubit]:

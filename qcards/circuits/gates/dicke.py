@@ -32,7 +32,7 @@ import numpy as np
 from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import UCRYGate, UnitaryGate
 
-from qcards.gates.cubes import cube_x, open_controls
+from qcards.circuits.gates.cubes import cube_x, open_controls
 
 # CX cost of the building blocks, as Qiskit lowers them to {cx, u} (checked by the tests).
 _CX_SCS_FIRST = 4  # CX . CRY . CX, the CRY as a 1-control UCRY (2 CX)
@@ -244,7 +244,7 @@ def _plan_for(sizes: Sequence[int], width: int, codes: Sequence[int]) -> DealPla
 class MultinomialDealGate(Gate):
     """U_ini in polynomial size: every deal of the unknown cards with the same amplitude (Eq. 1).
 
-    Same contract as the reference :class:`~qcards.gates.states.DealGate` on its first
+    Same contract as the reference :class:`~qcards.circuits.gates.states.DealGate` on its first
     ``len(cards) * width`` qubits (card j's owner register on qubits ``j*width ..``, holding the
     receiver's index), followed by :attr:`num_ancillas` clean ancillas that end clean.
 

@@ -13,11 +13,9 @@ from dataclasses import dataclass
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 from qiskit.circuit.library import UCRYGate
 
-from qcards.cards import Card
-from qcards.encoding import GameLayout, merge_conditions
-from qcards.gates.codes import copy_play_to_table_bits
-from qcards.gates.cubes import cube_x, on_cube
-from qcards.gates.predicates import (
+from qcards.circuits.gates.codes import copy_play_to_table_bits
+from qcards.circuits.gates.cubes import cube_x, on_cube
+from qcards.circuits.gates.predicates import (
     decrement,
     increment,
     legal_cubes,
@@ -26,7 +24,9 @@ from qcards.gates.predicates import (
     mark_void,
     movable_cards,
 )
-from qcards.gates.states import WStateGate
+from qcards.circuits.gates.states import WStateGate
+from qcards.circuits.layout import GameLayout, merge_conditions
+from qcards.skat.cards import Card
 
 
 def _check_play(layout: GameLayout, trick: int, position: int) -> None:
@@ -56,7 +56,7 @@ class CardPlayGate(Gate):
     :math:`\\vec\\alpha` of the player to move (k cards dealt to it and not played before this
     trick), and, for positions after the lead, the card that was led. On each configuration it
     applies the uniform one-hot superposition of Eq. (9) to the trick-``trick`` play qubits of
-    the *legal* cards (suit following, trumps and jacks from :class:`qcards.cards.Rules`).
+    the *legal* cards (suit following, trumps and jacks from :class:`qcards.skat.cards.Rules`).
 
     Args:
         layout: registers of the game circuit.
@@ -137,9 +137,9 @@ class LegalPlayGate(Gate):
     """CP in polynomial size: the player to move plays one of its legal cards, uniformly.
 
     The same map as :class:`CardPlayGate` on every game state (the tests compare both), built
-    without enumerating hands: the workspace (:class:`~qcards.encoding.Workspace`) receives
+    without enumerating hands: the workspace (:class:`~qcards.circuits.layout.Workspace`) receives
     which cards the player holds, the led suit and whether the player is void in it
-    (:mod:`qcards.gates.predicates`), a counter receives how many cards are legal, and the
+    (:mod:`qcards.circuits.gates.predicates`), a counter receives how many cards are legal, and the
     cards are then passed in order, each chosen
     with probability 1/(legal cards not yet passed) unless one was chosen already -- the
     sequential form of the uniform one-hot superposition of Eq. (9). The counter ends at 0 and

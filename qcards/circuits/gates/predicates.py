@@ -2,7 +2,7 @@
 
 The paper conditions every factor of CP and TT (Eqs. 12 and 15) on a whole configuration of the
 game: one term per possible hand, per led card, per table. Here the same facts are computed once
-per card into the :class:`~qcards.encoding.Workspace`, each with one multi-controlled X per
+per card into the :class:`~qcards.circuits.layout.Workspace`, each with one multi-controlled X per
 (card, player) pair, so the gates grow polynomially:
 
 * ``held[i]``: the i-th card the player to move may hold is in its hand (dealt to it, not
@@ -10,7 +10,7 @@ per card into the :class:`~qcards.encoding.Workspace`, each with one multi-contr
 * ``led[s]``: the card led to the trick has effective suit s;
 * ``void``: the player to move cannot follow the led suit.
 
-A card is then legal (Skat's suit-following rule, as :meth:`qcards.cards.Rules.legal_cards`)
+A card is then legal (Skat's suit-following rule, as :meth:`qcards.skat.cards.Rules.legal_cards`)
 when it is held and follows the led suit, or held while the player is void: two cubes that never
 overlap (:func:`legal_cubes`). Each ``mark_*`` function appends a *compute* block; callers undo
 it by appending the block's inverse after use (the qubits it reads are unchanged in between).
@@ -22,9 +22,9 @@ from collections.abc import Sequence
 
 from qiskit.circuit import QuantumCircuit, Qubit
 
-from qcards.cards import Card
-from qcards.encoding import GameLayout, merge_conditions
-from qcards.gates.cubes import cube_x
+from qcards.circuits.gates.cubes import cube_x
+from qcards.circuits.layout import GameLayout, merge_conditions
+from qcards.skat.cards import Card
 
 
 def mover(layout: GameLayout, position: int, leader: str) -> str:

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 
-from qcards.cards import TRUMP, Card, Rules
-from qcards.encoding import GameLayout, merge_conditions
-from qcards.gates.codes import trick_code_flips
-from qcards.gates.cubes import cube_x, cube_xor
-from qcards.gates.predicates import mark_led_suit
+from qcards.circuits.gates.codes import trick_code_flips
+from qcards.circuits.gates.cubes import cube_x, cube_xor
+from qcards.circuits.gates.predicates import mark_led_suit
+from qcards.circuits.layout import GameLayout, merge_conditions
+from qcards.skat.cards import TRUMP, Card, Rules
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,10 @@ class TrickTakingGate(Gate):
     Like Eq. (15) this is a product over the configurations of the table, each conditioned on a
     cube: who led (``winner_{trick-1}`` when the winner leads) and which card each seat put on
     the table (play bit ``trick`` set, dealt to that seat). The winning card follows from
-    :meth:`qcards.cards.Rules.trick_winner` (trumps, jacks, led suit), not from a fixed card
+    :meth:`qcards.skat.cards.Rules.trick_winner` (trumps, jacks, led suit), not from a fixed card
     order, so any trick of any game kind is handled. The paper moves the cards' location bits to
     the winner's stack instead (Eq. 14); here the stack is the trick's ``winner`` register, from
-    which every card's stack follows (:meth:`qcards.classical.Snapshot.locations`).
+    which every card's stack follows (:meth:`qcards.skat.stages.Snapshot.locations`).
 
     Args:
         layout: registers of the game circuit.

@@ -7,7 +7,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 from qcards.games.cats.simulate import Study
-from qcards.plotting import save_figure
+from qcards.viz.plots import save_figure
 
 
 def strategy_figure(study: Study) -> Figure:

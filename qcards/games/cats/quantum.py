@@ -21,8 +21,8 @@ import numpy as np
 from qiskit import QuantumCircuit, QuantumRegister
 from qiskit.quantum_info import Operator, Statevector
 
-from qcards.errors import CatsError
 from qcards.games.cats.cards import Colour
+from qcards.games.cats.errors import CatsError
 from qcards.games.cats.worlds import Predicate, World
 
 MAX_PLAYERS = 10

@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, Self
 
-from qcards.errors import CatsError
 from qcards.games.cats.cards import (
     COLOURS,
     CatCard,
@@ -34,6 +33,7 @@ from qcards.games.cats.cards import (
     colours_under,
     true_calls,
 )
+from qcards.games.cats.errors import CatsError
 from qcards.games.cats.scoring import Guess, Score, score
 from qcards.games.cats.worlds import EpistemicModel, Predicate, World
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from qcards.errors import CatsError
 from qcards.games.cats.cards import CatCard, Colour
+from qcards.games.cats.errors import CatsError
 
 
 @dataclass(frozen=True)

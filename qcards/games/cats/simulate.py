@@ -29,8 +29,8 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
-from qcards.errors import CatsError
 from qcards.games.cats.cards import DECK, CatCard, Colour, true_calls
+from qcards.games.cats.errors import CatsError
 from qcards.games.cats.referee import Reasoner, play
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10

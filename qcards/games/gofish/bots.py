@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from qcards.errors import RuleError
+from qcards.games.gofish.errors import RuleError
 from qcards.games.gofish.game import Ask, GoFish, Move, Outcome
 from qcards.games.gofish.randomplay import named, random_answer, random_ask
 

@@ -38,7 +38,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from qcards.errors import RuleError
+from qcards.games.gofish.errors import RuleError
 from qcards.games.gofish.knowledge import Knowledge
 
 YES, NO = "yes", "no"

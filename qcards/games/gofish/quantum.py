@@ -5,7 +5,7 @@ Nobody's cards exist in Quantum Go Fish until the questions pin them down; the s
 that set as a uniform superposition and counts it with amplitude estimation, reusing the Skat
 machinery:
 
-* the deal: :class:`~qcards.gates.dicke.MultinomialDealGate` (the polynomial U_ini of Skat,
+* the deal: :class:`~qcards.circuits.gates.dicke.MultinomialDealGate` (the polynomial U_ini of Skat,
   Eq. 1) deals the physical cards (four of each of n suits, in suit order) into n hands of
   four, every deal with the same amplitude; each card's owner register holds the player's
   index;
@@ -16,7 +16,8 @@ machinery:
   the cells whose count lies in bounds, and sets the objective qubit to the AND of the flags;
   the counts and flags are uncomputed, so the objective's 1-branch is exactly the uniform
   superposition of the consistent deals, with every ancilla back at 0;
-* the number: amplitude estimation of the objective (:func:`qcards.counting.estimate_amplitude`,
+* the number: amplitude estimation of the objective
+(:func:`qcards.estimation.amplitude.estimate_amplitude`,
   the same estimators as Skat's weighted counting) gives a = N / N_total, so N = N_total a.
 
 Two notions of "deal" are offered. ``cards`` counts deals of the physical cards (suit-mates
@@ -44,13 +45,15 @@ from qiskit.circuit.library import MCXGate
 from qiskit.primitives import BaseSamplerV2
 from qiskit_algorithms import EstimationProblem
 
-from qcards.counting import check_options, default_sampler, estimate_amplitude
+from qcards.circuits.gates.cubes import cube_x
+from qcards.circuits.gates.dicke import MultinomialDealGate
+from qcards.circuits.gates.predicates import decrement, increment
 from qcards.errors import ModelError
+from qcards.estimation.amplitude import estimate_amplitude
+from qcards.estimation.options import EstimationOptions
+from qcards.execution.sampling import default_sampler
 from qcards.games.gofish.knowledge import Knowledge
 from qcards.games.gofish.record import Record, replay
-from qcards.gates.cubes import cube_x
-from qcards.gates.dicke import MultinomialDealGate
-from qcards.gates.predicates import decrement, increment
 
 HAND = 4
 """Cards per hand at the deal, and cards per suit."""
@@ -363,29 +366,27 @@ def record_constraints(
     return DealConstraints.from_knowledge(played.knowledge)
 
 
+DEFAULT_OPTIONS = EstimationOptions(epsilon=0.002, eval_qubits=6)
+"""Go Fish's default estimation: counts of hundreds of deals need a tight epsilon."""
+
+
 def count_with_circuit(
     constraints: DealConstraints,
     kind: str = "cards",
-    method: str = "iae",
-    epsilon: float = 0.002,
-    alpha: float = 0.05,
-    eval_qubits: int = 6,
-    shots: int = 100,
-    seed: int | None = None,
-    backend: str = "ddsim",
+    options: EstimationOptions = DEFAULT_OPTIONS,
     sampler: BaseSamplerV2 | None = None,
 ) -> DealCount:
     """Count the consistent deals by amplitude estimation on :func:`build_deal_circuit`.
 
     The estimators, options and backends are those of Skat's counting
-    (:func:`qcards.counting.estimate_amplitude`); ``epsilon`` bounds the error of the
+    (:func:`qcards.estimation.amplitude.estimate_amplitude`); ``options.epsilon`` bounds the error
+    of the
     probability a = N / N_total, so the count's error is about ``epsilon * N_total``: the count
     is pinned (:attr:`DealCount.resolved`) once that is below a half.
     """
-    check_options(method, epsilon, alpha, eval_qubits, shots)
     circuit = build_deal_circuit(constraints, kind)
-    sampler = sampler or default_sampler(backend, shots, seed)
-    found = estimate_amplitude(circuit.problem(), method, sampler, epsilon, alpha, eval_qubits)
+    sampler = sampler or default_sampler(options.backend, options.shots, options.seed)
+    found = estimate_amplitude(circuit.problem(), options, sampler)
     total = circuit.total
     return DealCount(
         kind=kind,
@@ -394,6 +395,6 @@ def count_with_circuit(
         exact=count_deals(constraints, kind),
         total=total,
         oracle_calls=found.oracle_calls,
-        num_qubits=circuit.num_qubits + (eval_qubits if method == "canonical" else 0),
-        method=method,
+        num_qubits=circuit.num_qubits + options.extra_qubits,
+        method=options.algorithm,
     )

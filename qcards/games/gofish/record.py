@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from qcards.errors import RecordError, RuleError
+from qcards.games.gofish.errors import RecordError, RuleError
 from qcards.games.gofish.game import ANSWERS, GoFish, Hand, Move, Outcome
 from qcards.games.gofish.knowledge import Knowledge
 

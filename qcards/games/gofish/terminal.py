@@ -35,7 +35,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from qcards.errors import RuleError
 from qcards.games.gofish.bots import (
     BOT_KINDS,
     DEFAULT_DEPTH,
@@ -46,6 +45,7 @@ from qcards.games.gofish.bots import (
     make_bot,
     previews,
 )
+from qcards.games.gofish.errors import RuleError
 from qcards.games.gofish.game import MAX_PLAYERS, MIN_PLAYERS, YES, Ask, GoFish, Hand, Move
 from qcards.games.gofish.record import move_line, write_record
 from qcards.games.terminal_io import read_line

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from qcards.errors import RuleError
 from qcards.games.gofish.bots import BOT_KINDS, DEFAULT_DEPTH, bot_move, make_bot
+from qcards.games.gofish.errors import RuleError
 from qcards.games.gofish.game import MAX_PLAYERS, MIN_PLAYERS, GoFish
 
 DEFAULT_MAX_MOVES = 200

@@ -12,9 +12,9 @@ from __future__ import annotations
 import copy
 import random
 
-from qcards.errors import QgoError
 from qcards.games.qgo.board import Colour, Point, mirror, neighbours
 from qcards.games.qgo.collapse import Decision
+from qcards.games.qgo.errors import QgoError
 from qcards.games.qgo.game import Move, QuantumGo
 
 

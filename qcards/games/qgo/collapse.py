@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from qcards.errors import QgoError
 from qcards.games.qgo.board import Colour, Point, format_points
+from qcards.games.qgo.errors import QgoError
 from qcards.games.qgo.rules import Rules
 
 KEEPS = {"pair": 1, "ghz": 1, "w": 2}

@@ -25,7 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from qcards.errors import QgoError
 from qcards.games.qgo.board import (
     Colour,
     Point,
@@ -37,6 +36,7 @@ from qcards.games.qgo.board import (
     regions,
 )
 from qcards.games.qgo.collapse import Chooser, Collapse, Entangled, collapse
+from qcards.games.qgo.errors import QgoError
 from qcards.games.qgo.rules import Rules
 
 Position = tuple[frozenset, frozenset]

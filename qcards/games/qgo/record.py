@@ -20,7 +20,7 @@ The record is strict: colours must alternate starting with Black (the rules say 
 with the wrong colour is an error, not a silent skip), and ``keep`` must list the surviving
 stone(s) of *every* group that collapses on that move, in any order, even when the choice is
 forced; a missing, extra or not allowed stone is an error that names the line and lists the
-allowed choices. Replay stops at the first bad line (a :class:`~qcards.errors.QgoError`
+allowed choices. Replay stops at the first bad line (a :class:`~qcards.games.qgo.errors.QgoError`
 reading ``"FILE, line N: ..."``).
 """
 
@@ -29,9 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from qcards.errors import QgoError
 from qcards.games.qgo.board import Colour, Point, format_points, parse_point
 from qcards.games.qgo.collapse import Decision
+from qcards.games.qgo.errors import QgoError
 from qcards.games.qgo.game import Move, QuantumGo
 from qcards.games.qgo.rules import Rules
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qcards.errors import QgoError
 from qcards.games.qgo.board import Point, check_size, diagonals, neighbours
+from qcards.games.qgo.errors import QgoError
 
 TRIPLET_KINDS = ("ghz", "w")
 VARIANTS = ("weak", "symmetric", "semi-quantum", "triplets-ghz", "triplets-w")

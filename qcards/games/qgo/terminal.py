@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
-from qcards.errors import QgoError
 from qcards.games.qgo.board import COLUMNS, Colour, Point, format_points, parse_point
 from qcards.games.qgo.collapse import Decision
+from qcards.games.qgo.errors import QgoError
 from qcards.games.qgo.game import Move, QuantumGo, Turn
 from qcards.games.terminal_io import read_line
 

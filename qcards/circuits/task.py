@@ -1,0 +1,53 @@
+"""A game task: the spec, the declarer's fixed first card and the construction, as one record.
+
+Everything that runs a game circuit (evaluation, counting, sampling, hardware jobs) starts from
+a :class:`GameTask`; the job store keeps one per job (:mod:`qcards.execution.jobs`), so the
+circuit can be rebuilt deterministically to decode a result fetched later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
+from qcards.circuits.game import GameCircuit, build_game
+from qcards.circuits.oracle import WinCircuit, build_win_circuit
+from qcards.skat.cards import Card
+from qcards.skat.spec import Endgame, parse_spec
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """What to build: ``spec`` with the declarer's ``first`` card fixed (or not), by
+    ``construction``."""
+
+    spec: Endgame
+    first: Card | None = None
+    construction: Construction = field(default=DEFAULT_CONSTRUCTION)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "construction", Construction.parse(self.construction))
+
+    def build(self, paper_codes: bool = False) -> GameCircuit:
+        """The game circuit (Eq. 17)."""
+        return build_game(self.spec, self.first, paper_codes, self.construction)
+
+    def win_circuit(self) -> WinCircuit:
+        """The game circuit followed by the win oracle (the state preparation A of counting)."""
+        return build_win_circuit(self.spec, self.first, self.construction)
+
+    def to_json(self) -> dict:
+        """The task as the job store keeps it: the spec's TOML text and where it came from."""
+        return {
+            "spec_path": self.spec.source,
+            "spec_text": self.spec.to_toml(),
+            "first": None if self.first is None else str(self.first),
+            "construction": self.construction.value,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> GameTask:
+        """Inverse of :meth:`to_json`."""
+        spec = parse_spec(data["spec_text"], source=data["spec_path"])
+        first = data.get("first")
+        return cls(spec, None if first is None else Card.parse(first), data["construction"])

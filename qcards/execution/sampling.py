@@ -1,0 +1,86 @@
+"""Shots from a target: the game's registers measured after chosen stages, and a sampler that
+transpiles for its target (what amplitude estimation runs on)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from qiskit import transpile
+from qiskit.circuit import ClassicalRegister
+from qiskit.primitives import BaseSamplerV2
+
+from qcards.circuits.game import GameCircuit
+from qcards.errors import ModelError
+from qcards.execution.targets import parse_target
+from qcards.skat.stages import Stage
+
+
+def sample_stages(
+    game: GameCircuit,
+    stages: Sequence[Stage],
+    shots: int = 1000,
+    seed: int | None = None,
+    target: str = "aer",
+) -> dict[Stage, dict[int, int]]:
+    """Measure the registers after each stage, ``shots`` times per stage, on a local target."""
+    parsed = parse_target(target)
+    parsed.check_capacity(game.num_qubits)
+    backend, sampler = parsed.sampler(seed)
+    circuits = []
+    for stage in stages:
+        qc = game.upto(stage)
+        qc.add_register(ClassicalRegister(len(game.layout.measured), "outcome"))
+        qc.measure(game.layout.measured, qc.clbits)
+        circuits.append(transpile(qc, backend))
+    results = sampler.run(circuits, shots=shots).result()
+    out = {}
+    for stage, res in zip(stages, results, strict=True):
+        counts = res.data.outcome.get_int_counts()
+        out[stage] = {int(k): int(v) for k, v in counts.items()}
+    return out
+
+
+class TranspilingSampler(BaseSamplerV2):
+    """A SamplerV2 that transpiles every circuit for ``target`` before handing it on.
+
+    qiskit-algorithms 0.4.0 takes a ``transpiler`` argument, but its maximum-likelihood
+    estimator transpiles only the first circuit of its schedule and then iterates over that
+    circuit's instructions (``mlae.py``: ``self._transpiler.run(circuits[0])``); transpiling in
+    the sampler works for all three estimators.
+    """
+
+    def __init__(self, sampler: BaseSamplerV2, target) -> None:
+        self.sampler = sampler
+        self.target = target
+
+    @property
+    def default_shots(self) -> int:
+        return self.sampler.default_shots
+
+    def run(self, pubs, *, shots: int | None = None):
+        prepared = []
+        for pub in pubs:
+            circuit, *rest = pub if isinstance(pub, tuple) else (pub,)
+            circuit = transpile(circuit, self.target, optimization_level=1)
+            prepared.append((circuit, *rest))
+        return self.sampler.run(prepared, shots=shots)
+
+
+def default_sampler(
+    backend: str = "ddsim", shots: int = 100, seed: int | None = None
+) -> BaseSamplerV2:
+    """A SamplerV2 that transpiles for, and runs on, the named target.
+
+    ``ddsim`` is MQT DDSIM's decision-diagram sampler: the game states are sums of few
+    orthogonal paths, which decision diagrams store compactly, and a Grover power runs about
+    a hundred times faster than on Aer's dense statevector (``benchmarks/bench_counting.py``).
+    Any other local or ``fake:`` target of :mod:`qcards.execution.targets` works too.
+    """
+    target = parse_target(backend)
+    if target.is_hardware:
+        raise ModelError(
+            f"backend {backend!r}: amplitude estimation runs a chain of dependent circuits and "
+            "is not offered on IBM hardware (a single run is; a fake: device emulates it)"
+        )
+    transpile_target, sampler = target.sampler(seed, shots)
+    return TranspilingSampler(sampler, transpile_target)

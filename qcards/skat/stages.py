@@ -1,0 +1,162 @@
+"""The stages of a game and what the registers hold at each: shared by the referee, the circuits
+and the execution layer.
+
+A :class:`Stage` is a point after which the state can be inspected (one of the paper's
+histograms); a :class:`Snapshot` is the content of the game registers there (who was dealt each
+card, which trick each card was played in, who took each trick); a :class:`Path` is one way the
+game can go under the random model, with its exact probability. Pure Python: no qiskit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from qcards.errors import ModelError
+from qcards.skat.cards import Card
+from qcards.skat.spec import SKAT, Endgame
+
+STAGE_KINDS = ("deal", "play", "trick")
+"""What a stage follows: the deal (U_ini), one card played (CP), one trick taken (TT)."""
+
+
+def skat_points(owner: Mapping[Card, str]) -> int:
+    """Card points a deal (card -> receiver) puts into the Skat; they belong to the declarer."""
+    return sum(c.value for c, who in owner.items() if who == SKAT)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A point in the game after which the state can be inspected (a histogram of the paper).
+
+    ``kind`` is one of :data:`STAGE_KINDS`: ``"deal"`` (after U_ini), ``"play"`` (after the card
+    at ``position`` of trick ``trick`` is played; position 0 is the lead) or ``"trick"`` (after
+    trick ``trick`` is taken).
+    """
+
+    kind: str
+    trick: int = 0
+    position: int = 0
+
+    @property
+    def name(self) -> str:
+        if self.kind == "deal":
+            return "deal"
+        if self.kind == "play":
+            return f"trick {self.trick} card {self.position + 1}"
+        return f"trick {self.trick} taken"
+
+    @property
+    def tricks_taken(self) -> int:
+        if self.kind == "deal":
+            return 0
+        return self.trick if self.kind == "trick" else self.trick - 1
+
+
+def stages(spec: Endgame) -> tuple[Stage, ...]:
+    """All stages of a spec's game in order: deal, then per trick each card and the taking."""
+    out = [Stage("deal")]
+    n = len(spec.players)
+    for t in range(1, spec.num_tricks + 1):
+        out += [Stage("play", t, i) for i in range(n)]
+        out.append(Stage("trick", t))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the game registers hold at a stage.
+
+    Attributes:
+        owner: (card, player dealt the card, or :data:`SKAT`) for every card, in the spec's
+            card order.
+        played: (card, trick the card was played in, 0 = still in hand).
+        winners: winner of each trick taken so far.
+    """
+
+    owner: tuple[tuple[Card, str], ...]
+    played: tuple[tuple[Card, int], ...]
+    winners: tuple[str, ...]
+
+    def points_of(self, player: str) -> int:
+        """Card points in ``player``'s stack."""
+        return sum(c.value for c, where in self.locations().items() if where == ("stack", player))
+
+    def declarer_points(self, spec: Endgame) -> int:
+        """The declarer's points: those already taken, its stack and the Skat (S_A, Eq. 18)."""
+        return spec.declarer_points + self.points_of(spec.declarer) + skat_points(dict(self.owner))
+
+    def locations(self) -> dict[Card, tuple[str, str]]:
+        """Where each card is: ``("hand"|"table"|"stack", player)``; stacks by trick winner.
+
+        A card in the Skat is at ``(SKAT, SKAT)``.
+        """
+        owner = dict(self.owner)
+        out = {}
+        for card, trick in self.played:
+            if owner[card] == SKAT:
+                out[card] = (SKAT, SKAT)
+            elif trick == 0:
+                out[card] = ("hand", owner[card])
+            elif trick <= len(self.winners):
+                out[card] = ("stack", self.winners[trick - 1])
+            else:
+                out[card] = ("table", owner[card])
+        return out
+
+
+@dataclass(frozen=True)
+class Path:
+    """One way the game can go: a deal and the cards played, with its probability (random model).
+
+    ``owner`` is the deal (card -> player or :data:`SKAT`); ``plays`` lists
+    ``(trick, player, card)`` in play order; ``winners`` the trick winners.
+    """
+
+    probability: Fraction
+    owner: Mapping[Card, str]
+    plays: tuple[tuple[int, str, Card], ...]
+    winners: tuple[str, ...]
+
+    def snapshot(self, spec: Endgame, stage: Stage) -> Snapshot:
+        n = len(spec.players)
+        if stage.kind == "deal":
+            count = 0
+        elif stage.kind == "play":
+            count = (stage.trick - 1) * n + stage.position + 1
+        else:
+            count = stage.trick * n
+        played = {c: 0 for c in spec.cards}
+        for trick, _player, card in self.plays[:count]:
+            played[card] = trick
+        return Snapshot(
+            owner=tuple((c, self.owner[c]) for c in spec.cards),
+            played=tuple((c, played[c]) for c in spec.cards),
+            winners=self.winners[: stage.tricks_taken],
+        )
+
+    def declarer_points(self, spec: Endgame) -> int:
+        """The declarer's points at the end: those already taken, its tricks and the Skat."""
+        n = len(spec.players)
+        won = sum(
+            card.value
+            for k, (_t, _p, card) in enumerate(self.plays)
+            if self.winners[k // n] == spec.declarer
+        )
+        return spec.declarer_points + won + skat_points(self.owner)
+
+
+def check_first(spec: Endgame, first: Card | None) -> None:
+    if first is None:
+        return
+    if first not in spec.hands[spec.declarer]:
+        raise ModelError(
+            f"first card {first} is not in the declarer's known hand "
+            f"({' '.join(map(str, spec.hands[spec.declarer])) or 'empty'})"
+        )
+    if spec.leader != spec.declarer:
+        raise ModelError(
+            f"fixing the first card needs the declarer {spec.declarer} to lead the first trick "
+            f"(the leader is {spec.leader})"
+        )
