@@ -19,6 +19,7 @@ from qcards.circuits.game import GameCircuit
 from qcards.circuits.task import GameTask
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.exact import exact_stage_probabilities
+from qcards.execution.extras import missing
 from qcards.execution.sampling import sample_stages
 from qcards.execution.sweeps import sweep
 from qcards.execution.targets import EXACT_TARGETS, parse_target
@@ -96,6 +97,8 @@ def resolve_method(method: str, model: str, num_qubits: int) -> str:
             )
         return "classical"
     if method == "auto":
+        if missing("ddsim") and num_qubits <= parse_target("statevector").max_qubits:
+            return "statevector"  # without qcards[ddsim], the dense statevector where it fits
         return AUTO_METHOD
     return method
 

@@ -286,7 +286,7 @@ def run_solve(args) -> int:
 
 def run_count(args) -> int:
     constraints = record_constraints(load_record(args.file), **_variant_options(args))
-    result = count_with_circuit(constraints, args.kind, **estimation_options(args))
+    result = count_with_circuit(constraints, args.kind, estimation_options(args))
     data = result.to_json()
     if not args.json:
         data["ci"] = f"[{data['ci'][0]:.3f}, {data['ci'][1]:.3f}]"

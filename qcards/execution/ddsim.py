@@ -13,6 +13,7 @@ from qiskit import transpile
 from qiskit.circuit import QuantumCircuit, Qubit
 
 from qcards.errors import ResourceError
+from qcards.execution.extras import require
 
 CERTIFIED_MASS = 1 - 1e-10
 """:func:`dd_probabilities` stops once the outcomes found carry this much probability."""
@@ -50,6 +51,7 @@ def dd_amplitudes(
         qubits: the qubits reported; outcome bit i is ``qubits[i]``.
         seed, shots, max_shots: the sampling fallback.
     """
+    require("ddsim", "the ddsim method")
     from mqt.core.plugins.qiskit import qiskit_to_mqt
     from mqt.ddsim import CircuitSimulator, DDSIMProvider
 

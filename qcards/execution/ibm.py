@@ -23,10 +23,10 @@ from pathlib import Path
 
 from qcards.circuits.decode import decode_counts
 from qcards.circuits.task import GameTask
-from qcards.errors import CredentialsError, JobError, JobStoreError, ParameterError, ResourceError
+from qcards.errors import CredentialsError, JobError, JobStoreError, ResourceError
+from qcards.execution.extras import require
 from qcards.execution.jobs import DONE, FAILED, JobRecord, JobStore
 from qcards.execution.results import RunReport
-from qcards.execution.targets import IBM_PREFIX as PREFIX
 from qcards.execution.transpile import (
     OUTCOME_REGISTER,
     TranspiledSize,
@@ -35,6 +35,9 @@ from qcards.execution.transpile import (
     transpile_to,
     transpiled_size,
 )
+
+PREFIX = "ibm:"
+"""Target names of IBM Quantum devices: ``ibm:<Device>``."""
 
 DD_SEQUENCES = ("XX", "XpXm", "XY4")
 """The runtime's ``dynamical_decoupling.sequence_type`` values."""
@@ -65,9 +68,9 @@ class Suppression:
     def __post_init__(self):
         dd = self.dynamical_decoupling
         if dd is not None and dd not in DD_SEQUENCES:
-            raise ParameterError(
-                "dynamical_decoupling",
+            raise ResourceError(
                 f"dynamical decoupling sequence {dd!r}: expected {' | '.join(DD_SEQUENCES)}",
+                parameters=("dynamical_decoupling",),
             )
 
     def sampler_options(self) -> dict:
@@ -85,6 +88,7 @@ def check_credentials():
 
     Raises :class:`CredentialsError` at once, before any network call, when there is none.
     """
+    require("ibm", "IBM Quantum hardware")
     from qiskit_ibm_runtime.accounts import AccountManager, AccountNotFoundError, management
     from qiskit_ibm_runtime.exceptions import IBMAccountError
 

@@ -44,6 +44,7 @@ from qiskit_aer.noise import NoiseModel
 from qiskit_aer.noise.device.models import basic_device_gate_errors, basic_device_readout_errors
 
 from qcards.errors import ResourceError
+from qcards.execution.extras import require
 
 SHOTS_PER_TRAJECTORY = 10
 """Default shots drawn from each noise trajectory (1000 shots = 100 trajectories)."""
@@ -51,6 +52,7 @@ SHOTS_PER_TRAJECTORY = 10
 
 def fake_device(name: str):
     """The fake IBM backend called ``name`` (e.g. ``FakeTorino``), from qiskit-ibm-runtime."""
+    require("ibm", f"the fake device {name}")
     from qiskit_ibm_runtime import fake_provider
 
     cls = getattr(fake_provider, name, None) if name.startswith("Fake") else None

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from qcards.errors import QcardsError
+from qcards.execution.extras import require
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -54,6 +55,7 @@ def sweep(fn: Callable[[T], R], items: Iterable[T], scheduler: str | None = None
     items = list(items)
     if scheduler is None:
         return [fn(item) for item in items]
+    require("dask", "a sweep on a Dask scheduler")
     from distributed import wait  # imports distributed (half a second)
 
     from qcards.execution.dask_plugin import AerSingleThread

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from qcards.errors import ParameterError, ResourceError
-from qcards.execution import aer
+from qcards.execution import aer, ibm
 from qcards.execution.extras import require
 
 
@@ -166,8 +166,6 @@ def _device_noise_sampler(target: Target, seed: int | None, shots: int):
 
 
 def _ibm_sampler(target: Target, seed: int | None, shots: int):
-    from qcards.execution import ibm
-
     device = ibm.ibm_backend(target.name)
     return device, ibm.make_sampler(device, ibm.Suppression(), seed)
 
@@ -175,7 +173,7 @@ def _ibm_sampler(target: Target, seed: int | None, shots: int):
 DENSE_LIMIT = 28
 """2**28 amplitudes are 4 GiB of the machine's 24 GiB."""
 
-IBM_PREFIX = "ibm:"
+IBM_PREFIX = ibm.PREFIX
 
 TARGET_KINDS: dict[str, TargetKind] = {
     kind.name: kind

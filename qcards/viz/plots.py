@@ -18,6 +18,8 @@ import matplotlib.pyplot  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from qiskit.visualization import plot_histogram  # noqa: E402
 
+from qcards.files import save_figure  # noqa: E402
+
 if TYPE_CHECKING:
     from qcards.analysis.estimation_error import ErrorStudy
     from qcards.analysis.growth import GrowthRow
@@ -60,15 +62,6 @@ def save_comparison(
 ) -> Path:
     """Write :func:`comparison_figure` of ``distributions`` to ``path`` (PNG)."""
     return save_figure(comparison_figure(distributions, title), path)
-
-
-def save_figure(fig: Figure, path: str | Path) -> Path:
-    """Write ``fig`` to ``path`` (parents created) and close it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    matplotlib.pyplot.close(fig)
-    return path
 
 
 def resource_growth_figure(rows: Sequence[GrowthRow]) -> Figure:

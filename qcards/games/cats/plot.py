@@ -6,8 +6,8 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
+from qcards.files import save_figure
 from qcards.games.cats.simulate import Study
-from qcards.viz.plots import save_figure
 
 
 def strategy_figure(study: Study) -> Figure:

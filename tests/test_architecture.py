@@ -1,0 +1,164 @@
+"""The package layout of docs/architecture.md, checked from the source with ``ast``.
+
+Layers, lowest first; a module may import its own layer and the layers below it, never one
+above. ``qcards.errors`` is below every layer, ``qcards/__init__.py`` (the public API) above all
+but the CLI. Games sit beside the Skat layers: their referees are pure Python, and only a game's
+``quantum`` module may use qiskit (and the circuit, estimation and execution layers).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "qcards"
+
+LAYERS = ("skat", "circuits", "execution", "estimation", "analysis", "viz", "paper", "cli")
+"""Bottom to top; see docs/architecture.md."""
+
+QUANTUM_LAYERS = {"circuits", "execution", "estimation", "analysis", "viz", "paper"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module ``path`` imports, at any depth (lazy imports inside functions included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            for alias in node.names:  # ``from qcards.execution import aer`` imports a module
+                candidate = f"{node.module}.{alias.name}"
+                if _exists(candidate):
+                    found.add(candidate)
+    return found
+
+
+def _exists(module: str) -> bool:
+    if not module.startswith("qcards"):
+        return False
+    base = PACKAGE.parent.joinpath(*module.split("."))
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+MODULES = {module_name(p): imports_of(p) for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def layer(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def own(imports: set[str]) -> set[str]:
+    return {m for m in imports if m == "qcards" or m.startswith("qcards.")}
+
+
+def test_every_module_is_seen():
+    assert "qcards.skat.referee" in MODULES and "qcards.cli" in MODULES
+    assert len(MODULES) > 80
+
+
+def test_few_files_at_the_top():
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= 6, top
+
+
+def test_no_upward_imports_between_layers():
+    upward = []
+    for module, imports in MODULES.items():
+        here = layer(module)
+        if here is None:
+            continue
+        for target in own(imports):
+            there = layer(target)
+            if there is not None and LAYERS.index(there) > LAYERS.index(here):
+                upward.append(f"{module} -> {target}")
+    assert not upward, upward
+
+
+def test_only_the_cli_imports_the_cli():
+    offenders = [
+        f"{m} -> {t}"
+        for m, imports in MODULES.items()
+        if not m.startswith("qcards.cli")
+        for t in own(imports)
+        if t.startswith("qcards.cli")
+    ]
+    assert not offenders, offenders
+
+
+def test_the_library_below_the_cli_does_not_import_the_api_module():
+    """``qcards/__init__`` re-exports from the layers; a layer importing it would be circular."""
+    offenders = [m for m, imports in MODULES.items() if "qcards" in imports and m != "qcards"]
+    assert not offenders, offenders
+
+
+def test_skat_and_game_referees_are_pure_python():
+    offenders = []
+    for module, imports in MODULES.items():
+        referee = module.startswith("qcards.skat") or (
+            module.startswith("qcards.games") and not module.endswith(".quantum")
+        )
+        if not referee:
+            continue
+        for target in imports:
+            quantum = target.split(".")[0] in ("qiskit", "qiskit_aer", "qiskit_algorithms", "mqt")
+            if quantum or layer(target) in QUANTUM_LAYERS | {"cli"}:
+                offenders.append(f"{module} -> {target}")
+    assert not offenders, offenders
+
+
+def test_games_use_only_the_lower_layers():
+    offenders = [
+        f"{m} -> {t}"
+        for m, imports in MODULES.items()
+        if m.startswith("qcards.games")
+        for t in own(imports)
+        if layer(t) in ("analysis", "viz", "paper", "cli")
+    ]
+    assert not offenders, offenders
+
+
+def _cycles() -> list[list[str]]:
+    graph = {m: sorted(t for t in own(i) if t in MODULES and t != m) for m, i in MODULES.items()}
+    state: dict[str, int] = {}
+    found = []
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in graph[node]:
+            if state.get(nxt) == 1:
+                found.append(trail[trail.index(nxt) :] + [nxt] if nxt in trail else [node, nxt])
+            elif nxt not in state:
+                visit(nxt, [*trail, nxt])
+        state[node] = 2
+
+    for start in graph:
+        if start not in state:
+            visit(start, [start])
+    return found
+
+
+def test_no_import_cycles():
+    # a package's __init__ importing its own submodules is not a cycle of the layering
+    cycles = [
+        c
+        for c in _cycles()
+        if not any(b.startswith(a + ".") for a, b in zip(c, c[1:], strict=False))
+    ]
+    assert not cycles, cycles
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_module_imports(module):
+    import importlib
+
+    importlib.import_module(module)
