@@ -162,3 +162,25 @@ def test_every_module_imports(module):
     import importlib
 
     importlib.import_module(module)
+
+
+def test_public_api_resolves_every_name():
+    import qcards
+
+    for name in qcards.__all__:
+        assert getattr(qcards, name) is not None, name
+    with pytest.raises(AttributeError):
+        qcards.no_such_name  # noqa: B018
+
+
+def test_referees_import_without_qiskit():
+    """A game's referee (and Skat's) is usable without loading qiskit."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, qcards.games.gofish, qcards.games.cats.referee, qcards.games.qgo.game, "
+        "qcards.skat.referee; print('qiskit' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -14,7 +14,8 @@ def reproduced(tmp_path_factory):
     out = tmp_path_factory.mktemp("figs")
     from qcards.paper.reproduce import reproduce
 
-    return reproduce(out_dir=out, shots=1000, seed=5), out
+    result = reproduce(out_dir=out, shots=1000, seed=5)
+    return {key: r.to_json() for key, r in result.items()}, out
 
 
 def test_every_figure_matches_the_referee_exactly(reproduced):

@@ -38,11 +38,12 @@ def run(args) -> int:
     if args.which == "all" and not args.paper_only:
         figures += write_new_figures(args.out)
     index = write_index(args.out, figures)
+    records = {key: r.to_json() for key, r in result.items()}
     if args.json:
-        result["gallery"] = {"index": str(index), "figures": figures}
-        print_json(result)
+        records["gallery"] = {"index": str(index), "figures": figures}
+        print_json(records)
         return 0
-    for key, record in result.items():
+    for key, record in records.items():
         print(f"\n{key} ({record['section']}, {record['spec']})")
         print_table(
             [

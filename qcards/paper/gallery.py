@@ -20,6 +20,7 @@ from pathlib import Path
 from qcards.analysis.estimation_error import estimation_error
 from qcards.analysis.growth import resource_growth
 from qcards.paper.examples import FOUR_CARD
+from qcards.paper.reproduce import ExampleResult
 from qcards.viz.plots import estimation_error_figure, resource_growth_figure, save_figure
 
 GALLERY_SETTINGS = {
@@ -75,22 +76,23 @@ def write_new_figures(
     ]
 
 
-def paper_figures(reproduced: dict, out_dir: str | Path) -> list[dict]:
+def paper_figures(reproduced: dict[str, ExampleResult], out_dir: str | Path) -> list[dict]:
     """``{"file", "caption"}`` records of the histograms that
     :func:`qcards.paper.reproduce.reproduce` wrote, in the paper's order."""
     figures = []
-    for key, record in reproduced.items():
-        for stage in record["stages"]:
-            if stage["histogram"]:
-                first = f", {stage['first']} led" if stage["first"] else ""
-                printed = stage["paper_num_outcomes"]
+    for key, result in reproduced.items():
+        for r in result.figures:
+            if r.histogram:
+                fig = r.figure
+                first = f", {fig.first} led" if fig.first else ""
+                printed = fig.printed_outcomes
                 versus = "not printed" if printed is None else f"paper: {printed}"
                 figures.append(
                     {
-                        "file": str(Path(stage["histogram"]).relative_to(out_dir)),
+                        "file": str(Path(r.histogram).relative_to(out_dir)),
                         "caption": (
-                            f"{key}, {stage['figure']}{first}: {stage['description']}; "
-                            f"{stage['num_outcomes']} outcomes ({versus})."
+                            f"{key}, Fig. {fig.figure}{first}: {fig.description}; "
+                            f"{r.num_outcomes} outcomes ({versus})."
                         ),
                     }
                 )

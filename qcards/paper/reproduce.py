@@ -11,7 +11,7 @@ beside the one the paper prints, with a flag and a reason where they differ.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
@@ -96,17 +96,66 @@ def _figures_for(example: PaperExample, first: Card | None) -> list[PaperFigure]
     return [f for f in example.figures if f.first == first]
 
 
+@dataclass(frozen=True)
+class WinResult:
+    """p_win of one example (and first card): the circuit's, the referee's, the paper's."""
+
+    p_win: float
+    p_win_exact: Fraction
+    p_win_paper: Fraction
+    p_win_adversarial: Fraction
+    reason: str | None
+    num_qubits: int
+
+    @property
+    def agrees(self) -> bool:
+        return self.p_win_paper == self.p_win_exact
+
+    def to_json(self) -> dict:
+        return {
+            "p_win": self.p_win,
+            "p_win_exact": _fraction_text(self.p_win_exact),
+            "p_win_paper": _fraction_text(self.p_win_paper),
+            "agrees": self.agrees,
+            "reason": self.reason,
+            "p_win_adversarial": _fraction_text(self.p_win_adversarial),
+            "num_qubits": self.num_qubits,
+        }
+
+
+@dataclass(frozen=True)
+class ExampleResult:
+    """One paper example reproduced: its figures and p_win per fixed first card (or none)."""
+
+    example: PaperExample
+    figures: tuple[FigureResult, ...]
+    wins: dict[Card | None, WinResult]
+
+    def to_json(self) -> dict:
+        record: dict = {
+            "section": self.example.section,
+            "spec": self.example.spec_file,
+            "stages": [r.to_json() for r in self.figures],
+        }
+        if list(self.wins) == [None]:
+            record.update(self.wins[None].to_json())
+        else:
+            record["first"] = {str(card): w.to_json() for card, w in self.wins.items()}
+        return record
+
+
 def reproduce_example(
     example: PaperExample,
     out_dir: str | Path | None = None,
     shots: int = 1000,
     seed: int | None = 1,
-) -> dict:
-    """Run one paper example; returns the JSON-ready record (see ``qcards reproduce``)."""
+) -> ExampleResult:
+    """Run one paper example: every figure exact, sampled and in the paper's registers, and p_win;
+    with ``out_dir``, the histograms are then written there (:func:`write_histograms`)."""
     spec = example.spec()
     label = partial(paper_label, spec=spec)
     figure_results: list[FigureResult] = []
-    p_win: dict[Card | None, dict] = {}
+    wins: dict[Card | None, WinResult] = {}
     for first in example.firsts:
         game = build_game(spec, first, construction=Construction.PAPER)
         figures = _figures_for(example, first)
@@ -126,22 +175,13 @@ def reproduce_example(
             probs = regroup(decode_distribution(game, fig.stage, exact_probs[fig.stage]), label)
             counts = regroup(decode_distribution(game, fig.stage, samples[fig.stage]), label)
             exact = regroup(referee[fig.stage], label)
-            png = None
-            if out_dir is not None:
-                png = str(
-                    save_histogram(
-                        counts,
-                        Path(out_dir) / f"{example.key}-fig{fig.figure:02d}.png",
-                        f"{example.key}, Fig. {fig.figure}: {fig.description} ({shots} shots)",
-                    )
-                )
             figure_results.append(
                 FigureResult(
                     fig,
                     {k: float(v) for k, v in probs.items()},
                     {k: Fraction(v) for k, v in exact.items()},
                     {k: int(v) for k, v in counts.items()},
-                    png,
+                    None,
                     regroup(registers[fig.stage], paper_game.layout.code_label),
                     paper_game.num_qubits,
                 )
@@ -157,25 +197,28 @@ def reproduce_example(
             reason = example.explanations.get(first, "no explanation recorded")
             if printed == adversarial:
                 reason += f" (double-dummy value computed here: {_fraction_text(adversarial)})"
-        p_win[first] = {
-            "p_win": float(computed),
-            "p_win_exact": _fraction_text(exact_win),
-            "p_win_paper": _fraction_text(printed),
-            "agrees": printed == exact_win,
-            "reason": reason,
-            "p_win_adversarial": _fraction_text(adversarial),
-            "num_qubits": game.num_qubits,
-        }
-    record: dict = {
-        "section": example.section,
-        "spec": example.spec_file,
-        "stages": [r.to_json() for r in figure_results],
-    }
-    if list(p_win) == [None]:
-        record.update(p_win[None])
-    else:
-        record["first"] = {str(card): values for card, values in p_win.items()}
-    return record
+        wins[first] = WinResult(
+            float(computed), exact_win, printed, adversarial, reason, game.num_qubits
+        )
+    result = ExampleResult(example, tuple(figure_results), wins)
+    if out_dir is not None:
+        result = write_histograms(result, out_dir, shots)
+    return result
+
+
+def write_histograms(result: ExampleResult, out_dir: str | Path, shots: int) -> ExampleResult:
+    """Write each figure's sampled histogram to ``out_dir``; the result with their paths."""
+    example = result.example
+    written = []
+    for r in result.figures:
+        fig = r.figure
+        png = save_histogram(
+            r.counts,
+            Path(out_dir) / f"{example.key}-fig{fig.figure:02d}.png",
+            f"{example.key}, Fig. {fig.figure}: {fig.description} ({shots} shots)",
+        )
+        written.append(replace(r, histogram=str(png)))
+    return replace(result, figures=tuple(written))
 
 
 def reproduce(
@@ -183,6 +226,6 @@ def reproduce(
     out_dir: str | Path | None = None,
     shots: int = 1000,
     seed: int | None = 1,
-) -> dict:
+) -> dict[str, ExampleResult]:
     """Reproduce the chosen paper examples; keys are the example names."""
     return {key: reproduce_example(EXAMPLES[key], out_dir, shots, seed) for key in which}
