@@ -24,14 +24,13 @@ class TranspiledSize:
 
 
 def transpiled_size(circuit: QuantumCircuit) -> TranspiledSize:
-    """Two-qubit gates (Qiskit's ``num_nonlocal_gates``), depth, and the qubits some
-    instruction other than a barrier touches (the wires Qiskit's DAG does not report idle)."""
-    idle = [
-        w for w in circuit_to_dag(circuit).idle_wires(ignore=["barrier"]) if w in circuit.qubits
-    ]
-    return TranspiledSize(
-        circuit.num_nonlocal_gates(), circuit.depth(), circuit.num_qubits - len(idle)
-    )
+    """Two-qubit gates (the DAG's ``two_qubit_ops``: a simulator target may keep wider gates,
+    which are not counted), depth, and the qubits that some instruction other than a barrier
+    touches (the wires the DAG does not report idle)."""
+    dag = circuit_to_dag(circuit)
+    qubits = set(circuit.qubits)
+    idle = [wire for wire in dag.idle_wires(ignore=["barrier"]) if wire in qubits]
+    return TranspiledSize(len(dag.two_qubit_ops()), circuit.depth(), circuit.num_qubits - len(idle))
 
 
 def measured_circuit(game: GameCircuit, stage: Stage | None = None) -> QuantumCircuit:
