@@ -1,22 +1,50 @@
 """Exceptions of qcards' Skat library and execution layers (each game has its own module).
 
-The CLI turns every :class:`QcardsError` into one ``error:`` line. Library messages name the
-Python parameters (``epsilon``, ``method='classical'``); an error lists the parameters it
-names in :attr:`QcardsError.parameters`, and the CLI writes them as its flags
-(:func:`qcards.cli.common.error_message`).
+The CLI turns every :class:`QcardsError` into one ``error:`` line. A message that names a
+function parameter marks it ``{name}`` and lists it in :attr:`QcardsError.parameters`: the
+library's text reads ``epsilon must lie in (0, 0.5)``, and the CLI renders the same error with
+its flags, ``--epsilon must lie in (0, 0.5)`` (:func:`qcards.cli.common.error_message`).
 """
+
+from __future__ import annotations
+
+import re
 
 
 class QcardsError(Exception):
     """Base class of all errors meant for a user (bad input, refused requests).
 
     Attributes:
-        parameters: the function parameters the message names, if any.
+        parameters: the function parameters the message names (as ``{name}`` markers).
     """
 
     def __init__(self, message: str = "", *, parameters: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.parameters = tuple(parameters)
+
+    def render(self, names: dict[str, str]) -> str:
+        """The message with each ``{parameter}`` marker written as ``names[parameter]``."""
+        text = str(self.args[0]) if self.args else ""
+        for parameter in self.parameters:
+            text = re.sub(
+                r"\{" + re.escape(parameter) + r"\}", names.get(parameter, parameter), text
+            )
+        return text
+
+    def __str__(self) -> str:
+        return self.render({})
+
+    def __reduce__(self):
+        # keep the attributes across pickling (Dask ships errors between processes), whatever
+        # the subclass's constructor takes
+        return (_rebuild, (type(self), self.args, self.__dict__))
+
+
+def _rebuild(cls: type, args: tuple, state: dict) -> QcardsError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class SpecError(QcardsError, ValueError):

@@ -92,7 +92,7 @@ def resolve_method(method: str, model: str, num_qubits: int) -> str:
         if method in ("statevector", "mps", "aer"):
             raise ModelError(
                 "the adversarial (double-dummy) model is classical only: the circuits superpose "
-                "uniformly random play; use method='classical' or method='auto'",
+                "uniformly random play; use {method} classical or auto",
                 parameters=("method",),
             )
         return "classical"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Sequence
 
@@ -17,6 +16,12 @@ from qcards.skat.spec import Endgame, load_spec
 
 FLAGS = {
     "algorithm": "--algorithm",
+    "bots": "--bots",
+    "depth": "--depth",
+    "games": "--games",
+    "max_moves": "--max-moves",
+    "names": "--names",
+    "players": "--players",
     "alpha": "--alpha",
     "backend": "--backend",
     "construction": "--construction",
@@ -32,19 +37,9 @@ FLAGS = {
 
 
 def error_message(exc: QcardsError) -> str:
-    """The library's message with the parameters it names written as this CLI's flags.
-
-    ``epsilon must ...`` becomes ``--epsilon must ...`` and ``method='classical'`` becomes
-    ``--method classical``; only the parameters the error lists are touched.
-    """
-    message = str(exc)
-    for name in getattr(exc, "parameters", ()):
-        flag = FLAGS.get(name)
-        if flag is None:
-            continue
-        message = re.sub(rf"\b{name}='([^']*)'", rf"{flag} \1", message)
-        message = re.sub(rf"^{name}\b", flag, message)
-    return message
+    """The library's message with the parameters it names written as this CLI's flags
+    (``{epsilon} must ...`` reads ``--epsilon must ...``)."""
+    return exc.render({name: FLAGS.get(name, name) for name in exc.parameters})
 
 
 def spec_argument(parser, many: bool = False) -> None:

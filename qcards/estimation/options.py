@@ -43,15 +43,15 @@ class EstimationOptions:
                 f"(expected {' | '.join(ALGORITHMS)})",
             )
         if not 0 < self.epsilon < 0.5:
-            raise ParameterError("epsilon", f"epsilon must lie in (0, 0.5), got {self.epsilon}")
+            raise ParameterError("epsilon", f"{{epsilon}} must lie in (0, 0.5), got {self.epsilon}")
         if not 0 < self.alpha < 1:
-            raise ParameterError("alpha", f"alpha must lie in (0, 1), got {self.alpha}")
+            raise ParameterError("alpha", f"{{alpha}} must lie in (0, 1), got {self.alpha}")
         if not 1 <= self.eval_qubits <= 12:
             raise ParameterError(
-                "eval_qubits", f"eval_qubits must lie in 1..12, got {self.eval_qubits}"
+                "eval_qubits", f"{{eval_qubits}} must lie in 1..12, got {self.eval_qubits}"
             )
         if self.shots < 1:
-            raise ParameterError("shots", f"shots must be at least 1, got {self.shots}")
+            raise ParameterError("shots", f"{{shots}} must be at least 1, got {self.shots}")
 
     @property
     def extra_qubits(self) -> int:

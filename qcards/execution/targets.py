@@ -114,7 +114,7 @@ def check_capacity(num_qubits: int, method: str, limit: int | None) -> None:
     if limit is not None and num_qubits > limit:
         raise ResourceError(
             f"the circuit needs {num_qubits} qubits; the {method} method holds at most {limit} "
-            f"(use method='classical', or a smaller spec)",
+            "(use {method} classical, or a smaller spec)",
             parameters=("method",),
         )
 

@@ -416,15 +416,23 @@ def play_game(
     inp = inp or sys.stdin
     out = out or sys.stdout
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RuleError(f"--players {players}: the game needs {MIN_PLAYERS} to {MAX_PLAYERS}")
+        raise RuleError(
+            f"{{players}} {players}: the game needs {MIN_PLAYERS} to {MAX_PLAYERS}",
+            parameters=("players",),
+        )
     bots = players - 1 if bots is None else bots
     if not 0 <= bots <= players:
-        raise RuleError(f"--bots {bots}: between 0 and --players ({players})")
+        raise RuleError(
+            f"{{bots}} {bots}: between 0 and {{players}} ({players})",
+            parameters=("bots", "players"),
+        )
     if bot not in BOT_KINDS:
         raise RuleError(f"unknown bot {bot!r} (choose from {', '.join(BOT_KINDS)})")
     names = tuple(names) if names else NAMES[:players]
     if len(names) != players:
-        raise RuleError(f"--names gives {len(names)} name(s) for {players} players")
+        raise RuleError(
+            f"{{names}} gives {len(names)} name(s) for {players} players", parameters=("names",)
+        )
     bad = [n for n in names if any(c in n for c in "#:") or n.startswith("?")]
     if bad:
         raise RuleError(f"name {bad[0]!r}: names cannot contain '#' or ':' or start with '?'")

@@ -228,7 +228,10 @@ def tournament(
 
 def _check(players: int, games: int, bots: tuple[str, ...], max_moves: int, depth: int) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RuleError(f"--players {players}: the game needs {MIN_PLAYERS} to {MAX_PLAYERS}")
+        raise RuleError(
+            f"{{players}} {players}: the game needs {MIN_PLAYERS} to {MAX_PLAYERS}",
+            parameters=("players",),
+        )
     if not bots:
         raise RuleError("no bots given")
     unknown = [b for b in bots if b not in BOT_KINDS]
@@ -239,11 +242,15 @@ def _check(players: int, games: int, bots: tuple[str, ...], max_moves: int, dept
     if len(bots) > players:
         raise RuleError(f"{len(bots)} bots for {players} seats: list at most {players}")
     if games < 1:
-        raise RuleError(f"--games {games}: play at least one game per seating")
+        raise RuleError(
+            f"{{games}} {games}: play at least one game per seating", parameters=("games",)
+        )
     if max_moves < 1:
-        raise RuleError(f"--max-moves {max_moves}: allow at least one move")
+        raise RuleError(
+            f"{{max_moves}} {max_moves}: allow at least one move", parameters=("max_moves",)
+        )
     if depth < 1:
-        raise RuleError(f"--depth {depth}: search at least one turn")
+        raise RuleError(f"{{depth}} {depth}: search at least one turn", parameters=("depth",))
 
 
 def _stderr(values: Sequence[int]) -> float:
