@@ -32,7 +32,7 @@ def test_evaluate_json(capsys):
         "num_qubits",
     }
     assert data["p_win_exact"] == "2/3" and abs(data["p_win"] - 2 / 3) < 1e-9
-    assert data["method"] == "ddsim" and data["construction"] == "efficient"
+    assert data["method"] == "sparse" and data["construction"] == "efficient"  # auto (issue 20)
     assert data["num_qubits"] == 34
 
 
@@ -41,6 +41,8 @@ def test_evaluate_every_exact_method_and_construction(capsys):
         ("paper", "statevector", 21),
         ("paper", "ddsim", 21),
         ("efficient", "mps", 34),
+        ("efficient", "sparse", 34),
+        ("paper", "sparse", 21),
     ]:
         data = run_json(
             capsys,

@@ -53,7 +53,8 @@ def test_cli_says_which_extra_to_install(capsys, without, argv, extra):
     assert f"pip install 'qcards[{extra}]'" in err
 
 
-def test_auto_uses_the_statevector_without_ddsim(capsys, without):
-    without("ddsim")
+def test_auto_needs_no_extra(capsys, without):
+    for extra in extras.EXTRAS:
+        without(extra)
     assert main(["evaluate", FOUR, "--json"]) == 0
-    assert '"method": "statevector"' in capsys.readouterr().out
+    assert '"method": "sparse"' in capsys.readouterr().out

@@ -18,8 +18,7 @@ from qcards.circuits.decode import decode_distribution
 from qcards.circuits.game import GameCircuit
 from qcards.circuits.task import GameTask
 from qcards.errors import ModelError, ParameterError, ResourceError
-from qcards.execution.exact import exact_stage_probabilities
-from qcards.execution.extras import missing
+from qcards.execution.exact import exact_stage_probabilities, sparse_final_points
 from qcards.execution.sampling import sample_stages
 from qcards.execution.sweeps import sweep
 from qcards.execution.targets import EXACT_TARGETS, parse_target
@@ -35,10 +34,10 @@ METHODS = (*EXACT_TARGETS, SAMPLING_METHOD, "classical", "auto")
 """How :func:`evaluate_spec` computes: an exact target of :mod:`qcards.execution.targets`,
 Aer's shots, the classical referee alone, or ``auto``."""
 
-AUTO_METHOD = "ddsim"
-"""What ``auto`` runs: the fastest exact simulator measured on these circuits (see the README's
-simulator table: MQT DDSIM's decision diagrams beat the dense statevector by 10-40x on the
-paper's examples and, unlike it and Aer's MPS, reach the 57-qubit nine-card circuit)."""
+AUTO_METHOD = "sparse"
+"""What ``auto`` runs: the fastest exact simulator measured on these circuits, qcards' sparse
+engine (``benchmarks/results/engines.md``: on the twelve-card endgame 0.2 s against MQT DDSIM's
+180 s and Microsoft's sparse simulator's 10 s; no width limit, a memory guard)."""
 
 
 def final_distribution(
@@ -97,8 +96,6 @@ def resolve_method(method: str, model: str, num_qubits: int) -> str:
             )
         return "classical"
     if method == "auto":
-        if missing("ddsim") and num_qubits <= parse_target("statevector").max_qubits:
-            return "statevector"  # without qcards[ddsim], the dense statevector where it fits
         return AUTO_METHOD
     return method
 
@@ -139,6 +136,19 @@ def evaluate_spec(
             referee.num_deals,
             num_qubits,
             construction=construction,
+        )
+    if used == "sparse":
+        points = sparse_final_points(game)
+        return EvaluationReport(
+            sum(p for v, p in points.items() if v >= spec.target),
+            referee.p_win,
+            sum(p * v for v, p in points.items()),
+            model,
+            used,
+            referee.num_deals,
+            num_qubits,
+            None,
+            construction,
         )
     try:
         dist = final_distribution(game, used, shots, seed)

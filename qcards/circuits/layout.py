@@ -38,13 +38,14 @@ From these registers every card's location (hand, table, whose stack) follows, s
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
+import numpy as np
 from qiskit.circuit import QuantumCircuit, QuantumRegister, Qubit
 
 from qcards.circuits.card_codes import paper_code
 from qcards.skat.cards import Card
-from qcards.skat.spec import Endgame
+from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import Snapshot, Stage
 
 # ----------------------------------------------------------------------------- game layout
@@ -238,6 +239,39 @@ class GameLayout:
             played=tuple((c, played[c]) for c in self.cards),
             winners=winners,
         )
+
+    def final_declarer_points(self, bit: Callable[[Qubit], np.ndarray]) -> np.ndarray:
+        """The declarer's points after the last trick, for many basis states at once.
+
+        ``bit(q)`` gives qubit ``q``'s value (0/1 integers) in every basis state. This is
+        :meth:`decode` at the final stage followed by
+        :meth:`~qcards.skat.stages.Snapshot.declarer_points`, vectorised with numpy (the exact
+        engine reads tens of thousands of final states this way); the tests check that the two
+        agree on every outcome. The states must be valid game states.
+        """
+
+        def value(reg: Iterable[Qubit]) -> np.ndarray:
+            return sum((bit(q).astype(np.int64) << b for b, q in enumerate(reg)), np.int64(0))
+
+        declarer = self.spec.players.index(self.spec.declarer)
+        won_by_declarer = {t: value(self.winner[t]) == declarer for t in self.winner}
+        skat = [i for i, r in enumerate(self.receivers) if r == SKAT]
+        points = np.int64(self.spec.declarer_points)
+        for c in self.cards:
+            if not c.value:
+                continue
+            known = self.spec.owner_of_known(c)
+            if known is not None:
+                in_skat = np.bool_(known == SKAT)
+            elif self.owner_width:
+                in_skat = np.isin(value(self.owner[c]), skat)
+            else:
+                in_skat = np.bool_(self.receivers[0] == SKAT)
+            won = np.bool_(False)
+            for t, q in enumerate(self.play[c], start=1):
+                won = won | ((bit(q) == 1) & won_by_declarer[t])
+            points = points + c.value * (in_skat | won)
+        return points
 
     def encode(self, snapshot: Snapshot) -> int:
         """The outcome of :attr:`measured` that holds ``snapshot`` (inverse of :meth:`decode`)."""

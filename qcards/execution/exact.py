@@ -8,11 +8,12 @@ one run per stage.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import contextmanager
 
 from qiskit.circuit import Qubit
 
 from qcards.circuits.game import GameCircuit
-from qcards.errors import ParameterError
+from qcards.errors import ParameterError, ResourceError
 from qcards.execution import aer
 from qcards.execution.extras import require
 from qcards.execution.targets import EXACT_TARGETS, parse_target
@@ -48,6 +49,8 @@ def exact_stage_probabilities(
     target.check_capacity(game.num_qubits)
     wanted = list(stages or game.stages)
     qubits = list(qubits or game.layout.measured)
+    if target.exact_method == "sparse":
+        return sparse_stage_probabilities(game, wanted, qubits)
     if target.exact_method == "ddsim":
         require("ddsim", "the ddsim method")
         from qcards.execution.ddsim import dd_probabilities
@@ -66,6 +69,70 @@ def exact_stage_probabilities(
     for stage in wanted:
         out[stage] = {_outcome(k): float(v) for k, v in data[stage.name].items()}
     return out
+
+
+def sparse_stage_probabilities(
+    game: GameCircuit, stages: Sequence[Stage], qubits: Sequence[Qubit]
+) -> dict[Stage, dict[int, float]]:
+    """Exact probabilities of ``qubits`` after each of ``stages``, from one pass of the sparse
+    engine over the game circuit (:func:`qcards.execution.sparse.simulate_prefixes`)."""
+    from qcards.execution.sparse import simulate_prefixes
+
+    positions = [game.circuit.find_bit(q).index for q in qubits]
+    wanted = set(stages)
+    last = max(game.stages.index(s) for s in wanted)
+    reached = list(zip(game.stages[: last + 1], game.prefix_lengths[: last + 1], strict=True))
+    out = {}
+    with sparse_memory_guard():
+        states = simulate_prefixes(game.circuit, [length for _, length in reached])
+        for (stage, _), state in zip(reached, states, strict=True):
+            if stage in wanted:
+                out[stage] = state.probabilities(positions)
+    return out
+
+
+def sparse_final_points(game: GameCircuit) -> dict[int, float]:
+    """The exact distribution of the declarer's final points, from the sparse engine: the final
+    state's rows are read with :meth:`~qcards.circuits.layout.GameLayout.final_declarer_points`
+    (vectorised) instead of decoding every outcome."""
+    import numpy as np
+
+    from qcards.execution.sparse import simulate
+
+    with sparse_memory_guard():
+        state = simulate(game.circuit)
+    bits = state.bits
+    index = {q: i for i, q in enumerate(game.circuit.qubits)}
+
+    def bit(q: Qubit) -> np.ndarray:
+        word, offset = divmod(index[q], 64)
+        return ((bits[:, word] >> np.uint64(offset)) & np.uint64(1)).astype(np.int64)
+
+    measured = set(game.layout.measured)
+    for q in game.circuit.qubits:
+        if q not in measured and np.any(bit(q)):
+            raise ResourceError("an ancilla does not return to |0>: the circuit is not clean")
+    points = np.broadcast_to(game.layout.final_declarer_points(bit), (state.num_rows,))
+    probabilities = np.abs(state.amps) ** 2
+    values, where = np.unique(points, return_inverse=True)
+    sums = np.bincount(where, weights=probabilities, minlength=len(values))
+    return {int(v): float(p) for v, p in zip(values, sums, strict=True)}
+
+
+@contextmanager
+def sparse_memory_guard():
+    """The engine's refusal (before allocating) as a :class:`ResourceError` naming the size."""
+    from qcards.execution.sparse import SparseMemoryError, estimate_bytes
+
+    try:
+        yield
+    except SparseMemoryError as exc:
+        raise ResourceError(
+            f"the sparse engine would need {exc.rows_needed:,} nonzero amplitudes "
+            f"(about {estimate_bytes(exc.rows_needed, exc.num_qubits) / 2**30:.1f} GiB); "
+            f"it holds at most {exc.limit:,} here (use {{method}} classical, or a smaller spec)",
+            parameters=("method",),
+        ) from None
 
 
 def _outcome(key: str | int) -> int:

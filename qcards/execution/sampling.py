@@ -31,7 +31,7 @@ def sample_stages(
         qc = game.upto(stage)
         qc.add_register(ClassicalRegister(len(game.layout.measured), "outcome"))
         qc.measure(game.layout.measured, qc.clbits)
-        circuits.append(transpile(qc, backend))
+        circuits.append(qc if backend is None else transpile(qc, backend))
     results = sampler.run(circuits, shots=shots).result()
     out = {}
     for stage, res in zip(stages, results, strict=True):
@@ -83,4 +83,6 @@ def default_sampler(
             "is not offered on IBM hardware (a single run is; a fake: device emulates it)"
         )
     transpile_target, sampler = target.sampler(seed, shots)
+    if transpile_target is None:
+        return sampler
     return TranspilingSampler(sampler, transpile_target)

@@ -11,6 +11,9 @@ everywhere:
 ``mps``
     Aer's matrix-product-state simulator (exact up to SVD rounding, about 1e-11 here); also
     called ``aer-mps``.
+``sparse``
+    qcards' exact sparse-state engine (:mod:`qcards.execution.sparse`): work in proportion to
+    the nonzero amplitudes (the game's paths) times the gates, no width limit, a memory guard.
 ``ddsim``
     MQT DDSIM's decision diagrams (:mod:`qcards.execution.ddsim`); needs ``qcards[ddsim]``.
 ``aer``
@@ -47,7 +50,8 @@ class TargetKind:
             emulation may keep; ``None``: the device's own size decides).
         exact_method: how the target computes exact probabilities (``statevector``, ``mps``,
             ``ddsim``), or ``None`` if it only samples.
-        make_sampler: ``(target, seed, shots) -> (transpile target, BaseSamplerV2)``.
+        make_sampler: ``(target, seed, shots) -> (transpile target, BaseSamplerV2)``; the
+            transpile target is ``None`` for a sampler that takes circuits as built.
         aliases: other names of the same target.
         extra: the optional dependency group it needs (``pip install qcards[<extra>]``).
     """
@@ -131,6 +135,12 @@ def _aer_sampler(aer_method: str) -> Callable:
     return make
 
 
+def _sparse_sampler(target: Target, seed: int | None, shots: int):
+    from qcards.execution.sparse_sampler import SparseSampler
+
+    return None, SparseSampler(default_shots=shots, seed=seed)  # no transpilation: gates whole
+
+
 def _ddsim_sampler(target: Target, seed: int | None, shots: int):
     from mqt.ddsim import DDSIMProvider
     from mqt.ddsim.primitives import Sampler as DDSIMSampler
@@ -194,6 +204,13 @@ TARGET_KINDS: dict[str, TargetKind] = {
             "mps",
             _aer_sampler("matrix_product_state"),
             aliases=("aer-mps",),
+        ),
+        TargetKind(
+            "sparse",
+            "qcards' sparse exact engine (paths x gates; no width limit)",
+            None,  # the engine refuses a state too large for memory before allocating it
+            "sparse",
+            _sparse_sampler,
         ),
         TargetKind(
             "ddsim",

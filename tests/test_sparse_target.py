@@ -1,0 +1,129 @@
+"""The sparse engine inside qcards: exact stages, vectorised points, counting, the memory guard.
+
+Every number is compared with the referee's Fractions to 1e-9 (sampled ones with a seed and
+the interval of the estimator); the engine simulates the circuit gate by gate, so agreement
+here is the circuit agreeing with the referee.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from qcards.circuits.construction import Construction
+from qcards.circuits.decode import decode_distribution
+from qcards.circuits.game import build_game
+from qcards.circuits.task import GameTask
+from qcards.cli import main
+from qcards.errors import ResourceError
+from qcards.estimation.counting import count
+from qcards.estimation.options import EstimationOptions
+from qcards.execution import sparse
+from qcards.execution.exact import exact_stage_probabilities, sparse_final_points
+from qcards.skat.referee import evaluate, paths, stage_distributions
+
+from conftest import REPO, generated_specs, random_spec
+
+TOL = 1e-9
+FOUR = str(REPO / "qcards" / "specs" / "four-card.toml")
+SPECS = [random_spec(*p) for p in generated_specs()[::3]] + [
+    random_spec(*p) for p in generated_specs(skat=True)[::3]
+]
+
+
+@pytest.mark.parametrize("construction", list(Construction))
+@pytest.mark.parametrize("index", range(len(SPECS)))
+def test_every_stage_equals_the_referee(index, construction):
+    spec = SPECS[index]
+    game = build_game(spec, construction=construction)
+    exact = exact_stage_probabilities(game, method="sparse")
+    referee = dict(stage_distributions(spec))
+    assert set(exact) == set(referee)
+    for stage, probs in exact.items():
+        circuit = decode_distribution(game, stage, probs)
+        expected = referee[stage]
+        assert set(circuit) <= set(expected) | {s for s, p in circuit.items() if p < TOL}
+        for snapshot, p in expected.items():
+            assert abs(circuit.get(snapshot, 0.0) - float(p)) < TOL, (stage.name, snapshot)
+
+
+@pytest.mark.parametrize("index", range(len(SPECS)))
+def test_vectorised_points_equal_decoding(index):
+    """``final_declarer_points`` equals decode + declarer_points on every final outcome."""
+    spec = SPECS[index]
+    game = build_game(spec)
+    state = sparse.simulate(game.circuit)
+    position = {q: i for i, q in enumerate(game.circuit.qubits)}
+    measured = [position[q] for q in game.layout.measured]
+    bits = state.bits
+
+    def bit(q):
+        word, offset = divmod(position[q], 64)
+        return ((bits[:, word] >> np.uint64(offset)) & np.uint64(1)).astype(np.int64)
+
+    vectorised = np.broadcast_to(game.layout.final_declarer_points(bit), (state.num_rows,))
+    last = game.stages[-1]
+    for row in range(state.num_rows):
+        outcome = sum(int(bit(game.circuit.qubits[i])[row]) << k for k, i in enumerate(measured))
+        snapshot = game.layout.decode(outcome, last)
+        assert snapshot.declarer_points(spec) == vectorised[row]
+
+
+@pytest.mark.parametrize("index", range(len(SPECS)))
+def test_final_points_give_the_referees_p_win(index):
+    spec = SPECS[index]
+    points = sparse_final_points(build_game(spec))
+    p_win = sum(p for v, p in points.items() if v >= spec.target)
+    exact = sum(
+        (p.probability for p in paths(spec) if p.declarer_points(spec) >= spec.target),
+        Fraction(0),
+    )
+    assert abs(p_win - float(exact)) < TOL
+    assert abs(sum(p * v for v, p in points.items()) - float(evaluate(spec).expected_points)) < 1e-7
+
+
+@pytest.mark.parametrize("algorithm", ["iae", "mlae", "canonical"])
+@pytest.mark.parametrize("construction", list(Construction))
+def test_counting_on_the_sparse_engine(four_card, algorithm, construction):
+    # the settings of test_counting (MLAE's Fisher interval undercovers at finer epsilons)
+    settings = {"iae": {"epsilon": 0.02}, "mlae": {"epsilon": 0.05}, "canonical": {}}[algorithm]
+    options = EstimationOptions(algorithm, seed=3, shots=100, backend="sparse", **settings)
+    result = count(GameTask(four_card, None, construction), options)
+    low, high = result.ci
+    assert low - TOL <= float(result.exact) <= high + TOL, result.to_json()
+    assert result.exact == Fraction(5, 12)
+
+
+def test_memory_guard_refuses_up_front(monkeypatch, capsys):
+    monkeypatch.setattr(sparse, "DEFAULT_MAX_BYTES", 600)  # about 9 rows
+    with pytest.raises(ResourceError, match="nonzero amplitudes"):
+        sparse_final_points(build_game(random_spec(*generated_specs()[-1])))
+    assert main(["evaluate", FOUR, "--method", "sparse"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "GiB" in err and "--method classical" in err
+
+
+def test_evaluate_reports_the_engine(capsys):
+    assert main(["evaluate", FOUR, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["method"] == "sparse" and data["p_win_exact"] == "5/12"
+    assert abs(data["p_win"] - 5 / 12) < TOL
+
+
+@pytest.mark.slow
+def test_twelve_card_endgame_exact():
+    """The scale benchmark's twelve-card endgame (87 qubits, 60,512 paths), exact."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from bench_scale import scale_spec
+
+    spec = scale_spec(4)
+    game = build_game(spec)
+    assert game.num_qubits == 87
+    points = sparse_final_points(game)
+    p_win = sum(p for v, p in points.items() if v >= spec.target)
+    assert abs(p_win - float(evaluate(spec).p_win)) < TOL
