@@ -104,17 +104,45 @@ class WinOracleGate(Gate):
     add registers, not controlled constants, hence the phases are written here (Draper's
     construction).
 
+    As a map on basis states the gate is classical: the score register s becomes
+    :math:`(s + S + 2^m - K) \bmod 2^{m+1}`, S summed over the cubes that hold
+    (:meth:`sparse_apply`, checked against the decomposition in the tests).
+
     Args:
         layout: registers of the game circuit.
+        subtract: the inverse gate (subtracts instead of adding).
     """
 
-    def __init__(self, layout: GameLayout) -> None:
+    def __init__(self, layout: GameLayout, subtract: bool = False) -> None:
         self.layout = layout
+        self.subtract = subtract
         self.score_size = score_register_size(layout.spec)
-        super().__init__("win_oracle", layout.num_qubits + self.score_size, [])
+        name = "win_oracle_dg" if subtract else "win_oracle"
+        super().__init__(name, layout.num_qubits + self.score_size, [])
 
     def _define(self) -> None:
-        self.definition = _synth_win_oracle(self)
+        adder = _synth_win_oracle(self)
+        self.definition = adder.inverse() if self.subtract else adder
+
+    def inverse(self, annotated: bool = False) -> WinOracleGate:
+        return WinOracleGate(self.layout, not self.subtract)
+
+    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+        """The gate's action on every row of a sparse state (:mod:`qcards.execution.sparse`):
+        the same modular addition as the decomposition, read and written as integers."""
+        position = dict(zip(self.layout.qubits, qubits, strict=False))
+        score = qubits[self.layout.num_qubits :]
+        added = 2 ** (self.score_size - 1) - target_gap(self.layout.spec)
+        for card, cube in _point_conditions(self.layout):
+            holds = state.read([position[q] for q in cube]) == _cube_value(cube)
+            added = added + card.value * holds
+        sign = -1 if self.subtract else 1
+        state.write(score, (state.read(score) + sign * added) % 2**self.score_size)
+
+
+def _cube_value(cube: dict[Qubit, int]) -> int:
+    """The integer the cube's qubits hold (bit k = the k-th qubit of the cube) when it holds."""
+    return sum(v << k for k, v in enumerate(cube.values()))
 
 
 def _synth_win_oracle(gate: WinOracleGate) -> QuantumCircuit:

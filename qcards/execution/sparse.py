@@ -197,6 +197,16 @@ class SparseState:
         self._phase = 1.0 + 0j
         self._note_rows()
 
+    def read(self, qubits: Sequence[int]) -> np.ndarray:
+        """The integer held by ``qubits`` (bit k = qubits[k]) on every row, for classical
+        actions (:meth:`sparse_apply` hooks)."""
+        return self._index(qubits).astype(np.int64)
+
+    def write(self, qubits: Sequence[int], values: np.ndarray) -> None:
+        """Set ``qubits`` to ``values`` (bit k -> qubits[k]) on every row: the rest of a
+        reversible classical action; the caller keeps the map a permutation of basis states."""
+        self._set_local(qubits, np.asarray(values).astype(np.uint64))
+
     def fold(self) -> None:
         """Apply the pending flips and global phase to the rows."""
         for w, f in enumerate(self._flip):
