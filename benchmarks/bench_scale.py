@@ -1,31 +1,40 @@
 """Benchmark: exact evaluation from the circuit of growing endgames, and the simulators.
 
-Run ``python benchmarks/bench_scale.py [--repeat N] [--budget S]``.
+Run ``python benchmarks/bench_scale.py [--repeat N] [--budget S] [--max-k K]``.
 
 Table 1 (simulators, the evidence for ``--method auto``): the final distribution of the paper's
 examples and the nine-card endgame from each construction on each exact simulator; medians of
 N runs, ratio against the dense statevector on the paper construction in the same run.
 
-Table 2 (scale): three players with k cards each, the declarer's hand known (k = 3 is the
-nine-card target of issue 4), evaluated exactly from the efficient circuit on DDSIM and checked
-against the referee's fraction; the referee's time is the baseline. Sizes grow until one run
-exceeds the budget (default 600 s): the last row inside it is the largest endgame evaluated.
+Table 2 (scale): three players with k cards each, the declarer's hand known, evaluated exactly
+from the efficient circuit on the sparse engine (``auto``) and checked against the referee's
+fraction; the referee's time in the same run is the baseline. The engine's time includes
+building the circuit, simulating it and decoding the final state (the vectorised declarer
+points). Sizes grow until one run exceeds the budget (default 600 s) or the engine's memory
+guard refuses. A log-log plot of time against play paths, engine and referee, is written to
+``benchmarks/results/scale.png``.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import statistics
 import time
 from dataclasses import replace
+from pathlib import Path
 from queue import Empty
 
 from qcards.analysis.evaluate import evaluate_spec
 from qcards.analysis.resources import resource_spec
+from qcards.circuits.game import build_game
 from qcards.errors import ResourceError
+from qcards.execution.exact import sparse_final_points
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 from qcards.skat.referee import evaluate
+
+RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:
@@ -50,8 +59,10 @@ def simulators(repeat: int) -> None:
         ("paper", "statevector"),
         ("paper", "mps"),
         ("paper", "ddsim"),
+        ("paper", "sparse"),
         ("efficient", "mps"),
         ("efficient", "ddsim"),
+        ("efficient", "sparse"),
     ]
     print("| endgame | " + " | ".join(f"{c} {m} s" for c, m in combos) + " |")
     print("|" + "---|" * (len(combos) + 1))
@@ -78,61 +89,114 @@ def simulators(repeat: int) -> None:
     print(f"\nmedians of {repeat} runs; (Nx) = speed-up over the first column that ran")
 
 
-def _evaluate_in_child(k: int, queue) -> None:
+def engine_run(k: int) -> tuple[float, float, int, int]:
+    """(seconds, p_win, qubits, nonzero amplitudes): build, simulate and decode, the efficient
+    circuit on the sparse engine."""
     start = time.perf_counter()
-    report = evaluate_spec(scale_spec(k), method="ddsim")
-    queue.put((time.perf_counter() - start, report))
+    spec = scale_spec(k)
+    game = build_game(spec)
+    points = sparse_final_points(game)
+    p_win = sum(p for v, p in points.items() if v >= spec.target)
+    return time.perf_counter() - start, p_win, game.num_qubits, len(points)
 
 
-def evaluate_with_budget(k: int, budget: float):
-    """(seconds, report) of one exact evaluation, or (None, None) if it exceeds the budget."""
+def _in_child(fn, args, queue) -> None:
+    try:
+        queue.put(("ok", fn(*args)))
+    except ResourceError as exc:
+        queue.put(("refused", str(exc)))
+
+
+def with_budget(fn, args, budget: float):
+    """``("ok", result)``, ``("refused", why)`` or ``("timeout", None)``; in a child process."""
     queue = multiprocessing.Queue()
-    child = multiprocessing.Process(target=_evaluate_in_child, args=(k, queue))
+    child = multiprocessing.Process(target=_in_child, args=(fn, args, queue))
     child.start()
     try:
         return queue.get(timeout=budget)
     except Empty:
-        return None, None
+        return "timeout", None
     finally:
         child.terminate()
         child.join()
 
 
-def scale(repeat: int, budget: float, max_k: int) -> None:
+def referee_run(k: int) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = evaluate(scale_spec(k))
+    return time.perf_counter() - start, result
+
+
+def scale(repeat: int, budget: float, max_k: int) -> list[tuple]:
     print(
-        "| cards | qubits | paths | referee s | efficient+ddsim s (x referee) | p_win circuit "
-        "| p_win referee |"
+        "| cards | qubits | play paths | engine s | referee s | engine / referee "
+        "| p_win engine | p_win referee | equal |"
     )
-    print("|" + "---|" * 7)
+    print("|" + "---|" * 9)
+    rows = []
     for k in range(1, max_k + 1):
-        spec = scale_spec(k)
-        ref_s, referee = timed(lambda s=spec: evaluate(s), repeat)
-        runs = [evaluate_with_budget(k, budget) for _ in range(repeat if k <= 3 else 1)]
-        if runs[0][0] is None:
-            print(f"\n{3 * k} cards: no exact answer within the budget of {budget:.0f} s")
+        runs = repeat if k <= 4 else 1
+        referee = [with_budget(referee_run, (k,), budget) for _ in range(runs)]
+        engine = [with_budget(engine_run, (k,), budget) for _ in range(runs)]
+        if engine[0][0] != "ok":
+            status = "refused by the memory guard" if engine[0][0] == "refused" else "no answer"
+            print(f"\n{3 * k} cards: engine {status} within {budget:.0f} s ({engine[0][1] or ''})")
             break
-        seconds = statistics.median(r[0] for r in runs)
-        report = runs[0][1]
-        assert abs(report.p_win - float(referee.p_win)) < 1e-9
+        seconds = statistics.median(r[1][0] for r in engine)
+        _, p_win, qubits, _ = engine[0][1]
+        if referee[0][0] != "ok":
+            print(
+                f"| {3 * k} | {qubits} | - | {seconds:.2f} | > {budget:.0f} | - | {p_win:.9f} "
+                "| - | - |"
+            )
+            continue
+        ref_s = statistics.median(r[1][0] for r in referee)
+        exact = referee[0][1][1]
+        equal = abs(p_win - float(exact.p_win)) < 1e-9
+        assert equal, (k, p_win, exact.p_win)
+        rows.append((3 * k, exact.num_paths, seconds, ref_s))
         print(
-            f"| {3 * k} | {report.num_qubits} | {referee.num_paths} | {ref_s:.3f} "
-            f"| {seconds:.1f} ({seconds / ref_s:.0f}x) | {report.p_win:.9f} "
-            f"| {referee.p_win} |",
+            f"| {3 * k} | {qubits} | {exact.num_paths:,} | {seconds:.2f} | {ref_s:.2f} "
+            f"| {seconds / ref_s:.2f}x | {p_win:.9f} | {exact.p_win} | yes |",
             flush=True,
         )
+    print(f"\nmedians of {repeat} runs up to 12 cards, one run above; load {os.getloadavg()}")
+    return rows
+
+
+def plot(rows: list[tuple]) -> Path:
+    from matplotlib.figure import Figure
+
+    from qcards.files import save_figure
+
+    fig = Figure(figsize=(6, 4.5))
+    axis = fig.subplots()
+    paths = [r[1] for r in rows]
+    axis.loglog(paths, [r[2] for r in rows], "o-", label="circuit on the sparse engine")
+    axis.loglog(paths, [r[3] for r in rows], "s--", label="classical referee")
+    for cards, n, engine_s, _ in rows:
+        axis.annotate(f"{cards} cards", (n, engine_s), textcoords="offset points", xytext=(5, -12))
+    axis.set_xlabel("play paths (nonzero amplitudes of the final state)")
+    axis.set_ylabel("seconds (median)")
+    axis.set_title("Exact p_win: engine (build + simulate + decode) vs referee")
+    axis.legend()
+    fig.tight_layout()
+    return save_figure(fig, RESULTS / "scale.png")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--budget", type=float, default=600)
-    parser.add_argument("--max-k", type=int, default=5)
+    parser.add_argument("--max-k", type=int, default=6)
     parser.add_argument("--skip-simulators", action="store_true")
     args = parser.parse_args()
     if not args.skip_simulators:
         simulators(args.repeat)
         print()
-    scale(args.repeat, args.budget, args.max_k)
+    rows = scale(args.repeat, args.budget, args.max_k)
+    if len(rows) > 1:
+        print(f"plot: {plot(rows)}")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,10 @@ from qiskit.circuit import Qubit
 from qcards.circuits.game import GameCircuit
 from qcards.errors import ParameterError, ResourceError
 from qcards.execution import aer
+from qcards.execution.budget import check_memory
 from qcards.execution.extras import require
 from qcards.execution.targets import EXACT_TARGETS, parse_target
+from qcards.skat.referee import estimate_paths
 from qcards.skat.stages import Stage
 
 _AER_METHOD = {"statevector": "statevector", "mps": "matrix_product_state"}
@@ -47,6 +49,7 @@ def exact_stage_probabilities(
             f"method {method!r} samples; an exact method is one of {' | '.join(EXACT_TARGETS)}",
         )
     target.check_capacity(game.num_qubits)
+    check_game_memory(game, target.exact_method)
     wanted = list(stages or game.stages)
     qubits = list(qubits or game.layout.measured)
     if target.exact_method == "sparse":
@@ -91,6 +94,13 @@ def sparse_stage_probabilities(
     return out
 
 
+def check_game_memory(game: GameCircuit, method: str) -> None:
+    """Refuse before any work when ``method`` would not fit this game's state in memory
+    (:mod:`qcards.execution.budget`; paths by Knuth's estimator)."""
+    paths = estimate_paths(game.spec, game.first)
+    check_memory(method, game.num_qubits, paths)
+
+
 def sparse_final_points(game: GameCircuit) -> dict[int, float]:
     """The exact distribution of the declarer's final points, from the sparse engine: the final
     state's rows are read with :meth:`~qcards.circuits.layout.GameLayout.final_declarer_points`
@@ -99,6 +109,7 @@ def sparse_final_points(game: GameCircuit) -> dict[int, float]:
 
     from qcards.execution.sparse import simulate
 
+    check_game_memory(game, "sparse")
     with sparse_memory_guard():
         state = simulate(game.circuit)
     bits = state.bits

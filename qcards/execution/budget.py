@@ -1,0 +1,69 @@
+"""How much memory an exact method would need, estimated before any work, and the refusal.
+
+Every exact method stores a game state by what it has to: the dense statevector all
+:math:`2^n` amplitudes, the sparse engine and decision diagrams one entry per nonzero amplitude
+(a play path: the game state is a sum over (deal, path) pairs), a matrix product state bonds up
+to the number of paths. The number of paths comes from Knuth's estimator
+(:func:`qcards.skat.referee.estimate_paths`, milliseconds), so a request that would exhaust the
+machine is refused with one clear error naming the estimate, instead of being killed by the
+operating system minutes later.
+"""
+
+from __future__ import annotations
+
+import os
+
+from qcards.errors import ResourceError
+from qcards.execution.sparse import estimate_bytes as sparse_bytes
+
+GIB = 2**30
+
+
+def physical_memory() -> int:
+    """Bytes of memory of this machine (24 GiB here)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system: assume a small machine
+        return 8 * GIB
+
+
+MEMORY_BUDGET = min(8 * GIB, physical_memory() // 3)
+"""What one exact simulation may use: a third of the machine, at most 8 GiB (the machine is
+shared, and a run keeps copies beside the state)."""
+
+MPS_TEMPORARIES = 2
+"""Factor for Aer MPS's SVD workspace and copies beside the tensors themselves."""
+
+DD_BYTES_PER_NODE = 200
+"""A decision-diagram node with its two edges, complex weights and table entries."""
+
+
+def estimated_bytes(method: str, num_qubits: int, paths: float) -> float:
+    """Peak bytes of the exact ``method`` on a circuit of ``num_qubits`` whose state has about
+    ``paths`` nonzero amplitudes."""
+    if method == "statevector":
+        return 2.0 * 16 * 2.0**num_qubits  # the state and Aer's copy for the saved results
+    if method == "sparse":
+        return float(sparse_bytes(int(paths), num_qubits))
+    if method == "ddsim":
+        return DD_BYTES_PER_NODE * paths * num_qubits
+    if method == "mps":
+        # the bond across cut k is at most min(2^k, 2^(n-k), paths): a sum of `paths` basis
+        # states has Schmidt rank at most `paths`; site k holds 2 x bond_k x bond_k+1 numbers
+        bond = [min(2.0**k, 2.0 ** (num_qubits - k), paths) for k in range(num_qubits + 1)]
+        numbers = sum(2 * bond[k] * bond[k + 1] for k in range(num_qubits))
+        return MPS_TEMPORARIES * 16 * numbers
+    raise ValueError(f"no memory model for {method!r}")
+
+
+def check_memory(method: str, num_qubits: int, paths: float, budget: float | None = None) -> None:
+    """Refuse (:class:`ResourceError`) when ``method`` would need more than the budget."""
+    budget = MEMORY_BUDGET if budget is None else budget
+    need = estimated_bytes(method, num_qubits, paths)
+    if need > budget:
+        raise ResourceError(
+            f"the {method} method would need about {need / GIB:,.1f} GiB for this circuit "
+            f"({num_qubits} qubits, about {paths:,.0f} play paths); the budget is "
+            f"{budget / GIB:.1f} GiB (use {{method}} classical, or a smaller spec)",
+            parameters=("method",),
+        )
