@@ -127,3 +127,44 @@ def test_twelve_card_endgame_exact():
     points = sparse_final_points(game)
     p_win = sum(p for v, p in points.items() if v >= spec.target)
     assert abs(p_win - float(evaluate(spec).p_win)) < TOL
+
+
+def _problem(spec, construction="paper"):
+    from qcards.estimation.counting import estimation_problem
+
+    return estimation_problem(GameTask(spec, None, construction).win_circuit())
+
+
+@pytest.mark.parametrize("construction", list(Construction))
+def test_grover_powers_on_a_kept_state_equal_the_circuits(four_card, construction):
+    """Q^k A|0> from the kept state equals the circuit qiskit-algorithms builds for it."""
+    from qiskit_algorithms import IterativeAmplitudeEstimation
+
+    from qcards.execution.sparse_sampler import SparseSampler
+
+    problem = _problem(four_card, construction)
+    grover = SparseSampler(seed=1).for_problem(problem)
+    builder = IterativeAmplitudeEstimation(0.1, 0.05)
+    for k in (0, 1, 2, 5, 3):  # 3 after 5: the kept state is rebuilt from A
+        circuit = builder.construct_circuit(problem, k)
+        expected = sparse.simulate(circuit).probabilities(problem.objective_qubits)
+        found = grover._distribution(k)
+        for o in set(found) | set(expected):
+            assert abs(found.get(o, 0.0) - expected.get(o, 0.0)) < TOL, (k, o)
+
+
+def test_phase_estimation_by_fourier_transform_equals_the_circuit(four_card):
+    """The marker's distribution equals the full phase-estimation circuit's (m = 3)."""
+    from qcards.estimation.amplitude import phase_estimation_circuit
+    from qcards.execution.sparse_sampler import SparseSampler
+
+    problem = _problem(four_card)
+    m = 3
+    pec = phase_estimation_circuit(problem, m)
+    full = pec.copy_empty_like()
+    full.compose(problem.state_preparation, list(range(m, full.num_qubits)), inplace=True)
+    full.compose(pec, inplace=True)
+    expected = sparse.simulate(full).probabilities(list(range(m)))
+    found = SparseSampler(seed=1).for_problem(problem)._phase_distribution(m)
+    for y in set(expected) | set(found):
+        assert abs(found.get(y, 0.0) - expected.get(y, 0.0)) < TOL, y

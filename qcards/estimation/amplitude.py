@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from qiskit import QuantumCircuit, QuantumRegister
+from qiskit import ClassicalRegister, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import PermutationGate, QFTGate
 from qiskit.primitives import BaseSamplerV2
 from qiskit_algorithms import (
@@ -29,6 +29,7 @@ from qiskit_algorithms import (
 )
 
 from qcards.estimation.options import EstimationOptions
+from qcards.execution.sparse_sampler import GROVER_POWER, PHASE_ESTIMATION, SparseSampler
 
 
 def controlled_grover_power(problem: EstimationProblem, power: int) -> QuantumCircuit:
@@ -94,6 +95,52 @@ class AmplitudeEstimate:
     phase: float | None
 
 
+def power_marker(problem: EstimationProblem, k: int, measurement: bool) -> QuantumCircuit:
+    """A circuit standing for :math:`Q^k A|0\rangle` (objective qubits measured), for a
+    :class:`~qcards.execution.sparse_sampler.GroverSampler`: its gates are not built."""
+    width = max(problem.state_preparation.num_qubits, problem.grover_operator.num_qubits)
+    circuit = QuantumCircuit(width, name=f"marker_q{k}", metadata={GROVER_POWER: k})
+    if measurement:
+        register = ClassicalRegister(len(problem.objective_qubits))
+        circuit.add_register(register)
+        circuit.measure(problem.objective_qubits, register[:])
+    return circuit
+
+
+class _MarkedIAE(IterativeAmplitudeEstimation):
+    """Qiskit's IAE asking for Grover powers by marker (the same schedule and statistics)."""
+
+    def construct_circuit(self, estimation_problem, k=0, measurement=False):
+        return power_marker(estimation_problem, k, measurement)
+
+
+class _MarkedMLAE(MaximumLikelihoodAmplitudeEstimation):
+    """Qiskit's MLAE asking for its schedule's Grover powers by marker."""
+
+    def construct_circuits(self, estimation_problem, measurement=False):
+        return [power_marker(estimation_problem, k, measurement) for k in self._evaluation_schedule]
+
+
+class _MarkedAE(AmplitudeEstimation):
+    """Qiskit's canonical amplitude estimation asking for phase estimation by marker."""
+
+    def construct_circuit(self, estimation_problem, measurement=False):
+        m = self._m
+        width = max(
+            estimation_problem.state_preparation.num_qubits,
+            estimation_problem.grover_operator.num_qubits,
+        )
+        circuit = QuantumCircuit(m + width, name="marker_qpe", metadata={PHASE_ESTIMATION: m})
+        if measurement:
+            register = ClassicalRegister(m)
+            circuit.add_register(register)
+            circuit.measure(list(range(m)), list(range(m)))
+        return circuit
+
+
+_PLAIN = (AmplitudeEstimation, IterativeAmplitudeEstimation, MaximumLikelihoodAmplitudeEstimation)
+
+
 def estimate_amplitude(
     problem: EstimationProblem, options: EstimationOptions, sampler: BaseSamplerV2
 ) -> AmplitudeEstimate:
@@ -107,12 +154,22 @@ def estimate_amplitude(
     method, epsilon, alpha = options.algorithm, options.epsilon, options.alpha
     eval_qubits = options.eval_qubits
     phase = None
-    if method == "canonical":
-        algorithm = AmplitudeEstimation(
-            eval_qubits,
-            phase_estimation_circuit=phase_estimation_circuit(problem, eval_qubits),
-            sampler=sampler,
+    # on the sparse engine, the Grover powers are applied to a kept state instead of built
+    marked = isinstance(sampler, SparseSampler)
+    if marked:
+        sampler = sampler.for_problem(problem)
+    ae, iae, mlae = (
+        (_MarkedAE, _MarkedIAE, _MarkedMLAE)
+        if marked
+        else (
+            AmplitudeEstimation,
+            IterativeAmplitudeEstimation,
+            MaximumLikelihoodAmplitudeEstimation,
         )
+    )
+    if method == "canonical":
+        circuit = None if marked else phase_estimation_circuit(problem, eval_qubits)
+        algorithm = ae(eval_qubits, phase_estimation_circuit=circuit, sampler=sampler)
         result = algorithm.estimate(problem)
         ci = algorithm.compute_confidence_interval(result, alpha, kind="likelihood_ratio")
         estimate = float(result.mle)
@@ -121,14 +178,14 @@ def estimate_amplitude(
         # likelihood refinement over all measured y.
         phase = 2 * math.asin(math.sqrt(float(result.estimation)))
     elif method == "iae":
-        algorithm = IterativeAmplitudeEstimation(epsilon, alpha, sampler=sampler)
+        algorithm = iae(epsilon, alpha, sampler=sampler)
         result = algorithm.estimate(problem)
         ci = result.confidence_interval
         estimate = float(result.estimation)
     else:
         top = max(1, math.ceil(math.log2(math.pi / (4 * epsilon))))
         schedule = [0] + [2**j for j in range(top)]
-        algorithm = MaximumLikelihoodAmplitudeEstimation(schedule, sampler=sampler)
+        algorithm = mlae(schedule, sampler=sampler)
         result = algorithm.estimate(problem)
         ci = algorithm.compute_confidence_interval(result, alpha, kind="fisher")
         estimate = float(result.estimation)

@@ -197,6 +197,20 @@ class SparseState:
         self._phase = 1.0 + 0j
         self._note_rows()
 
+    def copy(self) -> SparseState:
+        """An independent copy (rows, pending flips and phase, memory guard)."""
+        other = SparseState.__new__(SparseState)
+        other.__dict__.update(self.__dict__)
+        other._w = self._w.copy()
+        other._a = self._a.copy()
+        other._flip = list(self._flip)
+        return other
+
+    def run(self, steps: Sequence[Step]) -> None:
+        """Apply compiled steps (:func:`compile_circuit`) to this state."""
+        for fn, args in steps:
+            fn(self, *args)
+
     def read(self, qubits: Sequence[int]) -> np.ndarray:
         """The integer held by ``qubits`` (bit k = qubits[k]) on every row, for classical
         actions (:meth:`sparse_apply` hooks)."""

@@ -65,6 +65,10 @@ class SparseSampler(BaseSamplerV2):
         self._rng = np.random.default_rng(seed)
         self._max_bytes = max_bytes
 
+    def for_problem(self, problem) -> GroverSampler:
+        """A sampler that answers the problem's Grover-power markers on a kept state."""
+        return GroverSampler(problem, self)
+
     def run(self, pubs: Iterable, *, shots: int | None = None) -> PrimitiveJob:
         coerced = [SamplerPub.coerce(pub, shots or self.default_shots) for pub in pubs]
         job = PrimitiveJob(self._run, coerced)
@@ -97,3 +101,114 @@ class SparseSampler(BaseSamplerV2):
             value = [sum(((int(s) >> pos) & 1) << k for pos, k in moves) for s in outcomes]
             data[creg.name] = BitArray.from_samples([value[i] for i in drawn], creg.size)
         return SamplerPubResult(DataBin(**data), metadata={"shots": pub.shots, "exact": True})
+
+
+GROVER_POWER = "qcards_grover_power"
+"""Metadata key of a marker circuit meaning A Q^k |0> measured on the objective qubits."""
+
+PHASE_ESTIMATION = "qcards_phase_estimation"
+"""Metadata key of a marker circuit meaning phase estimation of Q with m evaluation qubits
+(laid out as :func:`qcards.estimation.amplitude.phase_estimation_circuit`), evaluation register
+measured."""
+
+
+class GroverSampler(SparseSampler):
+    """Amplitude estimation of one problem with the Grover powers applied to a kept sparse state.
+
+    The estimators ask for :math:`Q^k A|0\\rangle` at growing k (and phase estimation for every
+    :math:`Q^x`, x < 2^m). Built as circuits, each would repeat A and every Q before it; here A
+    runs once, Q (Qiskit's Grover operator of the problem, compiled once for the engine) is
+    applied to a copy of the latest state, and every power is kept as the exact distribution of
+    the measured qubits. Circuits carrying the metadata :data:`GROVER_POWER` or
+    :data:`PHASE_ESTIMATION` (made by :mod:`qcards.estimation.amplitude`) are answered this way;
+    any other circuit is simulated as :class:`SparseSampler` does.
+
+    Phase estimation uses the identity behind its circuit: with the evaluation register in
+    uniform superposition and controlled powers, the state before the inverse QFT is
+    :math:`M^{-1/2}\\sum_x |x\\rangle Q^x A|0\\rangle` (M = 2^m), so the inverse QFT is a
+    discrete Fourier transform over x of each basis state's amplitudes; the tests compare it
+    with the full circuit.
+    """
+
+    def __init__(self, problem, base: SparseSampler) -> None:
+        super().__init__(base.default_shots, None, base._max_bytes)
+        self._rng = base._rng  # one stream of samples, as the plain sampler would draw
+        from qcards.execution.sparse import compile_circuit
+
+        grover = problem.grover_operator
+        self._width = max(problem.state_preparation.num_qubits, grover.num_qubits)
+        prep = QuantumCircuit(self._width)
+        prep.compose(
+            problem.state_preparation, range(problem.state_preparation.num_qubits), inplace=True
+        )
+        q = QuantumCircuit(self._width)
+        q.compose(grover, range(grover.num_qubits), inplace=True)
+        self._prep, self._q = compile_circuit(prep), compile_circuit(q)
+        self._objective = list(problem.objective_qubits)
+        self._latest: tuple[int, object] | None = None  # (k, state after Q^k A)
+        self._amplitudes: dict[int, dict[int, complex]] = {}
+
+    def _power(self, k: int):
+        """The state Q^k A|0> (kept for the next, larger k)."""
+        from qcards.execution.sparse import SparseState
+
+        if self._latest is None or self._latest[0] > k:
+            options = {} if self._max_bytes is None else {"max_bytes": self._max_bytes}
+            state = SparseState(self._width, **_rows(self._width, options))
+            state.run(self._prep)
+            self._latest = (0, state)
+        done, state = self._latest
+        if done < k:
+            state = state.copy()
+            for _ in range(k - done):
+                state.run(self._q)
+            state.merge()
+            self._latest = (k, state)
+        return state
+
+    def _distribution(self, k: int) -> dict[int, float]:
+        return self._power(k).probabilities(self._objective)
+
+    def _phase_distribution(self, m: int) -> dict[int, float]:
+        """P(evaluation register = y) of phase estimation with m evaluation qubits."""
+        size = 2**m
+        amplitudes = []
+        for x in range(size):
+            state = self._power(x)
+            amplitudes.append(state.amplitudes())
+        support = sorted(set().union(*amplitudes))
+        psi = np.zeros((size, len(support)), dtype=complex)
+        column = {s: i for i, s in enumerate(support)}
+        for x, amps in enumerate(amplitudes):
+            for s, a in amps.items():
+                psi[x, column[s]] = a
+        spectrum = np.fft.fft(psi, axis=0) / size  # inverse QFT over x, for every basis state
+        weights = (np.abs(spectrum) ** 2).sum(axis=1)
+        reverse = [int(format(k, f"0{m}b")[::-1], 2) for k in range(size)]  # the permutation
+        return {reverse[k]: float(w) for k, w in enumerate(weights) if w > 1e-15}
+
+    def _run_pub(self, pub: SamplerPub) -> SamplerPubResult:
+        circuit = pub.circuit
+        metadata = circuit.metadata or {}
+        try:
+            if GROVER_POWER in metadata:
+                distribution = self._distribution(int(metadata[GROVER_POWER]))
+            elif PHASE_ESTIMATION in metadata:
+                distribution = self._phase_distribution(int(metadata[PHASE_ESTIMATION]))
+            else:
+                return super()._run_pub(pub)
+        except SparseMemoryError as exc:
+            raise ResourceError(f"sparse engine: {exc}") from None
+        creg = circuit.cregs[0]
+        outcomes = list(distribution)
+        weights = np.array([distribution[o] for o in outcomes])
+        drawn = self._rng.choice(len(outcomes), size=pub.shots, p=weights / weights.sum())
+        data = {creg.name: BitArray.from_samples([outcomes[i] for i in drawn], creg.size)}
+        return SamplerPubResult(DataBin(**data), metadata={"shots": pub.shots, "exact": True})
+
+
+def _rows(width: int, options: dict) -> dict:
+    from qcards.execution.sparse import DEFAULT_MAX_BYTES, estimate_bytes
+
+    budget = options.get("max_bytes") or DEFAULT_MAX_BYTES
+    return {"max_rows": max(1, budget // estimate_bytes(1, width))}
