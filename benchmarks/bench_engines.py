@@ -12,7 +12,7 @@ classical referee before its time is reported.
 
 Engines: ``ours`` (:mod:`qcards.execution.sparse` on the shared circuit), ``ours-native`` (the
 engine on the undecomposed game circuit: multiplexed rotations kept whole), ``ddsim``
-(:func:`qcards.backends.dd_amplitudes`, which transpiles to DDSIM's target itself), ``aer-mps``
+(:func:`qcards.execution.ddsim.dd_amplitudes`, which transpiles to DDSIM's target itself), ``aer-mps``
 (Aer's matrix product state simulator, ``save_probabilities_dict``), ``qsharp`` (Microsoft's
 sparse simulator, the circuit as OpenQASM 3 fragments, state read with ``dump_machine``) and
 ``qrack`` (``QrackSimulator(is_sparse=True, is_gpu=False)`` driven gate by gate; support read

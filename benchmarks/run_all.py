@@ -31,6 +31,21 @@ BENCHMARKS = {
     "core": ("bench_core.py", [], ["--repeat", "1"]),
     "resources": ("bench_resources.py", [], ["--max-n", "3"]),
     "scale": ("bench_scale.py", [], ["--repeat", "1", "--max-k", "2", "--skip-simulators"]),
+    "engines": (
+        "bench_engines.py",
+        [],
+        [
+            "--timeout",
+            "30",
+            "--repeat",
+            "1",
+            "--cases",
+            "four-card paper",
+            "--engines",
+            "ours,ddsim",
+        ],
+    ),
+    "engine-counting": ("bench_engine_counting.py", [], ["--repeat", "1", "--budget", "60"]),
     "counting": ("bench_counting.py", [], ["--quick", "--seeds", "1", "--sampling-seeds", "2"]),
     "noise": (
         "bench_noise.py",
