@@ -28,16 +28,14 @@ per noise trajectory", which is the whole speed-up, hence this module. The bench
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from functools import cache, lru_cache
 
 import numpy as np
 from qiskit.circuit import CircuitInstruction, QuantumCircuit
 from qiskit.circuit.library import PauliGate
-from qiskit.primitives import BaseSamplerV2, PrimitiveResult, SamplerPubResult
+from qiskit.primitives import SamplerPubResult
 from qiskit.primitives.containers import BitArray, DataBin
 from qiskit.primitives.containers.sampler_pub import SamplerPub
-from qiskit.primitives.primitive_job import PrimitiveJob
 from qiskit.quantum_info import Chi, pauli_basis
 from qiskit_aer import AerSimulator
 from qiskit_aer.noise import NoiseModel
@@ -45,6 +43,7 @@ from qiskit_aer.noise.device.models import basic_device_gate_errors, basic_devic
 
 from qcards.errors import ResourceError
 from qcards.execution.extras import require
+from qcards.execution.local_sampler import LocalSampler
 
 SHOTS_PER_TRAJECTORY = 10
 """Default shots drawn from each noise trajectory (1000 shots = 100 trajectories)."""
@@ -136,7 +135,7 @@ def sample_trajectories(
     return out
 
 
-class PauliTrajectorySampler(BaseSamplerV2):
+class PauliTrajectorySampler(LocalSampler):
     """A ``BaseSamplerV2`` emulating ``backend``'s noise by Pauli trajectories (module doc)."""
 
     def __init__(
@@ -160,15 +159,6 @@ class PauliTrajectorySampler(BaseSamplerV2):
             seed_simulator=None if seed is None else seed + 1,
             max_parallel_threads=threads,
         )
-
-    def run(self, pubs: Iterable, *, shots: int | None = None) -> PrimitiveJob:
-        coerced = [SamplerPub.coerce(pub, shots or self.default_shots) for pub in pubs]
-        job = PrimitiveJob(self._run, coerced)
-        job._submit()
-        return job
-
-    def _run(self, pubs: list[SamplerPub]) -> PrimitiveResult:
-        return PrimitiveResult([self._run_pub(pub) for pub in pubs], metadata={"version": 2})
 
     def _run_pub(self, pub: SamplerPub) -> SamplerPubResult:
         if pub.parameter_values.num_parameters:

@@ -9,16 +9,14 @@ sparse state gate by gate, with no transpilation, so multi-controlled gates stay
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 from qiskit.circuit import QuantumCircuit
-from qiskit.primitives import BaseSamplerV2, PrimitiveResult, SamplerPubResult
+from qiskit.primitives import SamplerPubResult
 from qiskit.primitives.containers import BitArray, DataBin
 from qiskit.primitives.containers.sampler_pub import SamplerPub
-from qiskit.primitives.primitive_job import PrimitiveJob
 
 from qcards.errors import ParameterError, ResourceError
+from qcards.execution.local_sampler import LocalSampler
 from qcards.execution.sparse import SparseMemoryError, simulate
 
 
@@ -49,7 +47,7 @@ def split_measurements(circuit: QuantumCircuit) -> tuple[QuantumCircuit, list[in
     return body, qubits, clbits
 
 
-class SparseSampler(BaseSamplerV2):
+class SparseSampler(LocalSampler):
     """Exact simulation on the sparse engine, then ``shots`` samples of the measured bits.
 
     Args:
@@ -68,15 +66,6 @@ class SparseSampler(BaseSamplerV2):
     def for_problem(self, problem) -> GroverSampler:
         """A sampler that answers the problem's Grover-power markers on a kept state."""
         return GroverSampler(problem, self)
-
-    def run(self, pubs: Iterable, *, shots: int | None = None) -> PrimitiveJob:
-        coerced = [SamplerPub.coerce(pub, shots or self.default_shots) for pub in pubs]
-        job = PrimitiveJob(self._run, coerced)
-        job._submit()
-        return job
-
-    def _run(self, pubs: list[SamplerPub]) -> PrimitiveResult:
-        return PrimitiveResult([self._run_pub(pub) for pub in pubs], metadata={"version": 2})
 
     def _run_pub(self, pub: SamplerPub) -> SamplerPubResult:
         if pub.parameter_values.num_parameters:
