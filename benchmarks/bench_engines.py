@@ -10,14 +10,14 @@ up side by side), which makes the intermediate states dense. Each engine then ru
 circuit in a fresh subprocess with a timeout, and the p_win it yields is checked against the
 classical referee before its time is reported.
 
-Engines: ``ours`` (:mod:`qcards.execution.sparse` on the shared circuit), ``ours-native`` (the
-engine on the undecomposed game circuit: multiplexed rotations kept whole), ``ddsim``
-(:func:`qcards.execution.ddsim.dd_amplitudes`, which transpiles to DDSIM's target itself), ``aer-mps``
-(Aer's matrix product state simulator, ``save_probabilities_dict``), ``qsharp`` (Microsoft's
-sparse simulator, the circuit as OpenQASM 3 fragments, state read with ``dump_machine``) and
-``qrack`` (``QrackSimulator(is_sparse=True, is_gpu=False)`` driven gate by gate; support read
-with ``highest_n_prob_perm``). Times: ``convert`` (to the engine's input), ``sim``, ``read``
-(probabilities of the measured qubits and p_win).
+Engines: ``ours`` (:mod:`qcards.execution.sparse` on the shared circuit), ``ours-native``
+(the engine on the undecomposed game circuit: multiplexed rotations kept whole), ``ddsim``
+(:func:`qcards.execution.ddsim.dd_amplitudes`, which transpiles to DDSIM's target itself),
+``aer-mps`` (Aer's matrix product state simulator, ``save_probabilities_dict``), ``qsharp``
+(Microsoft's sparse simulator, the circuit as OpenQASM 3 fragments, state read with
+``dump_machine``) and ``qrack`` (``QrackSimulator(is_sparse=True, is_gpu=False)`` driven gate by
+gate; support read with ``highest_n_prob_perm``). Times: ``convert`` (to the engine's input),
+``sim``, ``read`` (probabilities of the measured qubits and p_win).
 """
 
 from __future__ import annotations

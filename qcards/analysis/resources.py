@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from qiskit import QuantumCircuit, transpile
+from qiskit import QuantumCircuit
 from qiskit.circuit.library import MCXGate
 from qiskit.converters import circuit_to_dag
 
@@ -30,6 +30,7 @@ from qcards.circuits.gates.states import WStateGate
 from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
 from qcards.errors import ResourceError
+from qcards.execution.transpile import LOWERED_BASIS, lower
 from qcards.skat.cards import RANKS, SUITS, Card
 from qcards.skat.spec import Endgame, spec_from_dict
 
@@ -37,7 +38,7 @@ PAPER_BUILD_LIMIT = 2
 """Largest N for which the paper construction is built (N = 3 already needs a dense state
 preparation on 32 qubits)."""
 
-BASIS = ("cx", "u")
+BASIS = LOWERED_BASIS
 STAGE_KINDS = ("deal", "play", "trick")
 
 
@@ -105,11 +106,6 @@ def resource_spec(cards_per_player: int, skat: bool = True) -> Endgame:
 
 
 # ----------------------------------------------------------------------------- built circuits
-
-
-def lower(circuit: QuantumCircuit) -> QuantumCircuit:
-    """The circuit in the basis {cx, u}, unrouted."""
-    return transpile(circuit, basis_gates=list(BASIS), optimization_level=0)
 
 
 def depth(circuit: QuantumCircuit) -> int:

@@ -12,6 +12,7 @@ from qcards.circuits.task import GameTask
 from qcards.execution.results import RunReport
 from qcards.execution.targets import parse_target
 from qcards.execution.transpile import (
+    lower,
     measured_circuit,
     outcome_counts,
     transpile_to,
@@ -44,10 +45,16 @@ def run_task(
         target.check_capacity(game.num_qubits)
     transpile_target, sampler = target.sampler(seed)
     emulated = target.is_emulated
-    transpiled = transpile_to(
-        measured_circuit(game), transpile_target, seed, "qubits" if emulated else None
-    )
-    size = transpiled_size(transpiled)
+    if transpile_target is None:
+        # a target that runs circuits as built (the sparse engine): the size reported is that
+        # of the same circuit lowered to {cx, u}, for comparison with the other targets
+        transpiled = measured_circuit(game)
+        size = transpiled_size(lower(transpiled))
+    else:
+        transpiled = transpile_to(
+            measured_circuit(game), transpile_target, seed, "qubits" if emulated else None
+        )
+        size = transpiled_size(transpiled)
     if on_transpiled is not None:
         on_transpiled(size)
     if emulated:
