@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
+from qcards.analysis.evaluate import AUTO_METHOD
 from qcards.circuits.card_codes import paper_label
 from qcards.circuits.construction import Construction
 from qcards.circuits.decode import decode_distribution, regroup
@@ -26,6 +27,10 @@ from qcards.paper.examples import EXAMPLES, PaperExample, PaperFigure
 from qcards.skat.cards import Card
 from qcards.skat.referee import evaluate, stage_distributions
 from qcards.viz.plots import save_histogram
+
+EXACT_METHOD = AUTO_METHOD
+"""The exact simulator of every figure and of the paper-code registers: ``auto``'s (the sparse
+engine); the sampled histograms are Aer's shots."""
 
 
 def _fraction_text(f: Fraction) -> str:
@@ -130,11 +135,13 @@ class ExampleResult:
     example: PaperExample
     figures: tuple[FigureResult, ...]
     wins: dict[Card | None, WinResult]
+    method: str = EXACT_METHOD
 
     def to_json(self) -> dict:
         record: dict = {
             "section": self.example.section,
             "spec": self.example.spec_file,
+            "method": self.method,
             "stages": [r.to_json() for r in self.figures],
         }
         if list(self.wins) == [None]:
@@ -160,7 +167,7 @@ def reproduce_example(
         game = build_game(spec, first, construction=Construction.PAPER)
         figures = _figures_for(example, first)
         wanted = list(dict.fromkeys([f.stage for f in figures] + [game.stages[-1]]))
-        exact_probs = exact_stage_probabilities(game, wanted)
+        exact_probs = exact_stage_probabilities(game, wanted, method=EXACT_METHOD)
         samples = sample_stages(game, [f.stage for f in figures], shots, seed)
         referee = dict(stage_distributions(spec, first))
         # The same game with the paper's own card registers (Table 4/6), read directly.
@@ -169,7 +176,7 @@ def reproduce_example(
             paper_game,
             [f.stage for f in figures],
             paper_game.layout.card_qubits,
-            method="mps",
+            method=EXACT_METHOD,
         )
         for fig in figures:
             probs = regroup(decode_distribution(game, fig.stage, exact_probs[fig.stage]), label)
