@@ -65,6 +65,8 @@ class CardPlayGate(Gate):
         first: force the declarer's first card (the declarer must lead trick 1).
     """
 
+    name_prefix = "cp"
+
     def __init__(
         self, layout: GameLayout, trick: int, position: int, first: Card | None = None
     ) -> None:
@@ -73,7 +75,7 @@ class CardPlayGate(Gate):
         self.trick = trick
         self.position = position
         self.first = first
-        super().__init__(f"cp_t{trick}_p{position}", layout.num_qubits, [])
+        super().__init__(f"{self.name_prefix}_t{trick}_p{position}", layout.num_qubits, [])
 
     def terms(self) -> list[PlayTerm]:
         """The configurations of Eq. (12) with their legal cards (impossible ones dropped)."""
@@ -133,7 +135,7 @@ def _synth_card_play(gate: CardPlayGate) -> QuantumCircuit:
     return qc
 
 
-class LegalPlayGate(Gate):
+class LegalPlayGate(CardPlayGate):
     """CP in polynomial size: the player to move plays one of its legal cards, uniformly.
 
     The same map as :class:`CardPlayGate` on every game state (the tests compare both), built
@@ -153,16 +155,13 @@ class LegalPlayGate(Gate):
         first: force the declarer's first card (the declarer must lead trick 1).
     """
 
+    name_prefix = "cp_poly"
+
     def __init__(
         self, layout: GameLayout, trick: int, position: int, first: Card | None = None
     ) -> None:
         layout.require_workspace("LegalPlayGate")
-        _check_play(layout, trick, position)
-        self.layout = layout
-        self.trick = trick
-        self.position = position
-        self.first = first
-        super().__init__(f"cp_poly_t{trick}_p{position}", layout.num_qubits, [])
+        super().__init__(layout, trick, position, first)
 
     def _define(self) -> None:
         self.definition = _synth_legal_play(self)
