@@ -16,6 +16,7 @@ from qiskit.primitives.containers import BitArray, DataBin
 from qiskit.primitives.containers.sampler_pub import SamplerPub
 
 from qcards.errors import ParameterError, ResourceError
+from qcards.execution.budget import MEMORY_BUDGET
 from qcards.execution.local_sampler import LocalSampler
 from qcards.execution.sparse import SparseMemoryError, simulate
 
@@ -166,6 +167,15 @@ class GroverSampler(SparseSampler):
             state = self._power(x)
             amplitudes.append(state.amplitudes())
         support = sorted(set().union(*amplitudes))
+        need = 3 * 16 * size * len(support)  # the table of amplitudes, its transform, a copy
+        if need > MEMORY_BUDGET:
+            raise ResourceError(
+                f"phase estimation with {m} evaluation qubits would need about "
+                f"{need / 2**30:.1f} GiB here ({size} powers x {len(support):,} basis states); "
+                f"the budget is {MEMORY_BUDGET / 2**30:.1f} GiB (use fewer {{eval_qubits}}, or "
+                "iae or mlae)",
+                parameters=("eval_qubits",),
+            )
         psi = np.zeros((size, len(support)), dtype=complex)
         column = {s: i for i, s in enumerate(support)}
         for x, amps in enumerate(amplitudes):
