@@ -1,8 +1,10 @@
 """Exact probabilities of a game circuit's registers after each stage.
 
-The target decides how (:mod:`qcards.execution.targets`): Aer's statevector or MPS simulator
-saves the probabilities of every stage in one run; DDSIM reads them from its decision diagram,
-one run per stage.
+The target decides how (:mod:`qcards.execution.targets`): qcards' sparse engine runs the
+circuit once and reads every stage on the way; Aer's statevector or MPS simulator saves the
+probabilities of every stage in one run; DDSIM reads them from its decision diagram, one run per
+stage. Every method first checks that the state fits the memory budget
+(:mod:`qcards.execution.budget`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ def exact_stage_probabilities(
         stages: stages to report (default: all).
         qubits: the qubits whose joint distribution is reported (default: every register but
             the flag, :attr:`GameLayout.measured`); outcome bit i is ``qubits[i]``.
-        method: an exact target: ``statevector`` (dense, exact to rounding), ``mps`` (Aer's
+        method: an exact target: ``sparse`` (qcards' engine, :mod:`qcards.execution.sparse`),
+            ``statevector`` (dense, exact to rounding), ``mps`` (Aer's
             matrix product state simulator: exact up to SVD rounding, about 1e-11 here, for
             wide circuits) or ``ddsim`` (decision diagrams,
             :func:`~qcards.execution.ddsim.dd_probabilities`; one run per stage).
