@@ -29,7 +29,12 @@ from qiskit_algorithms import (
 )
 
 from qcards.estimation.options import EstimationOptions
-from qcards.execution.sparse_sampler import GROVER_POWER, PHASE_ESTIMATION, SparseSampler
+from qcards.execution.sparse_sampler import (
+    GROVER_POWER,
+    PHASE_ESTIMATION,
+    SparseSampler,
+    problem_width,
+)
 
 
 def controlled_grover_power(problem: EstimationProblem, power: int) -> QuantumCircuit:
@@ -98,8 +103,9 @@ class AmplitudeEstimate:
 def power_marker(problem: EstimationProblem, k: int, measurement: bool) -> QuantumCircuit:
     """A circuit standing for :math:`Q^k A|0\rangle` (objective qubits measured), for a
     :class:`~qcards.execution.sparse_sampler.GroverSampler`: its gates are not built."""
-    width = max(problem.state_preparation.num_qubits, problem.grover_operator.num_qubits)
-    circuit = QuantumCircuit(width, name=f"marker_q{k}", metadata={GROVER_POWER: k})
+    circuit = QuantumCircuit(
+        problem_width(problem), name=f"marker_q{k}", metadata={GROVER_POWER: k}
+    )
     if measurement:
         register = ClassicalRegister(len(problem.objective_qubits))
         circuit.add_register(register)
@@ -126,10 +132,7 @@ class _MarkedAE(AmplitudeEstimation):
 
     def construct_circuit(self, estimation_problem, measurement=False):
         m = self._m
-        width = max(
-            estimation_problem.state_preparation.num_qubits,
-            estimation_problem.grover_operator.num_qubits,
-        )
+        width = problem_width(estimation_problem)
         circuit = QuantumCircuit(m + width, name="marker_qpe", metadata={PHASE_ESTIMATION: m})
         if measurement:
             register = ClassicalRegister(m)

@@ -12,8 +12,10 @@ operating system minutes later.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 
 from qcards.errors import ResourceError
+from qcards.execution.sparse import SparseMemoryError
 from qcards.execution.sparse import estimate_bytes as sparse_bytes
 
 GIB = 2**30
@@ -54,6 +56,21 @@ def estimated_bytes(method: str, num_qubits: int, paths: float) -> float:
         numbers = sum(2 * bond[k] * bond[k + 1] for k in range(num_qubits))
         return MPS_TEMPORARIES * 16 * numbers
     raise ValueError(f"no memory model for {method!r}")
+
+
+@contextmanager
+def sparse_memory_guard():
+    """The sparse engine's refusal (raised before it allocates) as a :class:`ResourceError`
+    naming the size."""
+    try:
+        yield
+    except SparseMemoryError as exc:
+        raise ResourceError(
+            f"the sparse engine would need {exc.rows_needed:,} nonzero amplitudes "
+            f"(about {sparse_bytes(exc.rows_needed, exc.num_qubits) / GIB:.1f} GiB); "
+            f"it holds at most {exc.limit:,} here (use {{method}} classical, or a smaller spec)",
+            parameters=("method",),
+        ) from None
 
 
 def check_memory(method: str, num_qubits: int, paths: float, budget: float | None = None) -> None:

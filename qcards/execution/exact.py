@@ -10,14 +10,13 @@ stage. Every method first checks that the state fits the memory budget
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import contextmanager
 
 from qiskit.circuit import Qubit
 
 from qcards.circuits.game import GameCircuit
 from qcards.errors import ParameterError, ResourceError
 from qcards.execution import aer
-from qcards.execution.budget import check_memory
+from qcards.execution.budget import check_memory, sparse_memory_guard
 from qcards.execution.extras import require
 from qcards.execution.targets import EXACT_TARGETS, parse_target
 from qcards.skat.referee import estimate_paths
@@ -110,43 +109,23 @@ def sparse_final_points(game: GameCircuit) -> dict[int, float]:
     (vectorised) instead of decoding every outcome."""
     import numpy as np
 
-    from qcards.execution.sparse import simulate
+    from qcards.execution.sparse import AncillaError, simulate
 
     check_game_memory(game, "sparse")
     with sparse_memory_guard():
         state = simulate(game.circuit)
-    bits = state.bits
     index = {q: i for i, q in enumerate(game.circuit.qubits)}
-
-    def bit(q: Qubit) -> np.ndarray:
-        word, offset = divmod(index[q], 64)
-        return ((bits[:, word] >> np.uint64(offset)) & np.uint64(1)).astype(np.int64)
-
     measured = set(game.layout.measured)
-    for q in game.circuit.qubits:
-        if q not in measured and np.any(bit(q)):
-            raise ResourceError("an ancilla does not return to |0>: the circuit is not clean")
-    points = np.broadcast_to(game.layout.final_declarer_points(bit), (state.num_rows,))
+    try:
+        state.check_clean([i for q, i in index.items() if q not in measured], atol=0.0)
+    except AncillaError:
+        raise ResourceError("an ancilla does not return to |0>: the circuit is not clean") from None
+    points = game.layout.final_declarer_points(lambda q: state.read([index[q]]))
+    points = np.broadcast_to(points, (state.num_rows,))
     probabilities = np.abs(state.amps) ** 2
     values, where = np.unique(points, return_inverse=True)
     sums = np.bincount(where, weights=probabilities, minlength=len(values))
     return {int(v): float(p) for v, p in zip(values, sums, strict=True)}
-
-
-@contextmanager
-def sparse_memory_guard():
-    """The engine's refusal (before allocating) as a :class:`ResourceError` naming the size."""
-    from qcards.execution.sparse import SparseMemoryError, estimate_bytes
-
-    try:
-        yield
-    except SparseMemoryError as exc:
-        raise ResourceError(
-            f"the sparse engine would need {exc.rows_needed:,} nonzero amplitudes "
-            f"(about {estimate_bytes(exc.rows_needed, exc.num_qubits) / 2**30:.1f} GiB); "
-            f"it holds at most {exc.limit:,} here (use {{method}} classical, or a smaller spec)",
-            parameters=("method",),
-        ) from None
 
 
 def _outcome(key: str | int) -> int:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from qiskit import transpile
-from qiskit.circuit import ClassicalRegister
 from qiskit.primitives import BaseSamplerV2
 
 from qcards.circuits.game import GameCircuit
 from qcards.errors import ModelError
 from qcards.execution.targets import parse_target
+from qcards.execution.transpile import measured_circuit, outcome_counts
 from qcards.skat.stages import Stage
 
 
@@ -28,16 +28,10 @@ def sample_stages(
     backend, sampler = parsed.sampler(seed)
     circuits = []
     for stage in stages:
-        qc = game.upto(stage)
-        qc.add_register(ClassicalRegister(len(game.layout.measured), "outcome"))
-        qc.measure(game.layout.measured, qc.clbits)
+        qc = measured_circuit(game, stage)
         circuits.append(qc if backend is None else transpile(qc, backend))
     results = sampler.run(circuits, shots=shots).result()
-    out = {}
-    for stage, res in zip(stages, results, strict=True):
-        counts = res.data.outcome.get_int_counts()
-        out[stage] = {int(k): int(v) for k, v in counts.items()}
-    return out
+    return {stage: outcome_counts(res) for stage, res in zip(stages, results, strict=True)}
 
 
 class TranspilingSampler(BaseSamplerV2):

@@ -127,7 +127,7 @@ def estimate_bytes(rows: int, num_qubits: int) -> int:
     return rows * (state + merge)
 
 
-def _rows_for_bytes(max_bytes: int, num_qubits: int) -> int:
+def rows_for_bytes(max_bytes: int, num_qubits: int) -> int:
     return max(1, max_bytes // estimate_bytes(1, num_qubits))
 
 
@@ -156,7 +156,7 @@ class SparseState:
         self.num_qubits = num_qubits
         self.num_words = _words(num_qubits)
         self.max_rows = (
-            _rows_for_bytes(DEFAULT_MAX_BYTES, num_qubits) if max_rows is None else max_rows
+            rows_for_bytes(DEFAULT_MAX_BYTES, num_qubits) if max_rows is None else max_rows
         )
         # words-major storage: each word column is contiguous; ``bits`` is its transpose
         self._w = np.zeros((self.num_words, 1), dtype=np.uint64)
@@ -821,7 +821,7 @@ def simulate_prefixes(
     """
     n = circuit.num_qubits
     if max_rows is None:
-        max_rows = _rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n)
+        max_rows = rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n)
     state = SparseState(n, max_rows=max_rows)
     compiler = _Compiler()
     done = 0
@@ -857,7 +857,7 @@ def simulate(
     """
     n = circuit.num_qubits
     if max_rows is None:
-        max_rows = _rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n)
+        max_rows = rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n)
     state = SparseState(n, max_rows=max_rows)
     for fn, args in compile_circuit(circuit):
         fn(state, *args)

@@ -16,9 +16,9 @@ from qiskit.primitives.containers import BitArray, DataBin
 from qiskit.primitives.containers.sampler_pub import SamplerPub
 
 from qcards.errors import ParameterError, ResourceError
-from qcards.execution.budget import MEMORY_BUDGET
+from qcards.execution.budget import MEMORY_BUDGET, sparse_memory_guard
 from qcards.execution.local_sampler import LocalSampler
-from qcards.execution.sparse import SparseMemoryError, simulate
+from qcards.execution.sparse import simulate
 
 
 def split_measurements(circuit: QuantumCircuit) -> tuple[QuantumCircuit, list[int], list[int]]:
@@ -73,24 +73,29 @@ class SparseSampler(LocalSampler):
             raise ParameterError("pubs", "the sparse sampler takes circuits without parameters")
         circuit = pub.circuit
         body, qubits, clbits = split_measurements(circuit)
-        options = {} if self._max_bytes is None else {"max_bytes": self._max_bytes}
-        try:
-            state = simulate(body, **options)
-        except SparseMemoryError as exc:
-            raise ResourceError(f"sparse engine: {exc}") from None
-        distribution = state.probabilities(qubits)
-        outcomes = np.fromiter(distribution, dtype=object, count=len(distribution))
-        weights = np.fromiter(distribution.values(), dtype=float, count=len(distribution))
-        drawn = self._rng.choice(len(outcomes), size=pub.shots, p=weights / weights.sum())
+        with sparse_memory_guard():
+            state = simulate(body, max_bytes=self._max_bytes)
+        outcomes, drawn = self._draw(state.probabilities(qubits), pub.shots)
         data = {}
         for creg in circuit.cregs:
             # bit k of the register is its k-th clbit, written by the qubit measured into it
             # (outcome bit ``pos`` of the distribution)
             where = {circuit.find_bit(bit).index: k for k, bit in enumerate(creg)}
             moves = [(pos, where[c]) for pos, c in enumerate(clbits) if c in where]
-            value = [sum(((int(s) >> pos) & 1) << k for pos, k in moves) for s in outcomes]
+            value = [sum(((s >> pos) & 1) << k for pos, k in moves) for s in outcomes]
             data[creg.name] = BitArray.from_samples([value[i] for i in drawn], creg.size)
         return SamplerPubResult(DataBin(**data), metadata={"shots": pub.shots, "exact": True})
+
+    def _draw(self, distribution: dict[int, float], shots: int) -> tuple[list[int], np.ndarray]:
+        """The outcomes of ``distribution`` and ``shots`` indices into them, drawn with it."""
+        outcomes = list(distribution)
+        weights = np.array([distribution[o] for o in outcomes])
+        return outcomes, self._rng.choice(len(outcomes), size=shots, p=weights / weights.sum())
+
+
+def problem_width(problem) -> int:
+    """Qubits of the state and of its Grover operator (which may add ancillas)."""
+    return max(problem.state_preparation.num_qubits, problem.grover_operator.num_qubits)
 
 
 GROVER_POWER = "qcards_grover_power"
@@ -126,7 +131,7 @@ class GroverSampler(SparseSampler):
         from qcards.execution.sparse import compile_circuit
 
         grover = problem.grover_operator
-        self._width = max(problem.state_preparation.num_qubits, grover.num_qubits)
+        self._width = problem_width(problem)
         prep = QuantumCircuit(self._width)
         prep.compose(
             problem.state_preparation, range(problem.state_preparation.num_qubits), inplace=True
@@ -136,15 +141,14 @@ class GroverSampler(SparseSampler):
         self._prep, self._q = compile_circuit(prep), compile_circuit(q)
         self._objective = list(problem.objective_qubits)
         self._latest: tuple[int, object] | None = None  # (k, state after Q^k A)
-        self._amplitudes: dict[int, dict[int, complex]] = {}
 
     def _power(self, k: int):
         """The state Q^k A|0> (kept for the next, larger k)."""
-        from qcards.execution.sparse import SparseState
+        from qcards.execution.sparse import SparseState, rows_for_bytes
 
         if self._latest is None or self._latest[0] > k:
-            options = {} if self._max_bytes is None else {"max_bytes": self._max_bytes}
-            state = SparseState(self._width, **_rows(self._width, options))
+            limit = self._max_bytes and rows_for_bytes(self._max_bytes, self._width)
+            state = SparseState(self._width, max_rows=limit)
             state.run(self._prep)
             self._latest = (0, state)
         done, state = self._latest
@@ -189,25 +193,14 @@ class GroverSampler(SparseSampler):
     def _run_pub(self, pub: SamplerPub) -> SamplerPubResult:
         circuit = pub.circuit
         metadata = circuit.metadata or {}
-        try:
+        if GROVER_POWER not in metadata and PHASE_ESTIMATION not in metadata:
+            return super()._run_pub(pub)
+        with sparse_memory_guard():
             if GROVER_POWER in metadata:
                 distribution = self._distribution(int(metadata[GROVER_POWER]))
-            elif PHASE_ESTIMATION in metadata:
-                distribution = self._phase_distribution(int(metadata[PHASE_ESTIMATION]))
             else:
-                return super()._run_pub(pub)
-        except SparseMemoryError as exc:
-            raise ResourceError(f"sparse engine: {exc}") from None
+                distribution = self._phase_distribution(int(metadata[PHASE_ESTIMATION]))
         creg = circuit.cregs[0]
-        outcomes = list(distribution)
-        weights = np.array([distribution[o] for o in outcomes])
-        drawn = self._rng.choice(len(outcomes), size=pub.shots, p=weights / weights.sum())
+        outcomes, drawn = self._draw(distribution, pub.shots)
         data = {creg.name: BitArray.from_samples([outcomes[i] for i in drawn], creg.size)}
         return SamplerPubResult(DataBin(**data), metadata={"shots": pub.shots, "exact": True})
-
-
-def _rows(width: int, options: dict) -> dict:
-    from qcards.execution.sparse import DEFAULT_MAX_BYTES, estimate_bytes
-
-    budget = options.get("max_bytes") or DEFAULT_MAX_BYTES
-    return {"max_rows": max(1, budget // estimate_bytes(1, width))}
