@@ -94,6 +94,10 @@ class Workspace:
     def num_qubits(self) -> int:
         return sum(r.size for r in self.registers)
 
+    @property
+    def qubits(self) -> list[Qubit]:
+        return [q for r in self.registers for q in r]
+
 
 class GameLayout:
     """Named registers of a game circuit for one spec (see the module docstring).

@@ -231,6 +231,67 @@ class SparseState:
             self._a *= self._phase
             self._phase = 1.0 + 0j
 
+    # ----------------------------------------------------------------- for classical actions
+    def match(self, qubits: Sequence[int], values: Sequence[int]) -> np.ndarray:
+        """Rows (bool mask) where every ``qubits[k]`` holds ``values[k]``; all rows if none."""
+        cond = self._cond(list(qubits), sum(int(v) << k for k, v in enumerate(values)))
+        return np.ones(self.num_rows, dtype=bool) if cond is None else cond
+
+    def flip(self, qubit: int, where: np.ndarray | slice | None = None) -> None:
+        """X on ``qubit`` in the rows ``where``: a bool mask or a slice (every row if None)."""
+        if where is None:
+            self.x(qubit)
+            return
+        w, b = divmod(qubit, 64)
+        col = self._w[w]
+        if isinstance(where, slice):
+            col[where] ^= np.uint64(1 << b)
+        else:
+            np.bitwise_xor(col, np.uint64(1 << b), out=col, where=where)
+
+    def expand(self, parents: np.ndarray, scale: np.ndarray | complex = 1.0) -> None:
+        """Row splitting: the rows become copies of rows ``parents`` (indices, repeats allowed),
+        amplitudes times ``scale``; the caller then makes the copies differ. Raises
+        :class:`SparseMemoryError` before allocating more rows than allowed."""
+        parents = np.asarray(parents, dtype=np.intp)
+        self._check_rows(parents.size)
+        self._w = self._w[:, parents]
+        self._a = self._a[parents] * scale
+        self._note_rows()
+
+    def split_off(self, rows: np.ndarray) -> SparseState:
+        """Remove the rows of the bool mask ``rows`` and return them as a state of their own."""
+        self.fold()
+        other = SparseState.__new__(SparseState)
+        other.__dict__.update(self.__dict__)
+        other._flip = list(self._flip)
+        other._w = self._w[:, rows]
+        other._a = self._a[rows]
+        keep = ~rows
+        self._w = np.ascontiguousarray(self._w[:, keep])
+        self._a = self._a[keep]
+        return other
+
+    def absorb(self, other: SparseState) -> None:
+        """Append the rows of ``other`` (same width), e.g. rows set aside by :meth:`split_off`."""
+        self.fold()
+        other.fold()
+        self._check_rows(self.num_rows + other.num_rows)
+        self._w = np.concatenate([self._w, other._w], axis=1)
+        self._a = np.concatenate([self._a, other._a])
+        self._note_rows()
+
+    def run_definition(self, op: Instruction, qubits: Sequence[int]) -> None:
+        """Apply ``op`` on ``qubits`` through its Qiskit definition, ignoring any
+        ``sparse_apply`` of its own: what a classical action falls back to outside the basis
+        states it describes."""
+        definition = op.definition
+        if definition is None:
+            raise ValueError(f"the sparse engine cannot simulate {op.name!r}: no definition")
+        q = tuple(qubits)
+        for fn, args in _Compiler().circuit_steps(definition):
+            fn(self, *_remap(fn, args, q))
+
     def _note_rows(self) -> None:
         self.peak_rows = max(self.peak_rows, self.num_rows)
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 
+from qcards.circuits.gates.classical import Rows, classical_domain
 from qcards.circuits.gates.cubes import cube_xor
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
@@ -43,16 +44,34 @@ class HandCodesGate(Gate):
     def _define(self) -> None:
         self.definition = _synth_hand_codes(self.layout)
 
+    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+        """The classical action (:mod:`~qcards.circuits.gates.classical`): each card's hand
+        code XOR-ed in on the rows where its owner holds it; rows with the flag set take the
+        definition."""
+        layout = self.layout
+        rows = Rows(state, layout, qubits)
+        with classical_domain(state, self, qubits, rows.clean(layout.flag)):
+            for _card, cube, flips in _hand_code_terms(layout):
+                where = rows.holds(cube)
+                for q in flips:
+                    rows.flip(q, where)
 
-def _synth_hand_codes(layout: GameLayout) -> QuantumCircuit:
-    qc = layout.circuit("hand_codes")
+
+def _hand_code_terms(layout: GameLayout):
+    """(card, cube, flips): on ``cube`` the card is in the hand whose code sets ``flips``."""
     for card in layout.cards:
         known = layout.spec.owner_of_known(card)
         for owner in [known] if known is not None else list(layout.receivers):
             flips = _ones(layout, card, ("hand", owner))
             if flips:
                 cube = {} if known is not None else layout.owner_condition(card, owner)
-                cube_xor(qc, cube, flips, layout.flag[0])
+                yield card, cube, flips
+
+
+def _synth_hand_codes(layout: GameLayout) -> QuantumCircuit:
+    qc = layout.circuit("hand_codes")
+    for _card, cube, flips in _hand_code_terms(layout):
+        cube_xor(qc, cube, flips, layout.flag[0])
     return qc
 
 

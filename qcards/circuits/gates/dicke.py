@@ -33,6 +33,7 @@ from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import UCRYGate, UnitaryGate
 
 from qcards.circuits.gates.cubes import cube_x, open_controls
+from qcards.circuits.gates.states import deal_action
 
 # CX cost of the building blocks, as Qiskit lowers them to {cx, u} (checked by the tests).
 _CX_SCS_FIRST = 4  # CX . CRY . CX, the CRY as a 1-control UCRY (2 CX)
@@ -273,6 +274,10 @@ class MultinomialDealGate(Gate):
 
     def _define(self) -> None:
         self.definition = _synth_multinomial_deal(self)
+
+    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+        """The classical action: see :func:`~qcards.circuits.gates.states.deal_action`."""
+        deal_action(self, state, qubits)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MultinomialDealGate) and (self.sizes, self.width) == (

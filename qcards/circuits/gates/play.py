@@ -10,19 +10,30 @@ import itertools
 import math
 from dataclasses import dataclass
 
+import numpy as np
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 from qiskit.circuit.library import UCRYGate
 
+from qcards.circuits.gates.classical import (
+    Rows,
+    choose_uniformly,
+    classical_domain,
+    held_matrix,
+    led_suits,
+    narrow,
+)
 from qcards.circuits.gates.codes import copy_play_to_table_bits
 from qcards.circuits.gates.cubes import cube_x, on_cube
 from qcards.circuits.gates.predicates import (
     decrement,
     increment,
+    led_cubes,
     legal_cubes,
     mark_held,
     mark_led_suit,
     mark_void,
     movable_cards,
+    mover,
 )
 from qcards.circuits.gates.states import WStateGate
 from qcards.circuits.layout import GameLayout, merge_conditions
@@ -117,6 +128,64 @@ class CardPlayGate(Gate):
     def _define(self) -> None:
         self.definition = _synth_card_play(self)
 
+    def forced_first(self) -> bool:
+        """Whether this gate plays the declarer's fixed first card."""
+        mover_ = mover(self.layout, self.position, self.layout.spec.leader)
+        return self.first is not None and self.trick == 1 and mover_ == self.layout.spec.declarer
+
+    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+        """The classical action (:mod:`~qcards.circuits.gates.classical`): per row, the hand
+        of the player to move (cards dealt to it and not yet played) and the led card. When
+        the hand has the k cards of exactly one term of Eq. (12) -- and one card was led --
+        that term's uniform choice among the legal cards is made (Eq. 9, one branch per legal
+        card); with fewer cards, or no led card, no term fires. Rows where several terms fire,
+        the flag is set or a legal card is already on the table take the definition."""
+        layout, t, position = self.layout, self.trick, self.position
+        spec = layout.spec
+        rules = spec.rules
+        rows = Rows(state, layout, qubits)
+        cards = movable_cards(layout, t, position)
+        held = held_matrix(rows, layout, t, position, cards)
+        size = held.sum(axis=0)
+        k = spec.hand_size - (t - 1)
+        fires = size == k
+        several = size > k
+        if position > 0:
+            led_count = np.zeros(rows.count, dtype=np.int64)
+            led_suit = np.full(rows.count, -1, dtype=np.int64)
+            suits = sorted({rules.effective_suit(c) for c in layout.cards})
+            for _leader, card, cube in led_cubes(layout, t):
+                on = rows.holds(cube)
+                led_count += on
+                led_suit[on] = suits.index(rules.effective_suit(card))
+            several = (several & (led_count > 0)) | ((size >= k) & (led_count > 1))
+            fires &= led_count == 1
+            follows = np.stack(
+                [
+                    held[i] & (led_suit == suits.index(rules.effective_suit(c)))
+                    for i, c in enumerate(cards)
+                ]
+            )
+            legal = np.where(follows.any(axis=0), follows, held)
+        else:
+            legal = held.copy()
+        if self.forced_first():
+            legal[:] = False
+            legal[cards.index(self.first)] = True
+        legal &= fires
+        played = np.stack([rows.holds({layout.play[c][t - 1]: 1}) for c in cards])
+        inside = rows.clean(layout.flag) & ~several & ~(legal & played).any(axis=0)
+        with classical_domain(state, self, qubits, inside) as kept:
+            choose_uniformly(rows, narrow(kept, legal), [self._flips(c) for c in cards])
+
+    def _flips(self, card: Card) -> list[Qubit]:
+        """Qubits flipped when ``card`` is chosen: its play bit, and its code's table bit."""
+        layout = self.layout
+        flips = [layout.play[card][self.trick - 1]]
+        if layout.code is not None:
+            flips.append(layout.card[card][layout.code.table_bit])
+        return flips
+
 
 def _synth_card_play(gate: CardPlayGate) -> QuantumCircuit:
     layout = gate.layout
@@ -165,6 +234,44 @@ class LegalPlayGate(CardPlayGate):
 
     def _define(self) -> None:
         self.definition = _synth_legal_play(self)
+
+    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+        """The classical action (:mod:`~qcards.circuits.gates.classical`): the workspace's
+        facts (``held``, ``led``, ``void``) and the legal cubes are evaluated on every row; a
+        row with m >= 1 legal cards becomes m rows, one per legal card played (the sequential
+        choice of the definition gives each amplitude 1/sqrt(m)), a row with none only has
+        ``done`` flipped, as the definition leaves it. Rows with a dirty workspace, a card
+        matched by both legal cubes, a counter overflow or a legal card already on the table
+        take the definition."""
+        layout, t, position = self.layout, self.trick, self.position
+        work = layout.work
+        rows = Rows(state, layout, qubits)
+        if self.first is not None and t == 1 and position == 0:
+            rows.flip(layout.play[self.first][0])
+            return
+        rules = layout.spec.rules
+        cards = movable_cards(layout, t, position)
+        held = held_matrix(rows, layout, t, position, cards)
+        if position > 0:
+            led = led_suits(rows, layout, t)
+            void = np.zeros(rows.count, dtype=bool)
+            for suit in work.suits:
+                of_suit = [i for i, c in enumerate(cards) if rules.effective_suit(c) == suit]
+                void ^= led[suit] & ~held[of_suit].any(axis=0)
+            suit_led = [led[rules.effective_suit(c)] for c in cards]
+            by_suit = np.stack([held[i] & on for i, on in enumerate(suit_led)])
+            by_void = held & void
+            twice = (by_suit & by_void).any(axis=0)  # a card counted by both legal cubes
+            legal = by_suit | by_void
+        else:
+            legal, twice = held, np.zeros(rows.count, dtype=bool)
+        m = legal.sum(axis=0)
+        counter = (layout.spec.hand_size - t + 1).bit_length()
+        played = np.stack([rows.holds({layout.play[c][t - 1]: 1}) for c in cards])
+        inside = rows.clean(work.qubits) & ~twice & (m < 2**counter) & ~(legal & played).any(axis=0)
+        with classical_domain(state, self, qubits, inside) as kept:
+            rows.flip(work.done, narrow(kept, m) == 0)
+            choose_uniformly(rows, narrow(kept, legal), [[layout.play[c][t - 1]] for c in cards])
 
 
 def _synth_legal_play(gate: LegalPlayGate) -> QuantumCircuit:

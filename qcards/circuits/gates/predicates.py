@@ -43,11 +43,15 @@ def movable_cards(layout: GameLayout, trick: int, position: int) -> list[Card]:
     return [c for c in layout.cards if c in wanted]
 
 
-def mark_held(
-    qc: QuantumCircuit, layout: GameLayout, trick: int, position: int, cards: Sequence[Card]
-) -> None:
-    """``held[i]`` ^= ``cards[i]`` is in the hand of the player to move."""
-    for i, c in enumerate(cards):
+def held_cubes(
+    layout: GameLayout, trick: int, position: int, cards: Sequence[Card]
+) -> list[list[tuple[str, dict[Qubit, int]]]]:
+    """For each of ``cards``: the (leader, cube) pairs on which it is in the hand of the player
+    to move -- dealt to that player and not played in an earlier trick. The leaders' cubes are
+    disjoint, so at most one holds on a basis state."""
+    out = []
+    for c in cards:
+        pairs = []
         for leader in layout.possible_leaders(trick):
             player = mover(layout, position, leader)
             cube = merge_conditions(
@@ -56,12 +60,14 @@ def mark_held(
                 {layout.play[c][s]: 0 for s in range(trick - 1)},
             )
             if cube is not None:
-                cube_x(qc, cube, layout.work.held[i])
+                pairs.append((leader, cube))
+        out.append(pairs)
+    return out
 
 
-def mark_led_suit(qc: QuantumCircuit, layout: GameLayout, trick: int) -> None:
-    """``led[s]`` ^= the leader's card on the table in ``trick`` has effective suit s."""
-    work, rules = layout.work, layout.spec.rules
+def led_cubes(layout: GameLayout, trick: int) -> list[tuple[str, Card, dict[Qubit, int]]]:
+    """(leader, card, cube): on ``cube`` the leader of ``trick`` has put ``card`` on the table."""
+    out = []
     for leader in layout.possible_leaders(trick):
         for c in layout.spec.candidates(leader):
             cube = merge_conditions(
@@ -70,7 +76,24 @@ def mark_led_suit(qc: QuantumCircuit, layout: GameLayout, trick: int) -> None:
                 {layout.play[c][trick - 1]: 1},
             )
             if cube is not None:
-                cube_x(qc, cube, work.of_suit(rules.effective_suit(c)))
+                out.append((leader, c, cube))
+    return out
+
+
+def mark_held(
+    qc: QuantumCircuit, layout: GameLayout, trick: int, position: int, cards: Sequence[Card]
+) -> None:
+    """``held[i]`` ^= ``cards[i]`` is in the hand of the player to move."""
+    for i, pairs in enumerate(held_cubes(layout, trick, position, cards)):
+        for _leader, cube in pairs:
+            cube_x(qc, cube, layout.work.held[i])
+
+
+def mark_led_suit(qc: QuantumCircuit, layout: GameLayout, trick: int) -> None:
+    """``led[s]`` ^= the leader's card on the table in ``trick`` has effective suit s."""
+    work, rules = layout.work, layout.spec.rules
+    for _leader, c, cube in led_cubes(layout, trick):
+        cube_x(qc, cube, work.of_suit(rules.effective_suit(c)))
 
 
 def mark_void(qc: QuantumCircuit, layout: GameLayout, cards: Sequence[Card]) -> None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import itertools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from qiskit import transpile
 from qiskit.circuit import Gate, QuantumCircuit
 from qiskit.circuit.library import StatePreparation
+
+from qcards.circuits.gates.classical import classical_domain
 
 
 class WStateGate(Gate):
@@ -78,12 +80,7 @@ class DealGate(Gate):
 
     def deals(self) -> list[tuple[int, ...]]:
         """Every deal as the tuple of receiver indices of the cards."""
-        n = sum(self.sizes)
-        out = []
-        for assignment in itertools.product(range(len(self.sizes)), repeat=n):
-            if all(assignment.count(r) == s for r, s in enumerate(self.sizes)):
-                out.append(assignment)
-        return out
+        return [tuple(row) for row in enumerate_deals(self.sizes).tolist()]
 
     def reference_state(self) -> np.ndarray:
         vec = np.zeros(2**self.num_qubits)
@@ -94,6 +91,10 @@ class DealGate(Gate):
     def _define(self) -> None:
         self.definition = _synth_deal(self)
 
+    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+        """The classical action: see :func:`deal_action`."""
+        deal_action(self, state, qubits)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DealGate) and (self.sizes, self.width) == (
             other.sizes,
@@ -102,6 +103,45 @@ class DealGate(Gate):
 
     def __hash__(self) -> int:
         return hash((self.name, self.sizes, self.width))
+
+
+def enumerate_deals(sizes: Sequence[int]) -> np.ndarray:
+    """Every deal, one row each in lexicographic order: column j holds the index of the
+    receiver of card j, and receiver r gets ``sizes[r]`` cards. Built card by card with numpy
+    (work in proportion to the deals, not to ``len(sizes) ** cards``)."""
+    sizes = tuple(sizes)
+    deals = np.zeros((1, 0), dtype=np.int8)
+    left = np.array([sizes], dtype=np.int64)
+    for _card in range(sum(sizes)):
+        grown, remaining = [], []
+        for r in range(len(sizes)):
+            ok = left[:, r] > 0
+            column = np.full((int(ok.sum()), 1), r, dtype=np.int8)
+            grown.append(np.concatenate([deals[ok], column], axis=1))
+            rest = left[ok].copy()
+            rest[:, r] -= 1
+            remaining.append(rest)
+        deals, left = np.concatenate(grown), np.concatenate(remaining)
+    if deals.shape[1]:
+        deals = deals[np.lexsort(deals.T[::-1])]
+    return deals
+
+
+def deal_action(gate: Gate, state, qubits: Sequence[int]) -> None:
+    """Classical action of a deal gate (:mod:`~qcards.circuits.gates.classical`): a row whose
+    owner registers and ancillas are all 0 becomes one row per deal, each with amplitude
+    :math:`1/\\sqrt{N}` (Eq. 1); any other row takes the gate's definition.
+
+    ``gate`` has ``sizes`` and ``width``; card j's register is ``qubits[j*width:(j+1)*width]``.
+    """
+    fresh = state.match(qubits, [0] * len(qubits))
+    with classical_domain(state, gate, qubits, fresh):
+        deals = enumerate_deals(gate.sizes)
+        count = state.num_rows
+        state.expand(np.repeat(np.arange(count), len(deals)), 1 / math.sqrt(len(deals)))
+        w = gate.width
+        for j in range(deals.shape[1] if w else 0):
+            state.write(qubits[j * w : (j + 1) * w], np.tile(deals[:, j], count))
 
 
 def _synth_deal(gate: DealGate) -> QuantumCircuit:

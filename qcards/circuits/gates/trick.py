@@ -6,11 +6,13 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 
+from qcards.circuits.gates.classical import Rows, classical_domain, led_suits, narrow
 from qcards.circuits.gates.codes import trick_code_flips
 from qcards.circuits.gates.cubes import cube_x, cube_xor
-from qcards.circuits.gates.predicates import mark_led_suit
+from qcards.circuits.gates.predicates import mark_led_suit, mover
 from qcards.circuits.layout import GameLayout, merge_conditions
 from qcards.skat.cards import TRUMP, Card, Rules
 
@@ -54,7 +56,7 @@ class TrickTakingGate(Gate):
         n = len(spec.players)
         out = []
         for leader in layout.possible_leaders(t):
-            seats = [spec.players[(spec.players.index(leader) + i) % n] for i in range(n)]
+            seats = [mover(layout, i, leader) for i in range(n)]
             for cards in itertools.product(*(spec.candidates(p) for p in seats)):
                 if len(set(cards)) < n:
                     continue
@@ -69,20 +71,77 @@ class TrickTakingGate(Gate):
                 out.append(TrickTerm(cube, leader, cards, tuple(seats), winner))
         return out
 
+    def flips(self, term: TrickTerm) -> list[Qubit]:
+        """The qubits a term flips: the winner's seat, and the cards' codes if kept."""
+        layout = self.layout
+        register = layout.winner[self.trick]
+        seat = layout.spec.players.index(term.winner)
+        flips = [register[b] for b in range(register.size) if (seat >> b) & 1]
+        if layout.code is not None:
+            flips += trick_code_flips(layout, term.cards, term.seats, term.winner)
+        return flips
+
     def _define(self) -> None:
         self.definition = _synth_trick_taking(self)
+
+    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+        """The classical action (:mod:`~qcards.circuits.gates.classical`): on every row, find
+        the card each seat put on the table; with exactly one per seat, the one term of
+        Eq. (15) whose table it is fires and its flips are applied; with none at some seat no
+        term fires. Rows where several terms fire, or the flag is set, take the definition."""
+        layout, spec, t = self.layout, self.layout.spec, self.trick
+        rows = Rows(state, layout, qubits)
+        terms = self.terms()
+        n = len(spec.players)
+        fired = np.full(rows.count, -1, dtype=np.int64)
+        ambiguous = np.zeros(rows.count, dtype=bool)
+        for leader in layout.possible_leaders(t):
+            lead = rows.holds(layout.leader_condition(t, leader))
+            seats = [mover(layout, i, leader) for i in range(n)]
+            candidates = [spec.candidates(seat) for seat in seats]
+            counts, keys, stride = [], np.zeros(rows.count, dtype=np.int64), 1
+            for seat, cards in zip(seats, candidates, strict=True):
+                on = np.stack(
+                    [
+                        rows.holds(
+                            merge_conditions(
+                                layout.owner_condition(c, seat), {layout.play[c][t - 1]: 1}
+                            )
+                        )
+                        for c in cards
+                    ]
+                )
+                counts.append(on.sum(axis=0))
+                keys += stride * on.argmax(axis=0)
+                stride *= len(cards)
+            one_each = lead & np.all([c == 1 for c in counts], axis=0)
+            ambiguous |= lead & np.all([c >= 1 for c in counts], axis=0) & ~one_each
+            lookup = np.full(stride, -1, dtype=np.int64)
+            for k, term in enumerate(terms):
+                if term.leader == leader:
+                    key, step = 0, 1
+                    for card, cards in zip(term.cards, candidates, strict=True):
+                        key += step * cards.index(card)
+                        step *= len(cards)
+                    lookup[key] = k
+            fired[one_each] = lookup[keys[one_each]]
+        inside = rows.clean(layout.flag) & ~ambiguous
+        with classical_domain(state, self, qubits, inside) as kept:
+            fired = narrow(kept, fired)
+            hit = fired >= 0
+            flipped: dict[Qubit, np.ndarray] = {}
+            for k, term in enumerate(terms):
+                for q in self.flips(term):
+                    flipped.setdefault(q, np.zeros(len(terms) + 1, dtype=bool))[k] = True
+            for q, by_term in flipped.items():
+                rows.flip(q, hit & by_term[fired])
 
 
 def _synth_trick_taking(gate: TrickTakingGate) -> QuantumCircuit:
     layout = gate.layout
     qc = layout.circuit(gate.name)
-    register = layout.winner[gate.trick]
     for term in gate.terms():
-        seat = layout.spec.players.index(term.winner)
-        flips = [register[b] for b in range(register.size) if (seat >> b) & 1]
-        if layout.code is not None:
-            flips += trick_code_flips(layout, term.cards, term.seats, term.winner)
-        cube_xor(qc, term.cube, flips, layout.flag[0])
+        cube_xor(qc, term.cube, gate.flips(term), layout.flag[0])
     return qc
 
 
@@ -127,6 +186,34 @@ class TrickWinnerGate(Gate):
 
     def _define(self) -> None:
         self.definition = _synth_trick_winner(self)
+
+    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+        """The classical action (:mod:`~qcards.circuits.gates.classical`): card c takes the
+        trick where it is on the table, no stronger card is, and it is a trump or its suit
+        was led (the parity the definition leaves in ``led``); the seat of c's owner is
+        XOR-ed into the winner register for every such c. Exact on every row whose ``led``,
+        ``pick`` and flag start clean; other rows take the definition."""
+        layout, t = self.layout, self.trick
+        spec, work = layout.spec, layout.work
+        rules = spec.rules
+        rows = Rows(state, layout, qubits)
+        inside = rows.clean([*work.led, work.pick, *layout.flag])
+        with classical_domain(state, self, qubits, inside):
+            led = led_suits(rows, layout, t)
+            on = {c: rows.holds({layout.play[c][t - 1]: 1}) for c in layout.cards}
+            delta = np.zeros(rows.count, dtype=np.int64)
+            for c in layout.cards:
+                takes = on[c].copy()
+                for other in stronger_cards(rules, c, layout.cards):
+                    takes &= ~on[other]
+                if not rules.is_trump(c):
+                    takes &= led[rules.effective_suit(c)]
+                for player in spec.players:
+                    seat = spec.players.index(player)
+                    owner = layout.owner_condition(c, player)
+                    if owner is not None and seat:
+                        delta ^= seat * (takes & rows.holds(owner))
+            rows.xor(layout.winner[t], delta)
 
 
 def _synth_trick_winner(gate: TrickWinnerGate) -> QuantumCircuit:
