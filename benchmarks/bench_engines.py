@@ -10,8 +10,10 @@ up side by side), which makes the intermediate states dense. Each engine then ru
 circuit in a fresh subprocess with a timeout, and the p_win it yields is checked against the
 classical referee before its time is reported.
 
-Engines: ``ours`` (:mod:`qcards.execution.sparse` on the shared circuit), ``ours-native``
-(the engine on the undecomposed game circuit: multiplexed rotations kept whole), ``ddsim``
+Engines: ``ours`` (:mod:`qcards.execution.sparse` on the shared circuit), ``ours-gates``
+(the engine on the undecomposed game circuit: every game gate run through its definition,
+multi-controlled and multiplexed gates kept whole), ``ours-native`` (the same circuit with the
+game gates' classical actions, :mod:`qcards.circuits.gates.classical`: what qcards runs), ``ddsim``
 (:func:`qcards.execution.ddsim.dd_amplitudes`, which transpiles to DDSIM's target itself),
 ``aer-mps`` (Aer's matrix product state simulator, ``save_probabilities_dict``), ``qsharp``
 (Microsoft's sparse simulator, the circuit as OpenQASM 3 fragments, state read with
@@ -50,8 +52,9 @@ CASES = {
     "six-card eff": (SIX_CARD.spec, "efficient"),
     "nine-card eff": (lambda: scale_spec(3), "efficient"),
     "twelve-card eff": (lambda: scale_spec(4), "efficient"),
+    "fifteen-card eff": (lambda: scale_spec(5), "efficient"),
 }
-ENGINES = ("ours", "ours-native", "ddsim", "aer-mps", "qsharp", "qrack")
+ENGINES = ("ours", "ours-gates", "ours-native", "ddsim", "aer-mps", "qsharp", "qrack")
 
 
 def _ddsim_names() -> set[str]:
@@ -136,11 +139,14 @@ def declarer_points_vectorised(game: GameCircuit, bit) -> np.ndarray:
 # ---------------------------------------------------------------------------- engines
 
 
-def run_ours(game, shared, native: bool):
+def run_ours(game, shared, engine: str):
     from qcards.execution.sparse import simulate
 
     t0 = time.perf_counter()
-    state = simulate(game.circuit if native else shared)
+    if engine == "ours":
+        state = simulate(shared)
+    else:
+        state = simulate(game.circuit, classical_actions=engine == "ours-native")
     t1 = time.perf_counter()
     amps = state.amps
     bits = state.bits
@@ -306,9 +312,9 @@ def run_engine(case: str, engine: str, nnz_hint: int) -> dict:
     t0 = time.perf_counter()
     shared = flatten(game.circuit, _ddsim_names())
     t_flatten = time.perf_counter() - t0
-    if engine in ("ours", "ours-native"):
-        p_win, conv, sim, read, extra, state = run_ours(game, shared, engine == "ours-native")
-        if engine == "ours-native" and state.num_rows <= 5000:  # the decoder check
+    if engine in ("ours", "ours-gates", "ours-native"):
+        p_win, conv, sim, read, extra, state = run_ours(game, shared, engine)
+        if engine != "ours" and state.num_rows <= 5000:  # the decoder check
             probs = state.probabilities(measured_positions(game))
             check = p_win_from_probabilities(game, probs)
             assert abs(check - p_win) < 1e-12, (check, p_win)

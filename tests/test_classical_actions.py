@@ -190,3 +190,10 @@ def test_enumerate_deals_lists_each_deal_once_in_order():
     assert rows == sorted(set(rows))
     assert all(np.bincount(r, minlength=3).tolist() == [2, 1, 2] for r in deals)
     assert enumerate_deals(()).shape == (1, 0)
+
+
+def test_simulate_without_classical_actions_gives_the_same_state():
+    game = build_game(SIX_CARD.spec())
+    with_actions = simulate(game.circuit)
+    without = simulate(game.circuit, classical_actions=False)
+    assert_same(with_actions, without, "six-card efficient")

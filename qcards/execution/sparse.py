@@ -31,8 +31,11 @@ back to an exact ``lexsort`` on a collision), sums the amplitudes of each group 
 with ``|a|^2 <`` :data:`DROP_PROB`.
 
 A gate object with a method ``sparse_apply(state, qubits)`` is applied by that method instead
-(the hook for gates that know their classical action); pending flips and the global phase are
-folded into the rows before it is called, so it sees the plain bits and amplitudes.
+(the hook for gates that know their classical action: every game gate,
+:mod:`qcards.circuits.gates.classical`); pending flips and the global phase are folded into the
+rows before it is called, so it sees the plain bits and amplitudes. The state offers such
+actions :meth:`SparseState.match`, ``read``/``write``, ``flip``, ``expand`` (row splitting) and,
+for rows outside what an action describes, ``split_off``/``run_definition``/``absorb``.
 
 Why hand-written, and how it compares (``benchmarks/results/engines.md``): on the same
 decomposed twelve-card circuit this engine took 6.9 s, Microsoft's sparse simulator
@@ -747,9 +750,10 @@ def _ucpauli_matrices(op: UCPauliRotGate) -> list[np.ndarray]:
 
 
 class _Compiler:
-    def __init__(self) -> None:
+    def __init__(self, classical_actions: bool = True) -> None:
         # compiled local programs of gate objects (kept alive, so ids stay unique)
         self.cache: dict[int, tuple[Instruction, list[Step]]] = {}
+        self.classical_actions = classical_actions
 
     def op_steps(self, op: Instruction) -> list[Step]:
         """The steps of ``op`` on local qubits 0..n-1."""
@@ -789,7 +793,7 @@ class _Compiler:
             return []
         if name in _REFUSE:
             raise ValueError(f"the sparse engine simulates unitary circuits only; found {name!r}")
-        if callable(getattr(op, "sparse_apply", None)):
+        if self.classical_actions and callable(getattr(op, "sparse_apply", None)):
             return [(_call_hook, (op, q))]
         if isinstance(op, GlobalPhaseGate):
             return [(SparseState.global_phase, (float(op.params[0]),))]
@@ -862,10 +866,11 @@ def _remap(fn: Callable, args: tuple, q: tuple[int, ...]) -> tuple:
     raise AssertionError(f"no remap for {fn}")
 
 
-def compile_circuit(circuit: QuantumCircuit) -> list[Step]:
+def compile_circuit(circuit: QuantumCircuit, classical_actions: bool = True) -> list[Step]:
     """The flat list of engine steps of ``circuit`` (decompositions resolved, cached per
-    gate object)."""
-    return _Compiler().circuit_steps(circuit)
+    gate object). ``classical_actions=False`` ignores the gates' ``sparse_apply`` and runs
+    their definitions (for comparisons)."""
+    return _Compiler(classical_actions).circuit_steps(circuit)
 
 
 def simulate_prefixes(
@@ -873,18 +878,20 @@ def simulate_prefixes(
     lengths: Sequence[int],
     max_rows: int | None = None,
     max_bytes: int | None = None,
+    classical_actions: bool = True,
 ) -> Iterator[SparseState]:
     """Run ``circuit`` once, yielding the state (merged) after its first ``lengths[i]``
     instructions, for increasing ``lengths``: the stages of a game circuit in one pass.
 
     The same :class:`SparseState` object is yielded each time and advanced afterwards; read what
-    you need from it before asking for the next prefix.
+    you need from it before asking for the next prefix. ``classical_actions``: as in
+    :func:`simulate`.
     """
     n = circuit.num_qubits
     if max_rows is None:
         max_rows = rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n)
     state = SparseState(n, max_rows=max_rows)
-    compiler = _Compiler()
+    compiler = _Compiler(classical_actions)
     done = 0
     if circuit.global_phase:
         state.global_phase(float(circuit.global_phase))
@@ -906,6 +913,7 @@ def simulate(
     circuit: QuantumCircuit,
     max_rows: int | None = None,
     max_bytes: int | None = None,
+    classical_actions: bool = True,
 ) -> SparseState:
     """Run ``circuit`` (no measurements or resets) from |0...0> exactly.
 
@@ -915,12 +923,15 @@ def simulate(
             by :func:`estimate_bytes`); beyond it :class:`SparseMemoryError` is raised
             before the rows are allocated.
         max_bytes: the memory budget used when ``max_rows`` is not given.
+        classical_actions: apply gates with a ``sparse_apply`` method through it (one
+            vectorized step; :mod:`qcards.circuits.gates.classical`); False runs every gate's
+            definition instead, for comparisons.
     """
     n = circuit.num_qubits
     if max_rows is None:
         max_rows = rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n)
     state = SparseState(n, max_rows=max_rows)
-    for fn, args in compile_circuit(circuit):
+    for fn, args in compile_circuit(circuit, classical_actions):
         fn(state, *args)
     state.merge()
     return state
