@@ -32,6 +32,9 @@ from qcards.paper.examples import CA, FOUR_CARD, SIX_CARD
 
 from conftest import generated_specs, random_spec
 
+ACTION_CONSTRUCTIONS = (Construction.PAPER, Construction.EFFICIENT)
+"""The hardware construction's stage gates are small circuits run through their definitions."""
+
 HOOKED = (
     "DealGate",
     "MultinomialDealGate",
@@ -49,10 +52,10 @@ def game_cases() -> list[tuple[str, object]]:
     specs += [(f"plain{k}", random_spec(*p)) for k, p in enumerate(generated_specs()[::7])]
     out = []
     for name, spec in specs:
-        for construction in Construction:
+        for construction in ACTION_CONSTRUCTIONS:
             out.append((f"{name}-{construction}", build_game(spec, construction=construction)))
     out.append(("four-codes", build_game(FOUR_CARD.spec(), paper_codes=True, construction="paper")))
-    for construction in Construction:
+    for construction in ACTION_CONSTRUCTIONS:
         game = build_game(SIX_CARD.spec(), CA, construction=construction)
         out.append((f"six-first-{construction}", game))
     return out

@@ -21,7 +21,7 @@ TOL = 1e-9
 
 def assert_matches_referee(spec, first=None, construction="paper"):
     game = build_game(spec, first, construction=construction)
-    method = "statevector" if construction == "paper" else "ddsim"
+    method = "ddsim" if construction == "efficient" else "statevector"
     exact = exact_stage_probabilities(game, method=method)
     referee = dict(stage_distributions(spec, first))
     assert set(exact) == set(referee)
@@ -170,3 +170,39 @@ def test_generated_skat_spec_matches_referee(params):
     spec = random_spec(*params)
     assert_matches_referee(spec)
     assert_evaluation_matches_referee(spec)
+
+
+# -- the hardware construction (issue 17): same registers, equal to the referee everywhere --
+
+
+def test_hardware_construction_paper_examples(four_card, six_card):
+    assert_matches_referee(four_card, construction="hardware")
+    assert_matches_referee(six_card, construction="hardware")
+    for first in ("CA", "CK"):
+        assert_matches_referee(six_card, Card.parse(first), construction="hardware")
+
+
+@pytest.mark.parametrize("params", generated_specs(), ids=lambda p: "-".join(map(str, p[1:])))
+def test_hardware_construction_matches_referee(params):
+    assert_matches_referee(random_spec(*params), construction="hardware")
+
+
+@pytest.mark.parametrize(
+    "params", generated_specs(skat=True), ids=lambda p: "-".join(map(str, p[1:]))
+)
+def test_hardware_construction_with_a_skat_matches_referee(params):
+    assert_matches_referee(random_spec(*params), construction="hardware")
+
+
+@pytest.mark.parametrize("fixture", ["skat_one_trick", "skat_two_tricks", "skat_only"])
+def test_hardware_construction_skat_fixtures(fixture, request):
+    assert_matches_referee(request.getfixturevalue(fixture), construction="hardware")
+
+
+def test_hardware_construction_refuses_large_endgames(monkeypatch, six_card):
+    from qcards.circuits import hardware
+    from qcards.errors import ParameterError
+
+    monkeypatch.setattr(hardware, "HARDWARE_MAX_STATES", 10)
+    with pytest.raises(ParameterError, match="small endgames"):
+        build_game(six_card, construction="hardware")

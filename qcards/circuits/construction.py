@@ -10,6 +10,10 @@ registers; they differ in how each gate is synthesised:
 ``Construction.EFFICIENT`` (the default)
     Dicke-state deals and per-card predicates (:mod:`qcards.circuits.gates.dicke`,
     :mod:`qcards.circuits.gates.predicates`), polynomial, with clean ancillas in a workspace.
+``Construction.HARDWARE``
+    for small endgames on today's devices: each stage synthesised for few two-qubit gates from
+    the rules on the basis states the circuit reaches (:mod:`qcards.circuits.hardware`); the
+    paper construction's registers.
 """
 
 from __future__ import annotations
@@ -20,10 +24,11 @@ from qcards.errors import ParameterError
 
 
 class Construction(StrEnum):
-    """A synthesis of the game gates; compares equal to its name (``"paper"``, ``"efficient"``)."""
+    """A synthesis of the game gates; compares equal to its name (``"paper"``, ...)."""
 
     PAPER = "paper"
     EFFICIENT = "efficient"
+    HARDWARE = "hardware"
 
     @classmethod
     def parse(cls, value: str | Construction, parameter: str = "construction") -> Construction:

@@ -21,6 +21,7 @@ from qcards.circuits.gates import (
     TrickWinnerGate,
 )
 from qcards.circuits.gates.codes import HandCodesGate
+from qcards.circuits.hardware import build_hardware_stages
 from qcards.circuits.layout import GameLayout, Workspace
 from qcards.errors import ParameterError
 from qcards.skat.cards import Card
@@ -85,11 +86,13 @@ def build_game(
     """
     construction = Construction.parse(construction)
     efficient = construction is Construction.EFFICIENT
-    if efficient and paper_codes:
+    if paper_codes and construction is not Construction.PAPER:
         raise ParameterError(
             "paper_codes", "the paper's card codes are kept by the paper construction only"
         )
     check_first(spec, first)
+    if construction is Construction.HARDWARE:
+        return _build_hardware_game(spec, first)
     sizes = tuple(spec.sizes[p] for p in spec.receivers)
     width = GameLayout.owner_width_for(spec)
     deal = None
@@ -117,3 +120,17 @@ def build_game(
             qc.append(take_gate(layout, stage.trick), qc.qubits)
         lengths.append(len(qc.data))
     return GameCircuit(spec, first, layout, qc, all_stages, tuple(lengths), construction)
+
+
+def _build_hardware_game(spec: Endgame, first: Card | None) -> GameCircuit:
+    layout = GameLayout(spec)
+    all_stages = stages(spec)
+    deal, gates = build_hardware_stages(spec, layout, first, all_stages)
+    qc = layout.circuit("game")
+    if deal is not None:
+        qc.append(deal, qc.qubits)
+    lengths = [len(qc.data)]  # the deal stage
+    for gate in gates:
+        qc.append(gate, qc.qubits)
+        lengths.append(len(qc.data))
+    return GameCircuit(spec, first, layout, qc, all_stages, tuple(lengths), Construction.HARDWARE)

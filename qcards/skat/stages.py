@@ -87,6 +87,40 @@ class Snapshot:
         """The declarer's points: those already taken, its stack and the Skat (S_A, Eq. 18)."""
         return spec.declarer_points + self.points_of(spec.declarer) + skat_points(dict(self.owner))
 
+    def leader(self, spec: Endgame, trick: int) -> str:
+        """Who leads ``trick`` (its predecessor's winner, taken from :attr:`winners`, when the
+        winner leads)."""
+        if trick == 1 or not spec.winner_leads:
+            return spec.leader
+        return self.winners[trick - 2]
+
+    def to_move(
+        self, spec: Endgame, trick: int, position: int, first: Card | None = None
+    ) -> tuple[str, tuple[Card, ...]]:
+        """The player at ``position`` of ``trick`` and its legal cards: its hand (dealt, not
+        yet played) following the led card's suit if it can (:meth:`Rules.legal_cards`);
+        ``first`` forces the declarer's first card."""
+        players = spec.players
+        leader = self.leader(spec, trick)
+        mover = players[(players.index(leader) + position) % len(players)]
+        if first is not None and trick == 1 and mover == spec.declarer:
+            return mover, (first,)
+        owner, played = dict(self.owner), dict(self.played)
+        hand = [c for c in spec.cards if owner[c] == mover and played[c] == 0]
+        led = None
+        if position:
+            led = next(c for c in spec.cards if played[c] == trick and owner[c] == leader)
+        return mover, spec.rules.legal_cards(hand, led)
+
+    def trick_winner(self, spec: Endgame, trick: int) -> str:
+        """Who takes ``trick``, from the cards on the table (:meth:`Rules.trick_winner`)."""
+        players = spec.players
+        leader = self.leader(spec, trick)
+        owner, played = dict(self.owner), dict(self.played)
+        seats = [players[(players.index(leader) + i) % len(players)] for i in range(len(players))]
+        table = [next(c for c in spec.cards if played[c] == trick and owner[c] == p) for p in seats]
+        return seats[spec.rules.trick_winner(table)]
+
     def locations(self) -> dict[Card, tuple[str, str]]:
         """Where each card is: ``("hand"|"table"|"stack", player)``; stacks by trick winner.
 

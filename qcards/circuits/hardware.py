@@ -1,0 +1,394 @@
+"""The hardware construction: game gates synthesised for few two-qubit gates on today's devices.
+
+For small endgames (the paper's examples and a little beyond). The registers are the paper
+construction's (``owner``, ``play``, ``winner``, one ``flag``), so every outcome decodes and is
+checked the same way; only the synthesis of each stage differs. A stage gate is built from the
+rules evaluated on the basis states the circuit reaches just before it -- its *care set*,
+followed exactly while the circuit is built (the deal's support, then every branch each gate
+adds). On every other basis state the gate may do anything: that freedom (don't-cares, as in
+logic synthesis with reachability) is what makes the gates small. The referee's path list is
+never read; the tests compare the circuit's exact final state with the referee's fractions.
+
+* **Deal** (Eq. 1): Qiskit's :class:`~qiskit.circuit.library.StatePreparation` of the uniform
+  deal state (11 CX for the four-card example).
+* **Card play** (Eqs. 9-12): the player to move chooses uniformly among its legal cards
+  (:meth:`~qcards.skat.stages.Snapshot.to_move`), one card after another: card c's play bit is
+  rotated by :math:`2\\arcsin\\sqrt{1/r}`, r the legal cards from c on, unless a card was chosen
+  already. For each rotation angle, the care states that need it are covered by a few cubes
+  (:func:`cover`), computed into ``flag`` with relative-phase Toffolis and uncomputed after one
+  controlled rotation (a forced card, r = 1, is an X).
+* **Trick taking** (Eq. 15): each bit of ``winner_t`` is a Boolean function of the cards on the
+  table (:meth:`~qcards.skat.stages.Snapshot.trick_winner`), covered by cubes the same way and
+  XOR-ed in through ``flag``.
+
+The relative-phase Toffolis (:class:`~qiskit.circuit.library.RCCXGate`, ``RC3XGate``) are exact
+here because every one is undone by its inverse before anything else touches its qubits but the
+controlled operation, which only reads ``flag``. Qubit reuse by mid-circuit reset is not used:
+every register is measured at the end.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from qiskit.circuit import Gate, QuantumCircuit
+from qiskit.circuit.library import MCXGate, RC3XGate, RCCXGate, RYGate
+
+from qcards.circuits.gates.states import DealGate, enumerate_deals
+from qcards.circuits.layout import GameLayout
+from qcards.errors import ParameterError
+from qcards.skat.cards import Card
+from qcards.skat.spec import Endgame
+from qcards.skat.stages import Stage
+
+HARDWARE_MAX_STATES = 20_000
+"""Most care states a stage may have: the construction is for small endgames."""
+
+_FORCED = math.pi
+
+_ORDER_SEARCH = 4
+"""Card plays with at most this many candidate cards try every order of the sequential choice
+(the order changes the cubes); larger ones try three orders."""
+
+
+@dataclass(frozen=True)
+class Cube:
+    """``state & mask == value`` (bits of layout qubit indices)."""
+
+    mask: int
+    value: int
+
+    def holds(self, state: int) -> bool:
+        return state & self.mask == self.value
+
+    def literals(self) -> list[tuple[int, int]]:
+        """(qubit index, wanted bit) of every literal."""
+        out, mask, i = [], self.mask, 0
+        while mask:
+            if mask & 1:
+                out.append((i, (self.value >> i) & 1))
+            mask >>= 1
+            i += 1
+        return out
+
+
+def _cube_cx(literals: int) -> int:
+    """CX count of flipping ``flag`` on a cube of k literals (CX, RCCX, RC3X, then Qiskit's
+    MCX synthesis without ancillas, roughly)."""
+    return {0: 0, 1: 1, 2: 3, 3: 6, 4: 20}.get(literals, 12 * literals)
+
+
+_SEARCH_LITERALS = 3
+"""Cubes up to this many literals are searched exhaustively (around the uncovered states)."""
+
+
+def cover(on: Iterable[int], off: Iterable[int], variables: Sequence[int]) -> list[Cube]:
+    """Cubes over ``variables`` (qubit indices) such that every state of ``on`` satisfies
+    exactly one and no state of ``off`` satisfies any: on the care set ``on | off`` their XOR
+    (and their OR) is the indicator of ``on``. The cheapest (:func:`cover_cx`) of three greedy
+    covers: most new states per CX, most new states, and literals dropped from minterms.
+
+    (Logic minimisers such as espresso give sums of products, not the disjoint covers an XOR
+    of multi-controlled gates needs; with the care sets of small endgames this search is
+    quick.)
+    """
+    on, off = list(dict.fromkeys(on)), list(off)
+    covers = [_greedy_cover(on, off, variables, way) for way in ("ratio", "gain", "grow")]
+    return min(covers, key=cover_cx)
+
+
+def cover_cx(cubes: Sequence[Cube]) -> int:
+    """CX count of computing a cover into ``flag`` and uncomputing it."""
+    return 2 * sum(_cube_cx(len(c.literals())) for c in cubes)
+
+
+def _greedy_cover(on: list[int], off: list[int], variables: Sequence[int], way: str):
+    uncovered = set(on)
+    covered: list[int] = []
+    cubes: list[Cube] = []
+
+    def clear(mask: int, value: int) -> bool:
+        return not any(s & mask == value for s in off) and not any(
+            s & mask == value for s in covered
+        )
+
+    while uncovered:
+        best = None
+        search = min(_SEARCH_LITERALS, len(variables)) if way != "grow" else -1
+        for k in range(search + 1):
+            seen = set()
+            for chosen in itertools.combinations(variables, k):
+                mask = sum(1 << v for v in chosen)
+                for s in uncovered:
+                    value = s & mask
+                    if (mask, value) in seen:
+                        continue
+                    seen.add((mask, value))
+                    if not clear(mask, value):
+                        continue
+                    gain = sum(1 for u in uncovered if u & mask == value)
+                    score = gain / max(1, _cube_cx(k)) if way == "ratio" else (gain, -k)
+                    if best is None or score > best[0]:
+                        best = (score, mask, value)
+        if best is None:
+            best = (0, *_grow(min(uncovered), variables, clear))
+        cube = Cube(best[1], best[2])
+        newly = {s for s in uncovered if cube.holds(s)}
+        uncovered -= newly
+        covered.extend(newly)
+        cubes.append(cube)
+    return cubes
+
+
+def _grow(seed: int, variables: Sequence[int], clear) -> tuple[int, int]:
+    """A cube around ``seed``: its full minterm with literals dropped while still clear."""
+    mask = sum(1 << v for v in variables)
+    value = seed & mask
+    for v in variables:
+        m = mask & ~(1 << v)
+        if clear(m, value & m):
+            mask, value = m, value & m
+    return mask, value
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One controlled operation of a stage: RY(angle) (X for pi) on ``target`` on ``cubes``."""
+
+    target: int
+    angle: float
+    cubes: tuple[Cube, ...]
+
+    @property
+    def direct(self) -> bool:
+        """Controlled on the cube's qubits themselves instead of through ``flag``."""
+        limit = 2 if self.angle == _FORCED else 1
+        return len(self.cubes) == 1 and len(self.cubes[0].literals()) <= limit
+
+    @property
+    def cx(self) -> int:
+        if self.direct:
+            k = len(self.cubes[0].literals())
+            return {0: 0, 1: 1, 2: 6}[k] if self.angle == _FORCED else 2 * k
+        return cover_cx(self.cubes) + (1 if self.angle == _FORCED else 2)
+
+
+class HardwareStageGate(Gate):
+    """One stage of the hardware construction; its definition is fixed when it is built."""
+
+    def __init__(self, name: str, definition: QuantumCircuit) -> None:
+        super().__init__(name, definition.num_qubits, [])
+        self._hardware_definition = definition
+
+    def _define(self) -> None:
+        self.definition = self._hardware_definition
+
+
+class _Builder:
+    """Builds the stage gates of one game, following the care set from stage to stage."""
+
+    def __init__(self, spec: Endgame, layout: GameLayout, first: Card | None) -> None:
+        self.spec, self.layout, self.first = spec, layout, first
+        self.index = {q: i for i, q in enumerate(layout.qubits)}
+        measured = len(layout.measured)
+        if layout.qubits[:measured] != layout.measured:
+            raise AssertionError("the measured registers must come first in the layout")
+        self.measured_mask = (1 << measured) - 1
+        self.flag = self.index[layout.flag[0]]
+        self.states: set[int] = {0}
+
+    # -- care set ---------------------------------------------------------------------------
+    def snapshot(self, state: int, stage: Stage):
+        return self.layout.decode(state & self.measured_mask, stage)
+
+    def _check_size(self) -> None:
+        if len(self.states) > HARDWARE_MAX_STATES:
+            raise ParameterError(
+                "construction",
+                f"the hardware construction is for small endgames: this one reaches "
+                f"{len(self.states)} basis states in one stage, more than {HARDWARE_MAX_STATES}",
+            )
+
+    # -- gates ------------------------------------------------------------------------------
+    def deal(self) -> Gate | None:
+        spec, layout = self.spec, self.layout
+        if not layout.owner_width:
+            return None
+        sizes = tuple(spec.sizes[p] for p in spec.receivers)
+        gate = DealGate(sizes, layout.owner_width)
+        owner_qubits = [self.index[q] for c in spec.unknown for q in layout.owner[c]]
+        width = layout.owner_width
+        states = set()
+        for deal in enumerate_deals(sizes).tolist():
+            state = 0
+            for j, receiver in enumerate(deal):
+                for b in range(width):
+                    if (receiver >> b) & 1:
+                        state |= 1 << owner_qubits[j * width + b]
+            states.add(state)
+        self.states = states
+        self._check_size()
+        qc = layout.circuit("u_ini_hw")
+        qc.append(gate, [layout.qubits[i] for i in owner_qubits])
+        return HardwareStageGate("u_ini_hw", qc)
+
+    def play(self, trick: int, position: int) -> Gate:
+        spec = self.spec
+        stage = Stage("play", trick, position)
+        legal = {
+            s: self.snapshot(s, stage).to_move(spec, trick, position, self.first)[1]
+            for s in self.states
+        }
+        cards = [c for c in spec.cards if any(c in cs for cs in legal.values())]
+        if len(cards) <= _ORDER_SEARCH:
+            orders = list(itertools.permutations(cards))
+        else:
+            orders = [tuple(cards), tuple(reversed(cards)), spec.rules.sorted(cards)]
+        plans = [self._plan_play(order, trick, legal) for order in orders]
+        steps, states = min(plans, key=lambda plan: sum(step.cx for step in plan[0]))
+        self.states = states
+        self._check_size()
+        return self._gate(f"cp_hw_t{trick}_p{position}", steps)
+
+    def _plan_play(self, order, trick: int, legal) -> tuple[list[_Step], set[int]]:
+        """The steps of the sequential uniform choice in card order ``order``, and the care
+        states after it."""
+        steps = []
+        # per current state: (the state before the gate, the card chosen so far or None)
+        current = {s: (s, None) for s in self.states}
+        for card in order:
+            target = self.index[self.layout.play[card][trick - 1]]
+            angles: dict[int, float] = {}
+            for state, (origin, chosen) in current.items():
+                cards = [c for c in order if c in legal[origin]]
+                if chosen is None and card in cards:
+                    remaining = len(cards) - cards.index(card)
+                    angles[state] = 2 * math.asin(math.sqrt(1 / remaining))
+            for angle in sorted(set(angles.values())):
+                on = [s for s, a in angles.items() if a == angle]
+                off = [s for s in current if angles.get(s) != angle]
+                steps.append(self._step(on, off, target, angle))
+            nxt = {}
+            for state, (origin, chosen) in current.items():
+                angle = angles.get(state)
+                if angle is None:
+                    nxt[state] = (origin, chosen)
+                    continue
+                nxt[state | (1 << target)] = (origin, card)
+                if angle != _FORCED:
+                    nxt[state] = (origin, None)
+            current = nxt
+        return steps, set(current)
+
+    def take(self, trick: int) -> Gate:
+        layout, spec = self.layout, self.spec
+        stage = Stage("play", trick, len(spec.players) - 1)
+        register = [self.index[q] for q in layout.winner[trick]]
+        seat = {
+            s: spec.players.index(self.snapshot(s, stage).trick_winner(spec, trick))
+            for s in self.states
+        }
+        steps = []
+        for b, target in enumerate(register):
+            on = [s for s in self.states if (seat[s] >> b) & 1]
+            off = [s for s in self.states if not (seat[s] >> b) & 1]
+            if on:
+                steps.append(self._step(on, off, target, _FORCED))
+        self.states = {
+            s | sum(1 << q for b, q in enumerate(register) if (seat[s] >> b) & 1)
+            for s in self.states
+        }
+        return self._gate(f"tt_hw_{trick}", steps)
+
+    # -- synthesis --------------------------------------------------------------------------
+    def _step(self, on: list[int], off: list[int], target: int, angle: float) -> _Step:
+        """RY(angle) on ``target`` (0 on every care state) exactly on the states ``on``."""
+        care = on + off
+        variables = [
+            i
+            for i in range(self.layout.num_qubits)
+            if i not in (target, self.flag) and len({(s >> i) & 1 for s in care}) > 1
+        ]
+        return _Step(target, angle, tuple(cover(on, off, variables)))
+
+    def _gate(self, name: str, steps: Sequence[_Step]) -> Gate:
+        qc = self.layout.circuit(name)
+        qubits = self.layout.qubits
+        flag = qubits[self.flag]
+        for step in steps:
+            target = qubits[step.target]
+            op = RYGate(step.angle) if step.angle != _FORCED else None
+            if step.direct:
+                _apply_on_cube(qc, step.cubes[0].literals(), target, op, qubits)
+                continue
+            for cube in step.cubes:
+                _relative_phase_x(qc, cube.literals(), flag, qubits)
+            if op is None:
+                qc.cx(flag, target)
+            else:
+                qc.append(op.control(1), [flag, target])
+            for cube in reversed(step.cubes):
+                _relative_phase_x(qc, cube.literals(), flag, qubits, inverse=True)
+        return HardwareStageGate(name, qc)
+
+
+def _open(qc: QuantumCircuit, literals, qubits) -> None:
+    zeros = [qubits[i] for i, v in literals if v == 0]
+    if zeros:
+        qc.x(zeros)
+
+
+def _apply_on_cube(qc: QuantumCircuit, literals, target, op, qubits) -> None:
+    """X (``op`` None) or ``op`` on ``target``, controlled exactly on the cube."""
+    _open(qc, literals, qubits)
+    controls = [qubits[i] for i, _ in literals]
+    if op is None:
+        qc.append(MCXGate(len(controls)) if controls else _x(), [*controls, target])
+    elif controls:
+        qc.append(op.control(len(controls)), [*controls, target])
+    else:
+        qc.append(op, [target])
+    _open(qc, literals, qubits)
+
+
+def _x():
+    from qiskit.circuit.library import XGate
+
+    return XGate()
+
+
+def _relative_phase_x(qc: QuantumCircuit, literals, flag, qubits, inverse: bool = False) -> None:
+    """``flag ^= cube`` up to a diagonal phase that the same call with ``inverse`` undoes."""
+    _open(qc, literals, qubits)
+    controls = [qubits[i] for i, _ in literals]
+    if not controls:
+        qc.x(flag)
+    elif len(controls) == 1:
+        qc.cx(controls[0], flag)
+    elif len(controls) == 2:
+        gate = RCCXGate()
+        qc.append(gate.inverse() if inverse else gate, [*controls, flag])
+    elif len(controls) == 3:
+        gate = RC3XGate()
+        qc.append(gate.inverse() if inverse else gate, [*controls, flag])
+    else:
+        qc.append(MCXGate(len(controls)), [*controls, flag])
+    _open(qc, literals, qubits)
+
+
+def build_hardware_stages(
+    spec: Endgame, layout: GameLayout, first: Card | None, all_stages: Sequence[Stage]
+) -> tuple[Gate | None, list[Gate]]:
+    """The deal gate (None when there is nothing to deal) and one gate per stage."""
+    builder = _Builder(spec, layout, first)
+    deal = builder.deal()
+    gates = []
+    for stage in all_stages:
+        if stage.kind == "play":
+            gates.append(builder.play(stage.trick, stage.position))
+        elif stage.kind == "trick":
+            gates.append(builder.take(stage.trick))
+    return deal, gates
