@@ -43,6 +43,8 @@ def test_require_names_the_install_command(without):
         (["evaluate", FOUR, "--method", "ddsim"], "ddsim"),
         (["run", FOUR, "--backend", "fake:FakeTorino", "--shots", "10"], "ibm"),
         (["evaluate", FOUR, "--dask", "local"], "dask"),
+        (["run", FOUR, "--backend", "aer", "--shots", "10", "--mitigate", "readout"], "mitigation"),
+        (["run", FOUR, "--backend", "aer", "--shots", "10", "--mitigate", "zne"], "mitigation"),
     ],
 )
 def test_cli_says_which_extra_to_install(capsys, without, argv, extra):

@@ -40,7 +40,21 @@ def test_run_json_and_plot(capsys, tmp_path):
     argv = ["run", FOUR, "--backend", "ddsim", "--shots", "200", "--seed", "2"]
     assert main([*argv, "--plot", str(plot), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"backend", "shots", "counts", "p_win", "transpiled"}
+    assert set(data) == {
+        "backend",
+        "shots",
+        "counts",
+        "p_win",
+        "transpiled",
+        "p_win_raw",
+        "ci",
+        "kept_fraction",
+        "mitigation",
+        "two_qubit_gates",
+        "depth",
+    }
+    assert data["mitigation"] == "none" and data["p_win"] == data["p_win_raw"]
+    assert data["ci"][0] <= data["p_win"] <= data["ci"][1] and data["kept_fraction"] == 1.0
     assert set(data["transpiled"]) == {"two_qubit_gates", "depth", "num_qubits"}
     assert plot.stat().st_size > 0
 

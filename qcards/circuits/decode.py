@@ -16,6 +16,7 @@ from typing import TypeVar
 from qcards.circuits.card_codes import readable_label
 from qcards.circuits.game import GameCircuit
 from qcards.circuits.layout import InvalidOutcome
+from qcards.skat.consistency import violation
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Stage
 
@@ -46,15 +47,53 @@ def decode_distribution(game: GameCircuit, stage: Stage, outcomes: dict[int, flo
 
 @dataclass(frozen=True)
 class Decoded:
-    """Sampled outcomes decoded: readable labels with their counts, and the sampled p_win."""
+    """Sampled outcomes decoded: readable labels with their counts, and the sampled p_win.
+
+    ``kept`` is the number of outcomes the win probability is computed from: all of them
+    without detection, the consistent ones with it (:func:`decode_counts`).
+    """
 
     counts: dict[str, int]
     p_win: float
     shots: int
+    kept: int | float | None = None
+
+    @property
+    def kept_fraction(self) -> float:
+        total = self.shots
+        return (self.kept if self.kept is not None else total) / total if total else 0.0
+
+
+def outcome_verdicts(
+    spec: Endgame, game: GameCircuit, outcomes, stage: Stage | None = None
+) -> dict[int, tuple[str, bool, bool]]:
+    """For each outcome: (readable label, declarer wins, consistent with the rules).
+
+    Consistent means it decodes to a game state that breaks none of the game's invariants
+    (:func:`qcards.skat.consistency.violation`); undecodable outcomes are labelled
+    :data:`INVALID_LABEL`, count as losses and are inconsistent.
+    """
+    stage = game.stages[-1] if stage is None else stage
+    unset = game.layout.unset_bits(stage)
+    out = {}
+    for outcome in outcomes:
+        try:
+            snap = game.layout.decode(outcome, stage)
+        except InvalidOutcome:
+            out[outcome] = (INVALID_LABEL, False, False)
+            continue
+        consistent = not outcome & unset and violation(spec, snap, stage, game.first) is None
+        won = snap.declarer_points(spec) >= spec.target
+        out[outcome] = (readable_label(snap, spec), won, consistent)
+    return out
 
 
 def decode_counts(
-    spec: Endgame, game: GameCircuit, raw: Mapping[int, int], stage: Stage | None = None
+    spec: Endgame,
+    game: GameCircuit,
+    raw: Mapping[int, int],
+    stage: Stage | None = None,
+    detect: bool = False,
 ) -> Decoded:
     """Decode integer outcomes of the ``outcome`` register into game states after ``stage``.
 
@@ -62,18 +101,14 @@ def decode_counts(
     :data:`INVALID_LABEL` and as losses. ``shots`` is the number of outcomes sampled, which
     can exceed the number asked for (the runtime's twirling rounds it up). ``p_win`` counts the
     declarer's points at ``stage`` (default: the last stage, where it is the win probability).
+    With ``detect``, ``p_win`` is computed over the outcomes consistent with the rules only
+    (error detection, :mod:`qcards.skat.consistency`); ``kept`` says how many those are.
     """
-    stage = game.stages[-1] if stage is None else stage
-
-    def label_and_win(outcome: int) -> tuple[str, bool]:
-        try:
-            snap = game.layout.decode(outcome, stage)
-        except InvalidOutcome:
-            return INVALID_LABEL, False
-        return readable_label(snap, spec), snap.declarer_points(spec) >= spec.target
-
-    decoded = regroup(raw, label_and_win)
-    shots = sum(decoded.values())
-    wins = sum(n for (_label, won), n in decoded.items() if won)
-    counts = regroup(decoded, lambda key: key[0])
-    return Decoded(dict(sorted(counts.items())), wins / shots if shots else 0.0, shots)
+    verdicts = outcome_verdicts(spec, game, raw, stage)
+    shots = sum(raw.values())
+    counts = regroup(raw, lambda outcome: verdicts[outcome][0])
+    kept = shots
+    if detect:
+        kept = sum(n for o, n in raw.items() if verdicts[o][2])
+    wins = sum(n for o, n in raw.items() if verdicts[o][1] and (verdicts[o][2] or not detect))
+    return Decoded(dict(sorted(counts.items())), wins / kept if kept else 0.0, shots, kept)

@@ -277,6 +277,17 @@ class GameLayout:
             points = points + c.value * (in_skat | won)
         return points
 
+    def unset_bits(self, stage: Stage) -> int:
+        """Outcome bits that are 0 in every game state at ``stage``: the winner registers of
+        the tricks not yet taken (which :meth:`decode` does not read)."""
+        index = {q: i for i, q in enumerate(self.measured)}
+        return sum(
+            1 << index[q]
+            for t, register in self.winner.items()
+            if t > stage.tricks_taken
+            for q in register
+        )
+
     def encode(self, snapshot: Snapshot) -> int:
         """The outcome of :attr:`measured` that holds ``snapshot`` (inverse of :meth:`decode`)."""
         index = {q: i for i, q in enumerate(self.measured)}

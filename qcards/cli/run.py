@@ -16,6 +16,7 @@ from qcards.cli.common import (
 )
 from qcards.cli.hardware import add_hardware_arguments, check_hardware_arguments, run_hardware
 from qcards.errors import QcardsError
+from qcards.execution.mitigation import MITIGATIONS
 from qcards.execution.run import run_task
 from qcards.execution.targets import LOCAL_TARGETS
 from qcards.viz.plots import save_histogram
@@ -34,6 +35,13 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
     p.add_argument("--plot", metavar="FILE", help="save a histogram of the decoded outcomes")
+    p.add_argument(
+        "--mitigate",
+        choices=MITIGATIONS,
+        default="none",
+        help="error detection from the game's rules (detect), readout mitigation with mthree "
+        "(readout), zero-noise extrapolation by folding with mitiq (zne), or all three",
+    )
     # paper: the narrower circuit at the paper's sizes (15 qubits for the four-card example)
     construction_argument(p, default="paper")
     json_argument(p)
@@ -63,7 +71,7 @@ def run(args) -> int:
             return 0
         report, extra = submitted
     else:
-        report = run_task(task, args.backend, args.shots, args.seed, announce)
+        report = run_task(task, args.backend, args.shots, args.seed, announce, args.mitigate)
     if args.plot:
         save_histogram(report.counts, args.plot, f"{spec.source} on {args.backend}")
     print_report(report, args.json, **extra)
@@ -77,3 +85,9 @@ def print_report(report, as_json: bool, **extra) -> None:
         return
     print_table(["outcome", "count"], list(report.counts.items()))
     print(f"p_win {report.p_win:.4f} from {report.shots} shots on {report.backend}")
+    if report.mitigation != "none":
+        low, high = report.ci
+        print(
+            f"mitigation {report.mitigation}: raw p_win {report.p_win_raw:.4f}, "
+            f"95% interval [{low:.4f}, {high:.4f}], kept {report.kept_fraction:.1%} of the shots"
+        )

@@ -22,6 +22,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "ddsim": ("mqt.ddsim",),
     "ibm": ("qiskit_ibm_runtime",),
     "dask": ("distributed",),
+    "mitigation": ("mthree", "mitiq", "ply"),
 }
 """The modules each extra installs (checked by import name)."""
 

@@ -9,13 +9,28 @@ from qcards.execution.transpile import TranspiledSize
 
 @dataclass(frozen=True)
 class RunReport:
-    """What ``qcards run`` reports: decoded counts (readable labels) and the sampled p_win."""
+    """What ``qcards run`` reports: decoded counts (readable labels) and the sampled p_win.
+
+    ``p_win`` is the estimate after ``mitigation`` (:mod:`qcards.execution.mitigation`);
+    ``p_win_raw`` the plain fraction of winning shots; ``ci`` a 95% interval of ``p_win``;
+    ``kept_fraction`` the share of shots error detection kept (1 without detection).
+    """
 
     backend: str
     shots: int
     counts: dict[str, int]
     p_win: float
     transpiled: TranspiledSize
+    p_win_raw: float | None = None
+    ci: tuple[float, float] | None = None
+    kept_fraction: float = 1.0
+    mitigation: str = "none"
 
     def to_json(self) -> dict:
-        return asdict(self)  # nested: "transpiled" becomes a dict too
+        out = asdict(self)  # nested: "transpiled" becomes a dict too
+        if out["p_win_raw"] is None:
+            out["p_win_raw"] = self.p_win
+        out["ci"] = list(self.ci) if self.ci is not None else None
+        out["two_qubit_gates"] = self.transpiled.two_qubit_gates
+        out["depth"] = self.transpiled.depth
+        return out

@@ -9,6 +9,18 @@ from __future__ import annotations
 
 from qcards.circuits.decode import decode_counts
 from qcards.circuits.task import GameTask
+from qcards.errors import ParameterError
+from qcards.execution.mitigation import (
+    Mitigation,
+    ReadoutCorrection,
+    Verdicts,
+    assignment_matrices,
+    bootstrap_interval,
+    calibration_circuits,
+    fold,
+    measured_qubits,
+    win_probability,
+)
 from qcards.execution.results import RunReport
 from qcards.execution.targets import parse_target
 from qcards.execution.transpile import (
@@ -26,6 +38,7 @@ def run_task(
     shots: int = 1000,
     seed: int | None = None,
     on_transpiled=None,
+    mitigate: str = "none",
 ) -> RunReport:
     """Sample the final game state of ``task`` on the target ``backend`` and decode the outcomes.
 
@@ -34,9 +47,18 @@ def run_task(
 
     Args:
         on_transpiled: called with the :class:`TranspiledSize` before the circuit runs.
+        mitigate: one of :data:`~qcards.execution.mitigation.MITIGATIONS`
+            (:mod:`qcards.execution.mitigation`); zne runs the circuit once per noise scale,
+            readout adds two calibration runs.
     """
+    mitigation = Mitigation.parse(mitigate)
+    mitigation.require()
     target = parse_target(backend)
     if target.is_hardware:
+        if mitigation.name != "none":
+            raise ParameterError(
+                "mitigate", "{mitigate} is not available on ibm: targets yet; use none"
+            )
         from qcards.execution.ibm import run_on_ibm
 
         return run_on_ibm(task, backend, shots, seed, on_transpiled)
@@ -59,6 +81,33 @@ def run_task(
         on_transpiled(size)
     if emulated:
         target.check_capacity(size.num_qubits)  # Aer keeps only the active device qubits
-    result = sampler.run([transpiled], shots=shots).result()[0]
-    decoded = decode_counts(task.spec, game, outcome_counts(result))
-    return RunReport(backend, decoded.shots, decoded.counts, decoded.p_win, size)
+    circuits = [fold(transpiled, scale, seed) for scale in mitigation.scales]
+    if mitigation.readout:
+        circuits += calibration_circuits(transpiled, measured_qubits(transpiled))
+    results = sampler.run(circuits, shots=shots).result()
+    counts = [outcome_counts(r) for r in results]
+    runs = counts[: len(mitigation.scales)]
+    correct = None
+    if mitigation.readout:
+        zeros, ones = counts[-2:]
+        correct = ReadoutCorrection(assignment_matrices(zeros, ones, len(game.layout.measured)))
+    decoded = decode_counts(task.spec, game, runs[0])
+
+    verdicts = Verdicts(task.spec, game)
+
+    def estimate(samples):
+        return win_probability(verdicts, samples, mitigation, correct)[0]
+
+    p_win, kept = win_probability(verdicts, runs, mitigation, correct)
+    ci = bootstrap_interval(estimate, runs, seed)
+    return RunReport(
+        backend,
+        decoded.shots,
+        decoded.counts,
+        p_win,
+        size,
+        p_win_raw=decoded.p_win,
+        ci=ci,
+        kept_fraction=kept,
+        mitigation=mitigation.name,
+    )

@@ -47,6 +47,14 @@ class Stage:
             return f"trick {self.trick} card {self.position + 1}"
         return f"trick {self.trick} taken"
 
+    def cards_played(self, num_players: int) -> int:
+        """How many cards have been played by this stage."""
+        if self.kind == "deal":
+            return 0
+        if self.kind == "play":
+            return (self.trick - 1) * num_players + self.position + 1
+        return self.trick * num_players
+
     @property
     def tricks_taken(self) -> int:
         if self.kind == "deal":
@@ -154,13 +162,7 @@ class Path:
     winners: tuple[str, ...]
 
     def snapshot(self, spec: Endgame, stage: Stage) -> Snapshot:
-        n = len(spec.players)
-        if stage.kind == "deal":
-            count = 0
-        elif stage.kind == "play":
-            count = (stage.trick - 1) * n + stage.position + 1
-        else:
-            count = stage.trick * n
+        count = stage.cards_played(len(spec.players))
         played = {c: 0 for c in spec.cards}
         for trick, _player, card in self.plays[:count]:
             played[card] = trick
