@@ -106,3 +106,17 @@ def test_cli_mitigate_all_on_a_fake_device(capsys):
         assert key in data
     assert data["mitigation"] == "all" and data["two_qubit_gates"] <= 600
     assert 0 < data["kept_fraction"] < 1 and data["ci"][0] <= data["p_win"] <= data["ci"][1]
+
+
+def test_run_defaults_to_the_hardware_construction_on_devices(monkeypatch):
+    from types import SimpleNamespace
+
+    from qcards.circuits import hardware
+    from qcards.cli.run import default_construction
+
+    spec = FOUR_CARD.spec()
+    device = SimpleNamespace(backend="fake:FakeTorino", json=True)
+    assert default_construction(spec, None, device) == "hardware"
+    assert default_construction(spec, None, SimpleNamespace(backend="aer", json=True)) == "paper"
+    monkeypatch.setattr(hardware, "HARDWARE_MAX_STATES", 5)  # too large for it: paper
+    assert default_construction(spec, None, device) == "paper"

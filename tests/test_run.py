@@ -50,6 +50,7 @@ def test_run_json_and_plot(capsys, tmp_path):
         "ci",
         "kept_fraction",
         "mitigation",
+        "construction",
         "two_qubit_gates",
         "depth",
     }

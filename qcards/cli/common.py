@@ -61,13 +61,13 @@ def dask_argument(parser) -> None:
     )
 
 
-def construction_argument(parser, default: str = "efficient") -> None:
+def construction_argument(parser, default: str | None = "efficient", note: str = "") -> None:
     parser.add_argument(
         "--construction",
         choices=CONSTRUCTIONS,
         default=default,
-        help="game circuit: the paper's (exponential) or the polynomial one (same results; "
-        f"default {default})",
+        help="game circuit: the paper's (exponential), the polynomial one, or the hardware one "
+        f"(small endgames, fewest two-qubit gates); same results; default {note or default}",
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from qcards.circuits.game import build_game
 from qcards.circuits.task import GameTask
 from qcards.cli.common import (
     card_option,
@@ -15,7 +16,7 @@ from qcards.cli.common import (
     spec_argument,
 )
 from qcards.cli.hardware import add_hardware_arguments, check_hardware_arguments, run_hardware
-from qcards.errors import QcardsError
+from qcards.errors import ParameterError, QcardsError
 from qcards.execution.mitigation import MITIGATIONS
 from qcards.execution.run import run_task
 from qcards.execution.targets import LOCAL_TARGETS
@@ -42,8 +43,11 @@ def add_parser(sub) -> None:
         help="error detection from the game's rules (detect), readout mitigation with mthree "
         "(readout), zero-noise extrapolation by folding with mitiq (zne), or all three",
     )
-    # paper: the narrower circuit at the paper's sizes (15 qubits for the four-card example)
-    construction_argument(p, default="paper")
+    # devices: the hardware construction where it can be built (fewest two-qubit gates);
+    # elsewhere paper, the narrower circuit at the paper's sizes (15 qubits for four cards)
+    construction_argument(
+        p, default=None, note="hardware on fake: and ibm: targets when it fits, else paper"
+    )
     json_argument(p)
     add_hardware_arguments(p)
     p.set_defaults(run=run)
@@ -54,7 +58,8 @@ def run(args) -> int:
         raise QcardsError("--shots must be at least 1")
     check_hardware_arguments(args)
     spec = load(args.spec)
-    task = GameTask(spec, card_option(args.first), args.construction)
+    first = card_option(args.first)
+    task = GameTask(spec, first, args.construction or default_construction(spec, first, args))
 
     def announce(size) -> None:
         if not args.json:
@@ -72,10 +77,24 @@ def run(args) -> int:
         report, extra = submitted
     else:
         report = run_task(task, args.backend, args.shots, args.seed, announce, args.mitigate)
+    extra["construction"] = str(task.construction)
     if args.plot:
         save_histogram(report.counts, args.plot, f"{spec.source} on {args.backend}")
     print_report(report, args.json, **extra)
     return 0
+
+
+def default_construction(spec, first, args) -> str:
+    """``hardware`` on device targets when the endgame is small enough for it, else ``paper``."""
+    if not args.backend.startswith(("fake:", "fake-aer:", "ibm:")):
+        return "paper"
+    try:
+        build_game(spec, first, construction="hardware")
+    except ParameterError as exc:
+        if not args.json:
+            print(f"note: using the paper construction ({exc})", file=sys.stderr)
+        return "paper"
+    return "hardware"
 
 
 def print_report(report, as_json: bool, **extra) -> None:
