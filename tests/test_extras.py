@@ -39,7 +39,7 @@ def test_require_names_the_install_command(without):
 @pytest.mark.parametrize(
     "argv,extra",
     [
-        (["count", FOUR, "--epsilon", "0.1"], "ddsim"),  # count's default target is ddsim
+        (["count", FOUR, "--epsilon", "0.1", "--backend", "ddsim"], "ddsim"),
         (["evaluate", FOUR, "--method", "ddsim"], "ddsim"),
         (["run", FOUR, "--backend", "fake:FakeTorino", "--shots", "10"], "ibm"),
         (["evaluate", FOUR, "--dask", "local"], "dask"),

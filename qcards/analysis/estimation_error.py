@@ -51,7 +51,7 @@ QUICK_SETTINGS: Mapping[str, tuple[dict, ...]] = {
 
 
 def sampling_estimate(
-    spec: Endgame, first: Card | None, shots: int, seed: int | None, backend: str = "ddsim"
+    spec: Endgame, first: Card | None, shots: int, seed: int | None, backend: str = "sparse"
 ) -> float:
     """p_win as the share of ``shots`` measurements of the win circuit's objective qubit that
     read 1 (no amplitude amplification: each shot applies A once)."""
@@ -137,7 +137,7 @@ def estimation_error(
     first: Card | None = None,
     settings: Mapping[str, Iterable[dict]] = DEFAULT_SETTINGS,
     seeds: int | Mapping[str, int] = 3,
-    backend: str = "ddsim",
+    backend: str = "sparse",
 ) -> ErrorStudy:
     """Median |estimate - exact p_win| and oracle calls over seeds 1..n, per setting.
 

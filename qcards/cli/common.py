@@ -102,7 +102,9 @@ def estimation_arguments(parser, epsilon: float = 0.01, eval_qubits: int = 4) ->
         "--eval-qubits", type=int, default=eval_qubits, help="phase-estimation qubits (canonical)"
     )
     names = [n for n in target_names() if not n.startswith("ibm:")]
-    parser.add_argument("--backend", default="ddsim", help=f"one of {', '.join(names)}")
+    parser.add_argument(
+        "--backend", default="sparse", help=f"one of {', '.join(names)} (default sparse)"
+    )
     parser.add_argument("--shots", type=int, default=100, help="shots per circuit")
     parser.add_argument("--seed", type=int, default=None, help="sampler seed")
 

@@ -24,7 +24,8 @@ class EstimationOptions:
         shots: shots per circuit.
         seed: sampler seed.
         backend: the target the circuits run on (:func:`qcards.execution.targets.parse_target`;
-            ``ddsim`` by default); ignored when a sampler is given.
+            ``sparse`` by default: qcards' exact engine, :mod:`qcards.execution.sparse_sampler`);
+            ignored when a sampler is given.
     """
 
     algorithm: str = "iae"
@@ -33,7 +34,7 @@ class EstimationOptions:
     eval_qubits: int = 4
     shots: int = 100
     seed: int | None = None
-    backend: str = "ddsim"
+    backend: str = "sparse"
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
