@@ -18,6 +18,7 @@ from qcards.cli import main
 from qcards.errors import CredentialsError, JobError, ResourceError
 from qcards.execution import ibm
 from qcards.execution.jobs import DONE, FAILED, SUBMITTED, JobStore
+from qcards.execution.mitigation import ZNE_SCALES, Mitigation, fold, mitigated_report
 from qcards.skat.spec import parse_spec
 
 from conftest import SKAT_ONLY
@@ -272,6 +273,64 @@ def test_failed_job_is_marked_failed(capsys, monkeypatch, tiny_file):
     assert record.status == FAILED and "1234" in record.error
     with pytest.raises(JobError, match="1234"):
         ibm.fetch(job.job_id())
+
+
+def test_mitigate_all_on_a_device_submits_one_job_and_fetch_mitigates(capsys, monkeypatch, tiny_file):
+    """``--mitigate all`` on ibm: one job with the folded circuits and the readout
+    calibrations, every suppression switch on; the record names the mitigation, and fetching
+    it later applies the same detection and mitigation to the stored raw counts."""
+    recorder = use_device(monkeypatch, FakeGuadalupeV2(), InterruptedJob)
+    argv = ["run", tiny_file, "--backend", "ibm:fake", "--shots", "256", "--seed", "4"]
+    assert main([*argv, "--mitigate", "all"]) == 2  # interrupted while waiting
+    (job,) = recorder.jobs
+    capsys.readouterr()
+    record = JobStore.default().load(job.job_id())
+    assert record.status == SUBMITTED and record.options["mitigation"] == "all"
+    assert record.options["circuits"] == len(ZNE_SCALES) + 2
+    assert record.options["sampler"]["twirling"] == {"enable_gates": True, "enable_measure": True}
+    assert record.options["sampler"]["dynamical_decoupling"]["enable"] is True
+
+    monkeypatch.setattr(ibm, "retrieve_job", lambda job_id: job)
+    assert main(["jobs", "fetch", job.job_id(), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["mitigation"] == "all" and 0 < data["kept_fraction"] <= 1
+    low, high = data["ci"]
+    assert 0 <= low <= data["p_win"] <= high <= 1
+    stored = JobStore.default().load(job.job_id())
+    assert len(stored.result["raw_counts"]) == len(ZNE_SCALES) + 2
+    # the stored report is the mitigation of the stored raw counts, recomputed here
+    task = stored.task
+    again = mitigated_report(
+        task.spec,
+        task.build(),
+        stored.backend,
+        ibm.report_of(stored).transpiled,
+        [{int(k): v for k, v in c.items()} for c in stored.result["raw_counts"]],
+        Mitigation.parse("all"),
+        stored.seed,
+    )
+    assert again.p_win == data["p_win"] and list(again.ci) == data["ci"]
+    assert data["p_win_raw"] == again.p_win_raw
+
+
+def test_fold_keeps_an_eagle_circuit_on_the_device(monkeypatch):
+    """mitiq folds through Cirq, which has no ECR: the folded circuit is translated back to
+    the device's gates on the same qubits, with three times the two-qubit gates."""
+    from qiskit_ibm_runtime.fake_provider import FakeBrisbane
+
+    from qcards.execution.transpile import measured_circuit, transpile_to, transpiled_size
+
+    device = FakeBrisbane()
+    game = GameTask(parse_spec(TINY, source="tiny.toml"), construction="hardware").build()
+    transpiled = transpile_to(measured_circuit(game), device, 1, prefer="gates")
+    folded = fold(transpiled, 3.0, 1, device)
+    assert "ecr" in folded.count_ops() and "cx" not in folded.count_ops()
+    for inst in folded.data:
+        qubits = tuple(folded.find_bit(q).index for q in inst.qubits)
+        assert device.target.instruction_supported(inst.operation.name, qubits), inst
+    size, base = transpiled_size(folded), transpiled_size(transpiled)
+    assert size.two_qubit_gates == 3 * base.two_qubit_gates
+    assert size.num_qubits == base.num_qubits
 
 
 def test_device_too_small(monkeypatch):

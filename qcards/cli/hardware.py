@@ -53,7 +53,9 @@ def run_hardware(args, task, announce):
     """
     device = ibm.ibm_backend(args.backend)  # fails at once without credentials
     suppression = ibm.Suppression(args.dynamical_decoupling, args.twirl_gates, args.twirl_measure)
-    record, job = ibm.submit(task, device, args.shots, args.seed, suppression, announce)
+    record, job = ibm.submit(
+        task, device, args.shots, args.seed, suppression, announce, mitigate=args.mitigate
+    )
     fetch_hint = f"qcards jobs fetch {record.job_id}"
     if args.no_wait:
         if args.json:

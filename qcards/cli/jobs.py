@@ -32,7 +32,7 @@ def list_jobs(args) -> int:
         print(f"no jobs in {store.root}")
         return 0
     rows = [list(_summary(r).values()) for r in records]
-    print_table(["job id", "backend", "created", "status", "spec", "shots", "p_win"], rows)
+    print_table(["job id", "backend", "created", "status", "spec", "shots", "mitigation", "p_win"], rows)
     return 0
 
 
@@ -44,6 +44,7 @@ def _summary(record) -> dict:
         "status": record.status,
         "spec": record.spec_path,
         "shots": record.shots,
+        "mitigation": record.options.get("mitigation", "none"),
         "p_win": (record.result or {}).get("p_win"),
     }
 

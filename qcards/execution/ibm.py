@@ -6,6 +6,9 @@ error suppression or mitigation at all: dynamical decoupling is off, and gate an
 twirling are unset, which the Sampler resolves to off (the Estimator is the primitive whose
 resilience level mitigates by default). qcards sets every one of these options explicitly, from
 :class:`Suppression`, so a change of the runtime's defaults cannot change a run silently.
+``--mitigate all`` turns them all on; the mitigation of :mod:`qcards.execution.mitigation`
+(detection, M3 readout correction, zero-noise extrapolation by folding) runs on the job's
+results, here and in :func:`fetch`, exactly as for the emulated devices.
 
 Every job is written to the job store (:mod:`qcards.execution.jobs`) right after submission and
 before its result is awaited; :func:`fetch` completes it later.
@@ -21,11 +24,11 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from qcards.circuits.decode import decode_counts
 from qcards.circuits.task import GameTask
 from qcards.errors import CredentialsError, JobError, JobStoreError, ResourceError
 from qcards.execution.extras import require
 from qcards.execution.jobs import DONE, FAILED, JobRecord, JobStore
+from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
 from qcards.execution.results import RunReport
 from qcards.execution.transpile import (
     OUTCOME_REGISTER,
@@ -72,6 +75,11 @@ class Suppression:
                 f"dynamical decoupling sequence {dd!r}: expected {' | '.join(DD_SEQUENCES)}",
                 parameters=("dynamical_decoupling",),
             )
+
+    def with_all(self) -> Suppression:
+        """Every switch on (``--mitigate all``): the sequence given, else XY4 (robust to pulse
+        errors), gate and measurement twirling."""
+        return Suppression(self.dynamical_decoupling or "XY4", True, True)
 
     def sampler_options(self) -> dict:
         """The executor Sampler's options, every suppression switch set explicitly."""
@@ -159,6 +167,7 @@ def submit(
     on_transpiled=None,
     store: JobStore | None = None,
     sampler=None,
+    mitigate: str = "none",
 ):
     """Transpile to ``device``, report the size, submit, and record the job before returning.
 
@@ -166,10 +175,20 @@ def submit(
 
     Args:
         device: an ``IBMBackend``, or a fake device for the runtime's local testing mode.
+        suppression: the runtime's error suppression; with ``mitigate="all"`` every switch
+            the user left off is turned on (:meth:`Suppression.with_all`).
         on_transpiled: called with the :class:`TranspiledSize` before the job is submitted.
         store: the job store (default: :meth:`JobStore.default`).
         sampler: the sampler to submit with (default: :func:`make_sampler`).
+        mitigate: one of :data:`~qcards.execution.mitigation.MITIGATIONS`. One job carries
+            every circuit the mitigation needs (:func:`mitigation_circuits`: the folded
+            circuits of zero-noise extrapolation, the readout calibrations), and the record
+            names the mitigation, so :func:`fetch` applies the same detection and mitigation.
     """
+    mitigation = Mitigation.parse(mitigate)
+    mitigation.require()
+    if mitigation.name == "all":
+        suppression = suppression.with_all()
     store = store or JobStore.default()
     game = task.build()
     if game.num_qubits > device.num_qubits:
@@ -180,8 +199,9 @@ def submit(
     size = transpiled_size(transpiled)
     if on_transpiled is not None:
         on_transpiled(size)
+    circuits = mitigation_circuits(transpiled, mitigation, seed, device)
     sampler = sampler or make_sampler(device, suppression, seed)
-    job = sampler.run([transpiled], shots=shots)
+    job = sampler.run(circuits, shots=shots)
     record = JobRecord(
         job_id=job.job_id(),
         backend=PREFIX + device.name,
@@ -194,7 +214,12 @@ def submit(
             "num_qubits": game.num_qubits,
         },
         transpiled=asdict(size),
-        options={"suppression": asdict(suppression), "sampler": suppression.sampler_options()},
+        options={
+            "suppression": asdict(suppression),
+            "sampler": suppression.sampler_options(),
+            "mitigation": mitigation.name,
+            "circuits": len(circuits),
+        },
     )
     store.save(record)
     return record, job
@@ -222,11 +247,12 @@ def wait(record: JobRecord, job, store: JobStore | None = None) -> RunReport:
         record.status, record.error = FAILED, str(exc)
         store.save(record)
         raise JobError(f"job {record.job_id} on {record.backend} failed: {exc}") from None
-    return complete(record, result[0], store)
+    return complete(record, list(result), store)
 
 
-def complete(record: JobRecord, pub_result, store: JobStore) -> RunReport:
-    """Decode one pub result with the game rebuilt from ``record``'s task, and save it there."""
+def complete(record: JobRecord, pub_results, store: JobStore) -> RunReport:
+    """Decode the job's pub results with the game rebuilt from ``record``'s task, apply the
+    record's mitigation, and save the report and every pub's raw counts in the record."""
     task = record.task
     game = task.build()
     if len(game.layout.measured) != record.register.get("num_bits"):
@@ -234,14 +260,26 @@ def complete(record: JobRecord, pub_result, store: JobStore) -> RunReport:
             f"job {record.job_id}: the rebuilt circuit measures {len(game.layout.measured)} "
             f"bits, the record says {record.register.get('num_bits')}"
         )
-    raw = outcome_counts(pub_result)
-    decoded = decode_counts(task.spec, game, raw)
+    mitigation = Mitigation.parse(record.options.get("mitigation", "none"))
+    expected = record.options.get("circuits", 1)
+    if len(pub_results) != expected:
+        raise JobStoreError(
+            f"job {record.job_id}: {len(pub_results)} results, the record expects {expected}"
+        )
+    raw = [outcome_counts(r) for r in pub_results]
+    report = mitigated_report(
+        task.spec,
+        game,
+        record.backend,
+        TranspiledSize(**record.transpiled),
+        raw,
+        mitigation,
+        record.seed,
+    )
     record.status, record.error = DONE, None
     record.result = {
-        "counts": decoded.counts,
-        "p_win": decoded.p_win,
-        "shots": decoded.shots,
-        "raw_counts": {str(k): v for k, v in sorted(raw.items())},
+        **{k: v for k, v in report.to_json().items() if k not in ("backend", "transpiled")},
+        "raw_counts": [{str(k): v for k, v in sorted(counts.items())} for counts in raw],
     }
     store.save(record)
     return report_of(record)
@@ -250,12 +288,17 @@ def complete(record: JobRecord, pub_result, store: JobStore) -> RunReport:
 def report_of(record: JobRecord) -> RunReport:
     """The :class:`RunReport` of a fetched record (no network)."""
     result = record.result or {}
+    ci = result.get("ci")
     return RunReport(
         record.backend,
         result["shots"],
         dict(result["counts"]),
         result["p_win"],
         TranspiledSize(**record.transpiled),
+        p_win_raw=result.get("p_win_raw"),
+        ci=tuple(ci) if ci is not None else None,
+        kept_fraction=result.get("kept_fraction", 1.0),
+        mitigation=result.get("mitigation", "none"),
     )
 
 
@@ -288,8 +331,9 @@ def run_on_ibm(
     seed: int | None = None,
     on_transpiled=None,
     suppression: Suppression = Suppression(),
+    mitigate: str = "none",
 ) -> RunReport:
     """``ibm:NAME``: look the device up, submit, record, and wait for the decoded result."""
     device = ibm_backend(backend)
-    record, job = submit(task, device, shots, seed, suppression, on_transpiled)
+    record, job = submit(task, device, shots, seed, suppression, on_transpiled, mitigate=mitigate)
     return wait(record, job)

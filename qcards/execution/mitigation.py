@@ -31,10 +31,12 @@ from dataclasses import dataclass
 import numpy as np
 from qiskit.circuit import ClassicalRegister, QuantumCircuit
 
-from qcards.circuits.decode import OUTCOME_REGISTER, outcome_verdicts
+from qcards.circuits.decode import OUTCOME_REGISTER, decode_counts, outcome_verdicts
 from qcards.circuits.game import GameCircuit
 from qcards.errors import ParameterError
 from qcards.execution.extras import require
+from qcards.execution.results import RunReport
+from qcards.execution.transpile import TranspiledSize
 from qcards.skat.spec import Endgame
 
 MITIGATIONS = ("none", "detect", "readout", "zne", "all")
@@ -137,14 +139,43 @@ class ReadoutCorrection:
         return {int(b, 2): float(p) for b, p in quasi.items()}
 
 
-def fold(circuit: QuantumCircuit, scale: float, seed: int | None) -> QuantumCircuit:
-    """``circuit`` with its two-qubit gates folded to scale the noise by ``scale`` (mitiq)."""
+FOLDING_BASIS = ("cx", "cz", "rz", "sx", "x")
+"""Instructions mitiq folds one for one: it folds through Cirq, which has CX and CZ but no ECR,
+so a circuit for an Eagle device (ECR) is written with CX for the folding and translated back."""
+
+
+def fold(
+    circuit: QuantumCircuit, scale: float, seed: int | None, device=None
+) -> QuantumCircuit:
+    """``circuit`` with its two-qubit gates folded to scale the noise by ``scale`` (mitiq).
+
+    With ``device`` (a backend ``circuit`` was transpiled for), the folded circuit is again an
+    ISA circuit of that device on the same physical qubits: gates outside
+    :data:`FOLDING_BASIS` are first translated into it (one CX per ECR), and the result is
+    translated back to the device's gates with the trivial layout (every folded two-qubit gate
+    acts on a coupled pair already, so nothing is routed and the two-qubit count is exactly
+    ``scale`` times the original's for odd integer scales).
+    """
     if scale == 1:
         return circuit
     require("mitigation", "zero-noise extrapolation (--mitigate zne)")
     from mitiq.zne.scaling import fold_gates_at_random
+    from qiskit import transpile
 
-    return fold_gates_at_random(circuit, scale, fidelities={"single": 1.0}, seed=seed)
+    foreign = set(circuit.count_ops()) - {*FOLDING_BASIS, "measure", "barrier"}
+    if foreign:
+        circuit = transpile(circuit, basis_gates=list(FOLDING_BASIS), optimization_level=0)
+    folded = fold_gates_at_random(circuit, scale, fidelities={"single": 1.0}, seed=seed)
+    if device is None:
+        return folded
+    return transpile(
+        folded,
+        backend=device,
+        optimization_level=0,
+        layout_method="trivial",
+        routing_method="none",
+        seed_transpiler=seed,
+    )
 
 
 class Verdicts(dict):
@@ -200,7 +231,7 @@ def bootstrap_interval(
     for _ in range(resamples):
         resampled = []
         for counts in runs:
-            outcomes = list(counts)
+            outcomes = sorted(counts)  # the same interval whatever order the counts came in
             shots = np.array([counts[o] for o in outcomes], dtype=float)
             draw = rng.multinomial(int(shots.sum()), shots / shots.sum())
             resampled.append({o: int(n) for o, n in zip(outcomes, draw, strict=True) if n})
@@ -208,3 +239,53 @@ def bootstrap_interval(
     tail = (1 - CONFIDENCE) / 2 * 100
     low, high = np.percentile(values, [tail, 100 - tail])
     return float(low), float(high)
+
+
+def mitigation_circuits(
+    transpiled: QuantumCircuit, mitigation: Mitigation, seed: int | None, device=None
+) -> list[QuantumCircuit]:
+    """What one mitigated run submits: the circuit at every noise scale of
+    ``mitigation.scales`` (folded for ``device``, see :func:`fold`), then the two readout
+    calibration circuits if ``mitigation.readout``. :func:`mitigated_report` reads the
+    results in this order."""
+    circuits = [fold(transpiled, scale, seed, device) for scale in mitigation.scales]
+    if mitigation.readout:
+        circuits += calibration_circuits(transpiled, measured_qubits(transpiled))
+    return circuits
+
+
+def mitigated_report(
+    spec: Endgame,
+    game: GameCircuit,
+    backend: str,
+    size: TranspiledSize,
+    counts: Sequence[Mapping[int, int]],
+    mitigation: Mitigation,
+    seed: int | None,
+) -> RunReport:
+    """The :class:`RunReport` of the outcome counts of :func:`mitigation_circuits`' results
+    (same order): the decoded counts and raw p_win of the unfolded run, p_win after
+    ``mitigation``, its bootstrap interval and the kept fraction."""
+    runs = counts[: len(mitigation.scales)]
+    correct = None
+    if mitigation.readout:
+        zeros, ones = counts[len(mitigation.scales) :]
+        correct = ReadoutCorrection(assignment_matrices(zeros, ones, len(game.layout.measured)))
+    decoded = decode_counts(spec, game, runs[0])
+    verdicts = Verdicts(spec, game)
+
+    def estimate(samples):
+        return win_probability(verdicts, samples, mitigation, correct)[0]
+
+    p_win, kept = win_probability(verdicts, runs, mitigation, correct)
+    return RunReport(
+        backend,
+        decoded.shots,
+        decoded.counts,
+        p_win,
+        size,
+        p_win_raw=decoded.p_win,
+        ci=bootstrap_interval(estimate, runs, seed),
+        kept_fraction=kept,
+        mitigation=mitigation.name,
+    )

@@ -7,20 +7,8 @@ it runs, and the measured outcomes are decoded into game states (:mod:`qcards.ci
 
 from __future__ import annotations
 
-from qcards.circuits.decode import decode_counts
 from qcards.circuits.task import GameTask
-from qcards.errors import ParameterError
-from qcards.execution.mitigation import (
-    Mitigation,
-    ReadoutCorrection,
-    Verdicts,
-    assignment_matrices,
-    bootstrap_interval,
-    calibration_circuits,
-    fold,
-    measured_qubits,
-    win_probability,
-)
+from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
 from qcards.execution.results import RunReport
 from qcards.execution.targets import parse_target
 from qcards.execution.transpile import (
@@ -43,7 +31,8 @@ def run_task(
     """Sample the final game state of ``task`` on the target ``backend`` and decode the outcomes.
 
     ``ibm:NAME`` runs on IBM hardware (:func:`qcards.execution.ibm.run_on_ibm`: the job is
-    recorded in the job store before waiting, without error suppression).
+    recorded in the job store before waiting; ``mitigate="all"`` also turns on the runtime's
+    twirling and dynamical decoupling).
 
     Args:
         on_transpiled: called with the :class:`TranspiledSize` before the circuit runs.
@@ -55,13 +44,9 @@ def run_task(
     mitigation.require()
     target = parse_target(backend)
     if target.is_hardware:
-        if mitigation.name != "none":
-            raise ParameterError(
-                "mitigate", "{mitigate} is not available on ibm: targets yet; use none"
-            )
         from qcards.execution.ibm import run_on_ibm
 
-        return run_on_ibm(task, backend, shots, seed, on_transpiled)
+        return run_on_ibm(task, backend, shots, seed, on_transpiled, mitigate=mitigation.name)
     game = task.build()
     if not target.is_device:
         target.check_capacity(game.num_qubits)
@@ -81,33 +66,7 @@ def run_task(
         on_transpiled(size)
     if emulated:
         target.check_capacity(size.num_qubits)  # Aer keeps only the active device qubits
-    circuits = [fold(transpiled, scale, seed) for scale in mitigation.scales]
-    if mitigation.readout:
-        circuits += calibration_circuits(transpiled, measured_qubits(transpiled))
+    circuits = mitigation_circuits(transpiled, mitigation, seed, transpile_target)
     results = sampler.run(circuits, shots=shots).result()
     counts = [outcome_counts(r) for r in results]
-    runs = counts[: len(mitigation.scales)]
-    correct = None
-    if mitigation.readout:
-        zeros, ones = counts[-2:]
-        correct = ReadoutCorrection(assignment_matrices(zeros, ones, len(game.layout.measured)))
-    decoded = decode_counts(task.spec, game, runs[0])
-
-    verdicts = Verdicts(task.spec, game)
-
-    def estimate(samples):
-        return win_probability(verdicts, samples, mitigation, correct)[0]
-
-    p_win, kept = win_probability(verdicts, runs, mitigation, correct)
-    ci = bootstrap_interval(estimate, runs, seed)
-    return RunReport(
-        backend,
-        decoded.shots,
-        decoded.counts,
-        p_win,
-        size,
-        p_win_raw=decoded.p_win,
-        ci=ci,
-        kept_fraction=kept,
-        mitigation=mitigation.name,
-    )
+    return mitigated_report(task.spec, game, backend, size, counts, mitigation, seed)
