@@ -53,5 +53,6 @@ def test_exported_four_card_circuit_samples_the_referee(built):
 def test_export_command_writes_every_file(tmp_path, capsys):
     assert main(["export", "--out", str(tmp_path)]) == 0
     names = {p.name for p in tmp_path.iterdir()}
-    stems = [f"{e}-{c}" for e in ("four-card", "six-card") for c in ("paper", "efficient", "hardware")]
+    constructions = ("paper", "efficient", "hardware")
+    stems = [f"{e}-{c}" for e in ("four-card", "six-card") for c in constructions]
     assert names == {f"{stem}.{ext}" for stem in stems for ext in ("qasm", "qpy")}

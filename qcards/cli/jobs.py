@@ -32,7 +32,8 @@ def list_jobs(args) -> int:
         print(f"no jobs in {store.root}")
         return 0
     rows = [list(_summary(r).values()) for r in records]
-    print_table(["job id", "backend", "created", "status", "spec", "shots", "mitigation", "p_win"], rows)
+    headers = ["job id", "backend", "created", "status", "spec", "shots", "mitigation", "p_win"]
+    print_table(headers, rows)
     return 0
 
 

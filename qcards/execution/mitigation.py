@@ -144,9 +144,7 @@ FOLDING_BASIS = ("cx", "cz", "rz", "sx", "x")
 so a circuit for an Eagle device (ECR) is written with CX for the folding and translated back."""
 
 
-def fold(
-    circuit: QuantumCircuit, scale: float, seed: int | None, device=None
-) -> QuantumCircuit:
+def fold(circuit: QuantumCircuit, scale: float, seed: int | None, device=None) -> QuantumCircuit:
     """``circuit`` with its two-qubit gates folded to scale the noise by ``scale`` (mitiq).
 
     With ``device`` (a backend ``circuit`` was transpiled for), the folded circuit is again an
