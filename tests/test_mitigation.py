@@ -13,6 +13,7 @@ from qcards.cli import main
 from qcards.errors import ParameterError
 from qcards.execution.mitigation import (
     MITIGATIONS,
+    ZNE_SCALES,
     Mitigation,
     ReadoutCorrection,
     Verdicts,
@@ -21,6 +22,7 @@ from qcards.execution.mitigation import (
 )
 from qcards.execution.run import run_task
 from qcards.paper.examples import FOUR_CARD
+from qcards.skat.referee import stage_distributions
 
 FOUR = "qcards/specs/four-card.toml"
 EXACT = 5 / 12
@@ -50,8 +52,6 @@ def test_zne_of_equal_runs_is_the_runs_value():
     task = GameTask(spec, None, "paper")
     game = task.build()
     layout = game.layout
-    from qcards.skat.referee import stage_distributions
-
     final = dict(stage_distributions(spec))[game.stages[-1]]
     counts = {layout.encode(snap): int(p * 1200) for snap, p in final.items()}
     verdicts = Verdicts(spec, game)
@@ -61,8 +61,36 @@ def test_zne_of_equal_runs_is_the_runs_value():
         correct = (
             ReadoutCorrection([np.eye(2)] * len(layout.measured)) if mitigation.readout else None
         )
-        p_win, kept = win_probability(verdicts, runs, mitigation, correct)
-        assert abs(p_win - EXACT) < 1e-6 and abs(kept - 1) < 1e-9, name
+        found = win_probability(verdicts, runs, mitigation, correct)
+        assert abs(found.p_win - EXACT) < 1e-6 and abs(found.kept_fraction - 1) < 1e-9, name
+        assert (found.extrapolation is not None) == mitigation.zne
+
+
+def test_zne_with_detection_fits_only_scales_that_kept_enough_shots():
+    """A folded run that keeps fewer than MIN_KEPT_SHOTS consistent shots (or none) stays out
+    of the fit; with one usable scale left nothing is extrapolated."""
+    spec = FOUR_CARD.spec()
+    game = GameTask(spec, None, "paper").build()
+    verdicts = Verdicts(spec, game)
+    final = dict(stage_distributions(spec))[game.stages[-1]]
+    win = next(game.layout.encode(s) for s in final if s.declarer_points(spec) >= spec.target)
+    loss = next(game.layout.encode(s) for s in final if s.declarer_points(spec) < spec.target)
+    junk = next(o for o in range(1 << len(game.layout.measured)) if not verdicts[o][2])
+    scale1 = {win: 40, loss: 60, junk: 900}
+    few = {win: 10, loss: 5, junk: 985}  # 15 kept shots: below the floor
+    none_kept = {junk: 1000}
+    detect_zne = Mitigation("x", detect=True, readout=False, zne=True)
+    found = win_probability(verdicts, [scale1, few, none_kept], detect_zne, None)
+    assert found.p_win == pytest.approx(0.4) and found.kept_fraction == pytest.approx(0.1)
+    assert found.extrapolation.used == (1.0,) and found.extrapolation.values[2] is None
+    assert found.extrapolation.to_json()["extrapolated"] is False
+    enough = {win: 60, loss: 140, junk: 800}  # 200 kept: p = 0.3 at scale 3
+    found = win_probability(verdicts, [scale1, enough, none_kept], detect_zne, None)
+    assert found.extrapolation.used == (1.0, 3.0)
+    assert found.p_win == pytest.approx(0.45)  # the line through (1, 0.4) and (3, 0.3) at 0
+    # without detection every scale has all its shots and enters the fit
+    plain = win_probability(verdicts, [scale1, few, none_kept], Mitigation.parse("zne"), None)
+    assert plain.extrapolation.used == ZNE_SCALES
 
 
 @pytest.mark.parametrize("name", MITIGATIONS)
@@ -120,3 +148,16 @@ def test_run_defaults_to_the_hardware_construction_on_devices(monkeypatch):
     assert default_construction(spec, None, SimpleNamespace(backend="aer", json=True)) == "paper"
     monkeypatch.setattr(hardware, "HARDWARE_MAX_STATES", 5)  # too large for it: paper
     assert default_construction(spec, None, device) == "paper"
+
+
+def test_kept_shots_are_shots_after_the_readout_correction():
+    """The readout correction gives quasi-probabilities; the floor is still counted in shots."""
+    spec = FOUR_CARD.spec()
+    game = GameTask(spec, None, "paper").build()
+    verdicts = Verdicts(spec, game)
+    final = dict(stage_distributions(spec))[game.stages[-1]]
+    outcome = game.layout.encode(next(iter(final)))
+    runs = [{outcome: 500}] * len(ZNE_SCALES)
+    correct = ReadoutCorrection([np.eye(2)] * len(game.layout.measured))
+    found = win_probability(verdicts, runs, Mitigation.parse("all"), correct)
+    assert found.extrapolation.kept_shots == pytest.approx((500.0,) * len(ZNE_SCALES))

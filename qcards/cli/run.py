@@ -110,3 +110,9 @@ def print_report(report, as_json: bool, **extra) -> None:
             f"mitigation {report.mitigation}: raw p_win {report.p_win_raw:.4f}, "
             f"95% interval [{low:.4f}, {high:.4f}], kept {report.kept_fraction:.1%} of the shots"
         )
+    zne = report.extrapolation
+    if zne is not None:
+        scales = ", ".join(f"{s:g}" for s in zne["used"]) or "none"
+        kept = ", ".join(f"{k:.0f}" for k in zne["kept_shots"])
+        verdict = "extrapolated" if zne["extrapolated"] else "too few kept shots: not extrapolated"
+        print(f"zne: scales used {scales} (kept shots per scale {kept}); {verdict}")

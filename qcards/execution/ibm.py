@@ -299,6 +299,7 @@ def report_of(record: JobRecord) -> RunReport:
         ci=tuple(ci) if ci is not None else None,
         kept_fraction=result.get("kept_fraction", 1.0),
         mitigation=result.get("mitigation", "none"),
+        extrapolation=result.get("extrapolation"),
     )
 
 

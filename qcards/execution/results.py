@@ -13,7 +13,9 @@ class RunReport:
 
     ``p_win`` is the estimate after ``mitigation`` (:mod:`qcards.execution.mitigation`);
     ``p_win_raw`` the plain fraction of winning shots; ``ci`` a 95% interval of ``p_win``;
-    ``kept_fraction`` the share of shots error detection kept (1 without detection).
+    ``kept_fraction`` the share of shots error detection kept (1 without detection);
+    ``extrapolation`` what zero-noise extrapolation saw
+    (:meth:`~qcards.execution.mitigation.Extrapolation.to_json`), with zne only.
     """
 
     backend: str
@@ -25,6 +27,7 @@ class RunReport:
     ci: tuple[float, float] | None = None
     kept_fraction: float = 1.0
     mitigation: str = "none"
+    extrapolation: dict | None = None
 
     def to_json(self) -> dict:
         out = asdict(self)  # nested: "transpiled" becomes a dict too
