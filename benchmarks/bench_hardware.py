@@ -6,8 +6,8 @@ For each device (``fake:<Device>``: the device's calibration, Pauli-twirled, see
 :mod:`qcards.execution.noisy`) and construction, the transpiled two-qubit gate count and depth,
 then p_win with ``--mitigate`` none, detect, readout, zne and all: the estimate, its 95%
 bootstrap interval, the kept fraction, the noise scales the zero-noise fit used (with
-detection, only scales that kept enough shots), |p_win - 5/12| and the seconds it took. Nothing here is
-tuned to the example: the pipeline is the one ``qcards run`` uses on any spec.
+detection, only scales that kept enough shots), |p_win - 5/12| and the seconds it took.
+Nothing here is tuned to the example: the pipeline is the one ``qcards run`` uses on any spec.
 
 ``--stages`` adds the error curve: on the first device, for every stage of the game and each
 of the paper and hardware constructions, the circuit up to that stage is sampled raw and with
