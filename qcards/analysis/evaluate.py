@@ -183,7 +183,7 @@ def evaluate_specs(
     (:func:`~qcards.execution.sweeps.sweep`), and each report equals that of the spec evaluated
     alone (a sampled method's seed included).
     """
-    return sweep(partial(evaluate_spec, **options), specs, scheduler)
+    return sweep(partial(evaluate_spec, **options), specs, scheduler, "specs evaluated")
 
 
 def recommend_spec(
@@ -211,7 +211,7 @@ def recommend_spec(
     one_card = partial(
         evaluate_spec, spec, model=model, method=method, seed=seed, construction=construction
     )
-    reports = list(zip(hand, sweep(one_card, hand, scheduler), strict=True))
+    reports = list(zip(hand, sweep(one_card, hand, scheduler, "first cards"), strict=True))
 
     def rank(item: tuple[Card, EvaluationReport]) -> float | Fraction:
         # exact methods differ from the referee's fraction only by rounding: rank by the

@@ -48,7 +48,7 @@ def resource_growth(
 ) -> list[GrowthRow]:
     """Resources of both constructions for each N; ``scheduler`` as
     :func:`qcards.execution.sweeps.sweep`."""
-    return sweep(_growth_row, cards_per_player, scheduler)
+    return sweep(_growth_row, cards_per_player, scheduler, "resource counts")
 
 
 # ----------------------------------------------------------------------------- estimation error

@@ -26,6 +26,7 @@ from qcards.cli import (
 )
 from qcards.cli.common import error_message
 from qcards.errors import QcardsError
+from qcards.progress import display, wanted
 
 COMMANDS = (
     reproduce,
@@ -52,15 +53,65 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+EXAMPLES = {
+    "reproduce": "qcards reproduce --paper-only",
+    "evaluate": "qcards evaluate qcards/specs/six-card.toml --first CA",
+    "recommend": "qcards recommend qcards/specs/six-card.toml --model adversarial",
+    "count": "qcards count qcards/specs/four-card.toml --algorithm iae --epsilon 0.01 --seed 3",
+    "run": "qcards run qcards/specs/four-card.toml --backend fake:FakeTorino --mitigate all",
+    "jobs list": "qcards jobs list",
+    "jobs fetch": "qcards jobs fetch JOB_ID --json",
+    "resources": "qcards resources --cards-per-player 10",
+    "tables": "qcards tables",
+    "export": "qcards export --out circuits",
+    "gofish replay": "qcards gofish replay tests/games/data/book.txt",
+    "gofish play": "qcards gofish play --players 3 --bots 2 --seed 1",
+    "gofish tournament": "qcards gofish tournament --players 3 --games 100 --seed 1",
+    "gofish solve": "qcards gofish solve --players 2",
+    "gofish count": "qcards gofish count tests/games/data/wikipedia.txt --seed 3",
+    "cats deduce": "qcards cats deduce --cards 7H 7S QC JOKER 8D --call black",
+    "cats simulate": "qcards cats simulate --players 4 --rounds 1000 --seed 1",
+    "qgo replay": "qcards qgo replay tests/games/data/qgo_ranchin_6x6.txt",
+    "qgo play": "qcards qgo play --size 5 --bot white",
+}
+"""One example per command, shown at the end of its ``--help``."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="qcards",
         description="Imperfect-information card games on quantum circuits (Skat endgames).",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for command in COMMANDS:
         command.add_parser(sub)
+    for name, leaf in _leaves(sub):
+        leaf.formatter_class = argparse.RawDescriptionHelpFormatter
+        leaf.epilog = f"example:\n  {EXAMPLES[name]}"
+        leaf.add_argument(
+            "--quiet", action="store_true", help="no progress display (it shows on terminals only)"
+        )
     return parser
+
+
+def _leaves(sub, prefix: str = ""):
+    """``(name, parser)`` of every command that runs (``gofish count``, not ``gofish``)."""
+    for name, parser in sub.choices.items():
+        nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if nested:
+            yield from _leaves(nested[0], f"{prefix}{name} ")
+        else:
+            yield f"{prefix}{name}", parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("qcards")
+    except PackageNotFoundError:  # run from a source tree without installing
+        return "unknown"
 
 
 def _fail(message: str) -> int:
@@ -74,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        return int(args.run(args) or 0)
+        with display(wanted(args.quiet, getattr(args, "json", False))):
+            return int(args.run(args) or 0)
     except QcardsError as exc:
         return _fail(error_message(exc))
     except UsageError as exc:

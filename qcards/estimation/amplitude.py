@@ -35,6 +35,7 @@ from qcards.execution.sparse_sampler import (
     SparseSampler,
     problem_width,
 )
+from qcards.progress import active, step
 
 
 def controlled_grover_power(problem: EstimationProblem, power: int) -> QuantumCircuit:
@@ -152,11 +153,9 @@ def estimate_amplitude(
     ``canonical`` is phase estimation with ``eval_qubits`` evaluation qubits (Eq. 19); ``iae``
     aims at an interval of half-width ``epsilon``; ``mlae`` takes a doubling schedule of Grover
     powers up to about :math:`\\pi/(4\\epsilon)`. ``alpha`` is 1 - confidence level. The
-    options' sampler fields are not used here: ``sampler`` runs the circuits.
+    options' sampler fields are not used here: ``sampler`` runs the circuits. A progress
+    display (:mod:`qcards.progress`), if one shows, counts the circuits run.
     """
-    method, epsilon, alpha = options.algorithm, options.epsilon, options.alpha
-    eval_qubits = options.eval_qubits
-    phase = None
     # on the sparse engine, the Grover powers are applied to a kept state instead of built
     marked = isinstance(sampler, SparseSampler)
     if marked:
@@ -170,6 +169,33 @@ def estimate_amplitude(
             MaximumLikelihoodAmplitudeEstimation,
         )
     )
+    with step(f"amplitude estimation ({options.algorithm}): circuits run") as task:
+        if active():
+            sampler = _Progressed(sampler, task)
+        return _estimate(problem, options, sampler, ae, iae, mlae, marked)
+
+
+class _Progressed(BaseSamplerV2):
+    """Forwards to ``sampler`` (every other attribute too), advancing the progress display's
+    task by the circuits of each run."""
+
+    def __init__(self, sampler: BaseSamplerV2, task) -> None:
+        self._sampler, self._task = sampler, task
+
+    def run(self, pubs, *, shots: int | None = None):
+        pubs = list(pubs)
+        job = self._sampler.run(pubs, shots=shots)
+        self._task.advance(len(pubs))
+        return job
+
+    def __getattr__(self, name: str):
+        return getattr(self._sampler, name)
+
+
+def _estimate(problem, options, sampler, ae, iae, mlae, marked) -> AmplitudeEstimate:
+    method, epsilon, alpha = options.algorithm, options.epsilon, options.alpha
+    eval_qubits = options.eval_qubits
+    phase = None
     if method == "canonical":
         circuit = None if marked else phase_estimation_circuit(problem, eval_qubits)
         algorithm = ae(eval_qubits, phase_estimation_circuit=circuit, sampler=sampler)

@@ -113,7 +113,7 @@ def count(
         task: the spec, the declarer's fixed first card and the construction of the game
             circuit inside A.
         options: the algorithm and its settings (:class:`EstimationOptions`; defaults: IAE at
-            epsilon 0.01 on ``ddsim``).
+            epsilon 0.01 on the ``sparse`` engine).
         sampler: any ``BaseSamplerV2`` (an IBM runtime sampler, a noisy simulator, ...) instead
             of the options' backend; it receives untranspiled circuits, so wrap it in
             :class:`~qcards.execution.sampling.TranspilingSampler`.

@@ -44,6 +44,7 @@ from qiskit_aer.noise.device.models import basic_device_gate_errors, basic_devic
 from qcards.errors import ResourceError
 from qcards.execution.extras import require
 from qcards.execution.local_sampler import LocalSampler
+from qcards.progress import step
 
 SHOTS_PER_TRAJECTORY = 10
 """Default shots drawn from each noise trajectory (1000 shots = 100 trajectories)."""
@@ -166,9 +167,11 @@ class PauliTrajectorySampler(LocalSampler):
         circuit = pub.circuit
         count = math.ceil(pub.shots / self.shots_per_trajectory)
         trajectories = sample_trajectories(circuit, self._channels, count, self._rng)
-        result = self._simulator.run(
-            trajectories, shots=self.shots_per_trajectory, memory=True
-        ).result()
+        # one Aer run for all trajectories (Aer seeds each experiment of a run): a spinner
+        with step(f"noisy emulation: {count} trajectories of {self.shots_per_trajectory} shots"):
+            result = self._simulator.run(
+                trajectories, shots=self.shots_per_trajectory, memory=True
+            ).result()
         memory = [shot for index in range(count) for shot in result.get_memory(index)]
         memory = memory[: pub.shots]  # the last trajectory may give more than needed
         data = {

@@ -22,6 +22,7 @@ from typing import TypeVar
 
 from qcards.errors import QcardsError
 from qcards.execution.extras import require
+from qcards.progress import step, track
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -37,8 +38,16 @@ class SchedulerError(QcardsError):
     """A Dask scheduler that cannot be reached or used; names its address."""
 
 
-def sweep(fn: Callable[[T], R], items: Iterable[T], scheduler: str | None = None) -> list[R]:
+def sweep(
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    scheduler: str | None = None,
+    description: str = "tasks",
+) -> list[R]:
     """``[fn(item) for item in items]``, here (``scheduler`` None) or as Dask tasks.
+
+    A progress display (:mod:`qcards.progress`), if one shows, counts the finished items
+    under ``description``.
 
     Args:
         fn: a picklable function (module-level, or a :func:`functools.partial` of one); on a
@@ -54,9 +63,9 @@ def sweep(fn: Callable[[T], R], items: Iterable[T], scheduler: str | None = None
     """
     items = list(items)
     if scheduler is None:
-        return [fn(item) for item in items]
+        return [fn(item) for item in track(items, description)]
     require("dask", "a sweep on a Dask scheduler")
-    from distributed import wait  # imports distributed (half a second)
+    from distributed import as_completed, wait  # imports distributed (half a second)
 
     from qcards.execution.dask_plugin import AerSingleThread
 
@@ -64,6 +73,9 @@ def sweep(fn: Callable[[T], R], items: Iterable[T], scheduler: str | None = None
         client.register_plugin(AerSingleThread(), name="qcards-aer-single-thread")
         # pure=False: equal items are separate runs (a sampler without a seed), as in the loop
         futures = client.map(fn, items, pure=False)
+        with step(f"{description} on Dask", len(futures)) as task:
+            for _ in as_completed(futures):
+                task.advance()
         wait(futures)
         for future in futures:  # the loop's error: the first failing item's, not the soonest
             if future.status == "error":

@@ -24,6 +24,7 @@ from qcards.circuits.game import build_game
 from qcards.execution.exact import exact_stage_probabilities
 from qcards.execution.sampling import sample_stages
 from qcards.paper.examples import EXAMPLES, PaperExample, PaperFigure
+from qcards.progress import step, track
 from qcards.skat.cards import Card
 from qcards.skat.referee import evaluate, stage_distributions
 from qcards.viz.plots import save_histogram
@@ -151,6 +152,11 @@ class ExampleResult:
         return record
 
 
+_PHASES = 4
+"""Steps of the progress display per first card: exact stages, sampled histograms, the paper's
+registers, the referee."""
+
+
 def reproduce_example(
     example: PaperExample,
     out_dir: str | Path | None = None,
@@ -163,50 +169,60 @@ def reproduce_example(
     label = partial(paper_label, spec=spec)
     figure_results: list[FigureResult] = []
     wins: dict[Card | None, WinResult] = {}
-    for first in example.firsts:
-        game = build_game(spec, first, construction=Construction.PAPER)
-        figures = _figures_for(example, first)
-        wanted = list(dict.fromkeys([f.stage for f in figures] + [game.stages[-1]]))
-        exact_probs = exact_stage_probabilities(game, wanted, method=EXACT_METHOD)
-        samples = sample_stages(game, [f.stage for f in figures], shots, seed)
-        referee = dict(stage_distributions(spec, first))
-        # The same game with the paper's own card registers (Table 4/6), read directly.
-        paper_game = build_game(spec, first, paper_codes=True, construction=Construction.PAPER)
-        registers = exact_stage_probabilities(
-            paper_game,
-            [f.stage for f in figures],
-            paper_game.layout.card_qubits,
-            method=EXACT_METHOD,
-        )
-        for fig in figures:
-            probs = regroup(decode_distribution(game, fig.stage, exact_probs[fig.stage]), label)
-            counts = regroup(decode_distribution(game, fig.stage, samples[fig.stage]), label)
-            exact = regroup(referee[fig.stage], label)
-            figure_results.append(
-                FigureResult(
-                    fig,
-                    {k: float(v) for k, v in probs.items()},
-                    {k: Fraction(v) for k, v in exact.items()},
-                    {k: int(v) for k, v in counts.items()},
-                    None,
-                    regroup(registers[fig.stage], paper_game.layout.code_label),
-                    paper_game.num_qubits,
-                )
+    with step(example.key, total=_PHASES * len(example.firsts)) as task:
+        for first in example.firsts:
+            where = example.key if first is None else f"{example.key}, first card {first}"
+            game = build_game(spec, first, construction=Construction.PAPER)
+            figures = _figures_for(example, first)
+            wanted = list(dict.fromkeys([f.stage for f in figures] + [game.stages[-1]]))
+            task.describe(f"{where}: exact stages ({EXACT_METHOD})")
+            exact_probs = exact_stage_probabilities(game, wanted, method=EXACT_METHOD)
+            task.advance()
+            task.describe(f"{where}: {shots} shots per histogram (aer)")
+            samples = sample_stages(game, [f.stage for f in figures], shots, seed)
+            task.advance()
+            referee = dict(stage_distributions(spec, first))
+            # The same game with the paper's own card registers (Table 4/6), read directly.
+            task.describe(f"{where}: the paper's card registers")
+            paper_game = build_game(spec, first, paper_codes=True, construction=Construction.PAPER)
+            registers = exact_stage_probabilities(
+                paper_game,
+                [f.stage for f in figures],
+                paper_game.layout.card_qubits,
+                method=EXACT_METHOD,
             )
-        last = game.stages[-1]
-        final = decode_distribution(game, last, exact_probs[last])
-        computed = sum(p for s, p in final.items() if s.declarer_points(spec) >= spec.target)
-        exact_win = evaluate(spec, "random", first).p_win
-        adversarial = evaluate(spec, "adversarial", first).p_win
-        printed = example.printed_p_win[first]
-        reason = None
-        if printed != exact_win:
-            reason = example.explanations.get(first, "no explanation recorded")
-            if printed == adversarial:
-                reason += f" (double-dummy value computed here: {_fraction_text(adversarial)})"
-        wins[first] = WinResult(
-            float(computed), exact_win, printed, adversarial, reason, game.num_qubits
-        )
+            task.advance()
+            for fig in figures:
+                probs = regroup(decode_distribution(game, fig.stage, exact_probs[fig.stage]), label)
+                counts = regroup(decode_distribution(game, fig.stage, samples[fig.stage]), label)
+                exact = regroup(referee[fig.stage], label)
+                figure_results.append(
+                    FigureResult(
+                        fig,
+                        {k: float(v) for k, v in probs.items()},
+                        {k: Fraction(v) for k, v in exact.items()},
+                        {k: int(v) for k, v in counts.items()},
+                        None,
+                        regroup(registers[fig.stage], paper_game.layout.code_label),
+                        paper_game.num_qubits,
+                    )
+                )
+            last = game.stages[-1]
+            final = decode_distribution(game, last, exact_probs[last])
+            computed = sum(p for s, p in final.items() if s.declarer_points(spec) >= spec.target)
+            task.describe(f"{where}: the referee")
+            exact_win = evaluate(spec, "random", first).p_win
+            adversarial = evaluate(spec, "adversarial", first).p_win
+            printed = example.printed_p_win[first]
+            reason = None
+            if printed != exact_win:
+                reason = example.explanations.get(first, "no explanation recorded")
+                if printed == adversarial:
+                    reason += f" (double-dummy value computed here: {_fraction_text(adversarial)})"
+            task.advance()
+            wins[first] = WinResult(
+                float(computed), exact_win, printed, adversarial, reason, game.num_qubits
+            )
     result = ExampleResult(example, tuple(figure_results), wins)
     if out_dir is not None:
         result = write_histograms(result, out_dir, shots)
@@ -235,4 +251,8 @@ def reproduce(
     seed: int | None = 1,
 ) -> dict[str, ExampleResult]:
     """Reproduce the chosen paper examples; keys are the example names."""
-    return {key: reproduce_example(EXAMPLES[key], out_dir, shots, seed) for key in which}
+    which = list(which)
+    return {
+        key: reproduce_example(EXAMPLES[key], out_dir, shots, seed)
+        for key in track(which, "reproduce: paper examples")
+    }

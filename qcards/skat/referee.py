@@ -27,6 +27,7 @@ from fractions import Fraction
 from functools import cache
 
 from qcards.errors import ModelError
+from qcards.progress import track
 from qcards.skat.cards import Card
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Path, Snapshot, Stage, check_first, skat_points, stages
@@ -68,6 +69,15 @@ def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
 
     for unknown in assign(spec.unknown, spec.receivers):
         yield {**known, **unknown}
+
+
+def num_deals(spec: Endgame) -> int:
+    """How many deals :func:`deals` yields: the multinomial of the receivers' sizes."""
+    count, left = 1, len(spec.unknown)
+    for receiver in spec.receivers:
+        count *= math.comb(left, spec.sizes[receiver])
+        left -= spec.sizes[receiver]
+    return count
 
 
 def random_deal(spec: Endgame, rng: random.Random) -> dict[Card, str]:
@@ -268,7 +278,7 @@ def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) ->
     total_pts = Fraction(0)
     total_paths = 0
     num = 0
-    for owner in deals(spec):
+    for owner in track(deals(spec), "referee: deals", num_deals(spec)):
         hands = tuple(frozenset(c for c, q in owner.items() if q == p) for p in players)
         w, e, k = solve(hands, leader0, (), spec.declarer_points + skat_points(owner), first)
         total_win += w
