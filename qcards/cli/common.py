@@ -153,7 +153,20 @@ def print_record(data: dict, as_json: bool) -> None:
 
 
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+    """A table on stdout: drawn by ``rich`` on a terminal, plain aligned text when piped (the
+    form scripts and the documentation's examples read)."""
     cells = [[str(h) for h in headers]] + [[_cell(v) for v in row] for row in rows]
+    if sys.stdout.isatty():
+        from rich import box
+        from rich.console import Console
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(*cells[0], box=box.SIMPLE_HEAD, header_style="bold")
+        for row in cells[1:]:
+            table.add_row(*(Text(v) for v in row))  # Text: "[0.41, 0.43]" is not markup
+        Console().print(table)
+        return
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     for k, row in enumerate(cells):
         print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
