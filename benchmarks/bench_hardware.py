@@ -1,6 +1,7 @@
 """Benchmark: the four-card example on emulated IBM devices, with each mitigation alone and all.
 
-Run ``python benchmarks/bench_hardware.py [--shots N] [--seed S] [--devices A,B] [--stages]``.
+Run ``python benchmarks/bench_hardware.py [--shots N] [--seed S] [--devices A,B]
+[--examples four-card,six-card] [--stages]``.
 
 For each device (``fake:<Device>``: the device's calibration, Pauli-twirled, see
 :mod:`qcards.execution.noisy`) and construction, the transpiled two-qubit gate count and depth,
@@ -38,16 +39,26 @@ from qcards.execution.transpile import (  # noqa: E402
     transpile_to,
     transpiled_size,
 )
-from qcards.paper.examples import FOUR_CARD  # noqa: E402
+from qcards.paper.examples import FOUR_CARD, SIX_CARD  # noqa: E402
+from qcards.skat.cards import Card  # noqa: E402
 from qcards.skat.referee import evaluate, stage_distributions  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def study(devices: list[str], constructions: list[str], shots: int, seed: int) -> None:
-    spec = FOUR_CARD.spec()
-    exact = float(evaluate(spec).p_win)
-    print(f"four-card example, exact p_win {evaluate(spec).p_win} = {exact:.4f}; {shots} shots")
+EXAMPLES = {"four-card": (FOUR_CARD, None), "six-card": (SIX_CARD, Card.parse("CA"))}
+"""The examples the study can run: the paper's, the six-card one with the declarer's ace first."""
+
+
+def study(
+    devices: list[str], constructions: list[str], shots: int, seed: int, example: str
+) -> None:
+    paper_example, first = EXAMPLES[example]
+    spec = paper_example.spec()
+    exact_fraction = evaluate(spec, "random", first).p_win
+    exact = float(exact_fraction)
+    lead = f", first card {first}" if first else ""
+    print(f"{example} example{lead}, exact p_win {exact_fraction} = {exact:.4f}; {shots} shots")
     print()
     print(
         "| device | construction | 2q gates | depth | mitigate | p_win | 95% interval "
@@ -56,7 +67,7 @@ def study(devices: list[str], constructions: list[str], shots: int, seed: int) -
     print("|" + "---|" * 12)
     for device in devices:
         for construction in constructions:
-            task = GameTask(spec, None, construction)
+            task = GameTask(spec, first, construction)
             for name in MITIGATIONS:
                 start = time.perf_counter()
                 r = run_task(task, f"fake:{device}", shots, seed, mitigate=name)
@@ -138,11 +149,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--devices", default="FakeTorino,FakeFez,FakeBrisbane")
     parser.add_argument("--constructions", default="hardware")
+    parser.add_argument("--examples", default="four-card", help="four-card, six-card or both")
     parser.add_argument("--stages", action="store_true")
     args = parser.parse_args()
     print(f"load at start {os.getloadavg()}")
     devices = args.devices.split(",")
-    study(devices, args.constructions.split(","), args.shots, args.seed)
+    for example in args.examples.split(","):
+        study(devices, args.constructions.split(","), args.shots, args.seed, example)
     if args.stages:
         rows = stage_curve(devices[0], args.shots, args.seed)
         print(f"plot: {plot(rows, devices[0])}")

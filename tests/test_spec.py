@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from qcards.cli import main
 from qcards.errors import SpecError
 from qcards.skat.cards import Card, Trump
 from qcards.skat.spec import SKAT, load_spec, parse_spec
@@ -150,3 +151,22 @@ def test_skat_errors(text, field, message):
         parse_spec(text, source="skat.toml")
     assert f"skat.toml: field '{field}'" in str(info.value)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("x = " + "[" * 1000 + "]" * 1000 + "\n", "nested too deeply"),
+        ("declarer_points = " + "9" * 5000 + "\n", "cannot be read"),
+    ],
+    ids=["nested-1000-deep", "5000-digit-integer"],
+)
+def test_toml_the_parser_cannot_read_is_one_error_line(tmp_path, capsys, text, message):
+    """Found by fuzzing (issue 21): the parser's RecursionError and int-conversion ValueError."""
+    path = tmp_path / "hostile.toml"
+    path.write_text(text)
+    with pytest.raises(SpecError, match=rf"hostile.toml: TOML .*{message}"):
+        load_spec(path)
+    assert main(["evaluate", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "hostile.toml" in err[0]

@@ -174,6 +174,10 @@ def parse_spec(text: str, source: str = "<spec>") -> Endgame:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{source}: TOML syntax error: {exc}") from None
+    except RecursionError:  # tomllib recurses once per nesting level of arrays and tables
+        raise SpecError(f"{source}: TOML nested too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer literal longer than Python converts (4300 digits)
+        raise SpecError(f"{source}: TOML value cannot be read: {exc}") from None
     return spec_from_dict(data, source)
 
 
