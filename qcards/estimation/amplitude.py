@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 from qiskit import ClassicalRegister, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import PermutationGate, QFTGate
 from qiskit.primitives import BaseSamplerV2
@@ -216,7 +217,15 @@ def _estimate(problem, options, sampler, ae, iae, mlae, marked) -> AmplitudeEsti
         schedule = [0] + [2**j for j in range(top)]
         algorithm = mlae(schedule, sampler=sampler)
         result = algorithm.estimate(problem)
-        ci = algorithm.compute_confidence_interval(result, alpha, kind="fisher")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ci = algorithm.compute_confidence_interval(result, alpha, kind="fisher")
+        if not ci[1] - ci[0] > 1e-12:
+            # at a = 0 or 1 the Fisher information is infinite and its interval a point (which
+            # misses an amplitude 1e-7 away): the likelihood-ratio interval stays honest there
+            ci = algorithm.compute_confidence_interval(result, alpha, kind="likelihood_ratio")
+            # its grid of angles starts beside the boundary: an estimate there is in the interval
+            ci = (0.0 if result.estimation < 1e-12 else ci[0], ci[1])
+            ci = (ci[0], 1.0 if result.estimation > 1 - 1e-12 else ci[1])
         estimate = float(result.estimation)
     return AmplitudeEstimate(
         estimate=estimate,
