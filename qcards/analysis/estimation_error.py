@@ -139,7 +139,7 @@ def estimation_error(
     seeds: int | Mapping[str, int] = 3,
     backend: str = "sparse",
 ) -> ErrorStudy:
-    """Median |estimate - exact p_win| and oracle calls over seeds 1..n, per setting.
+    """Median ``|estimate - exact p_win|`` and oracle calls over seeds 1..n, per setting.
 
     Amplitude estimation runs through :func:`qcards.estimation.counting.count` (100 shots per
     circuit);

@@ -81,9 +81,9 @@ def hardware_fit(
     stages: Iterable[str] | None = None,
     seed: int = 1,
 ) -> tuple[DeviceErrors, list[StageFit]]:
-    """The game transpiled for ``device`` up to each stage (``Stage.name``s; default: the deal,
-    the first card and the whole game), with the error-free share each would have at median
-    error rates (:meth:`DeviceErrors.error_free_share`).
+    """The game transpiled for ``device`` up to each stage (names from ``Stage.name``; default:
+    the deal, the first card and the whole game), with the error-free share each would have at
+    median error rates (:meth:`DeviceErrors.error_free_share`).
 
     Transpilation is Qiskit's preset pass manager at optimization level 1 with ``seed``
     (:func:`qcards.execution.transpile.transpile_to`), measuring the game's outcome register.

@@ -103,7 +103,7 @@ class AmplitudeEstimate:
 
 
 def power_marker(problem: EstimationProblem, k: int, measurement: bool) -> QuantumCircuit:
-    """A circuit standing for :math:`Q^k A|0\rangle` (objective qubits measured), for a
+    r"""A circuit standing for :math:`Q^k A|0\rangle` (objective qubits measured), for a
     :class:`~qcards.execution.sparse_sampler.GroverSampler`: its gates are not built."""
     circuit = QuantumCircuit(
         problem_width(problem), name=f"marker_q{k}", metadata={GROVER_POWER: k}

@@ -114,7 +114,7 @@ class SparseMemoryError(MemoryError):
 
 
 class AncillaError(ValueError):
-    """A qubit that should end in |0> carries probability on |1>."""
+    """A qubit that should end in ``|0>`` carries probability on ``|1>``."""
 
 
 def _words(num_qubits: int) -> int:
@@ -141,7 +141,7 @@ def _chop(matrix: np.ndarray) -> np.ndarray:
 
 
 class SparseState:
-    """A state as rows of (basis state, amplitude); starts in |0...0>.
+    """A state as rows of (basis state, amplitude); starts in ``|0...0>``.
 
     Attributes:
         num_qubits: the width.
@@ -581,7 +581,7 @@ class SparseState:
 
     # ----------------------------------------------------------------- merging
     def merge(self) -> None:
-        """Sum the amplitudes of rows holding the same basis state; drop |a|^2 < DROP_PROB."""
+        """Sum the amplitudes of rows holding the same basis state; drop ``|a|^2 < DROP_PROB``."""
         w, a = _group(self._w, self._a)
         keep = (a.real * a.real + a.imag * a.imag) >= DROP_PROB
         if not keep.all():
@@ -639,7 +639,8 @@ class SparseState:
         return float(p.sum())
 
     def check_clean(self, qubits: Sequence[int], atol: float = 1e-12) -> None:
-        """Raise :class:`AncillaError` unless ``qubits`` end in |0> (up to ``atol`` probability)."""
+        """Raise :class:`AncillaError` unless ``qubits`` end in ``|0>`` (up to ``atol``
+        probability)."""
         p = self.ancilla_probability(qubits)
         if p > atol:
             raise AncillaError(f"ancillas {list(qubits)} carry probability {p:.3g} on |1>")
@@ -915,7 +916,7 @@ def simulate(
     max_bytes: int | None = None,
     classical_actions: bool = True,
 ) -> SparseState:
-    """Run ``circuit`` (no measurements or resets) from |0...0> exactly.
+    """Run ``circuit`` (no measurements or resets) from ``|0...0>`` exactly.
 
     Args:
         circuit: the circuit.

@@ -99,7 +99,7 @@ def problem_width(problem) -> int:
 
 
 GROVER_POWER = "qcards_grover_power"
-"""Metadata key of a marker circuit meaning A Q^k |0> measured on the objective qubits."""
+"""Metadata key of a marker circuit meaning ``A Q^k |0>`` measured on the objective qubits."""
 
 PHASE_ESTIMATION = "qcards_phase_estimation"
 """Metadata key of a marker circuit meaning phase estimation of Q with m evaluation qubits
@@ -143,7 +143,7 @@ class GroverSampler(SparseSampler):
         self._latest: tuple[int, object] | None = None  # (k, state after Q^k A)
 
     def _power(self, k: int):
-        """The state Q^k A|0> (kept for the next, larger k)."""
+        """The state ``Q^k A|0>`` (kept for the next, larger k)."""
         from qcards.execution.sparse import SparseState, rows_for_bytes
 
         if self._latest is None or self._latest[0] > k:

@@ -93,7 +93,7 @@ def resource_growth_figure(rows: Sequence[GrowthRow]) -> Figure:
 
 
 def estimation_error_figure(studies: Sequence[ErrorStudy]) -> Figure:
-    """Median |estimate - exact p_win| against oracle calls, one panel per study
+    """Median ``|estimate - exact p_win|`` against oracle calls, one panel per study
     (:func:`qcards.analysis.estimation_error.estimation_error`), each method labelled with its
     fitted log-log slope. Points with no oracle call (IAE done in its first round) cannot be
     drawn on a log axis."""

@@ -1,5 +1,6 @@
-"""Quantum Go Fish: an exact referee (:mod:`.game`, :mod:`.knowledge`), record replay, bots
-(:mod:`.bots`), bot leagues (:mod:`.tournament`) and terminal play (:mod:`.terminal`).
+"""Quantum Go Fish: an exact referee (:mod:`qcards.games.gofish.game`, :mod:`.knowledge`),
+record replay, bots (:mod:`qcards.games.gofish.bots`), bot leagues (:mod:`.tournament`) and
+terminal play (:mod:`qcards.games.gofish.terminal`).
 
 The book's variants (no-four, lose-a-turn, playing-on) are options of :class:`.game.GoFish`.
 The knowledge of the table is computed exactly by flows over the deal matrices

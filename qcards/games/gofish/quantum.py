@@ -17,8 +17,8 @@ machinery:
   the counts and flags are uncomputed, so the objective's 1-branch is exactly the uniform
   superposition of the consistent deals, with every ancilla back at 0;
 * the number: amplitude estimation of the objective
-(:func:`qcards.estimation.amplitude.estimate_amplitude`,
-  the same estimators as Skat's weighted counting) gives a = N / N_total, so N = N_total a.
+  (:func:`qcards.estimation.amplitude.estimate_amplitude`, the same estimators as Skat's
+  weighted counting) gives a = N / N_total, so N = N_total a.
 
 Two notions of "deal" are offered. ``cards`` counts deals of the physical cards (suit-mates
 told apart, the measure a shuffled deck gives): all 4n cards are dealt. ``hands`` counts count

@@ -1,4 +1,4 @@
-"""Bot leagues: many seeded games between the bots of :mod:`.bots`, with win rates.
+"""Bot leagues: seeded games between the bots of :mod:`qcards.games.gofish.bots`, win rates.
 
 The line-up is the list of bot kinds repeated to fill the seats (``random,greedy`` at four
 seats: random, greedy, random, greedy). Every game is played once per *seating*: each rotation
