@@ -18,6 +18,7 @@ from qcards.circuits.decode import decode_distribution
 from qcards.circuits.game import GameCircuit
 from qcards.circuits.task import GameTask
 from qcards.errors import ModelError, ParameterError, ResourceError
+from qcards.execution.budget import check_work
 from qcards.execution.exact import exact_stage_probabilities, sparse_final_points
 from qcards.execution.sampling import sample_stages
 from qcards.execution.sweeps import sweep
@@ -108,6 +109,7 @@ def evaluate_spec(
     shots: int = 1000,
     seed: int | None = None,
     construction: Construction | str = DEFAULT_CONSTRUCTION,
+    force: bool = False,
 ) -> EvaluationReport:
     """Win probability and expected declarer points of ``spec`` by the chosen method.
 
@@ -117,7 +119,11 @@ def evaluate_spec(
         construction: which game circuit runs
             (:class:`~qcards.circuits.construction.Construction`); both give the same
             distribution.
+        force: run even when the work is estimated to exceed
+            :data:`~qcards.execution.budget.TIME_BUDGET` (refused otherwise, before any work).
     """
+    passes = 1 if method == "classical" else 2  # the referee, and the circuit beside it
+    check_work(spec, first, force, "evaluating this endgame", passes)
     task = GameTask(spec, first, construction)
     construction = task.construction
     game = task.build()
@@ -193,12 +199,14 @@ def recommend_spec(
     seed: int | None = None,
     construction: Construction | str = DEFAULT_CONSTRUCTION,
     scheduler: str | None = None,
+    force: bool = False,
 ) -> list[tuple[Card, EvaluationReport]]:
     """p_win of every first card of the declarer (who must lead), best first.
 
     Each first card is one independent :func:`evaluate_spec`; ``scheduler`` runs them as Dask
     tasks (:func:`~qcards.execution.sweeps.sweep`: ``"local"`` or a scheduler address), with the
-    same results as without.
+    same results as without. The work of all first cards together is estimated first and
+    refused above :data:`~qcards.execution.budget.TIME_BUDGET` unless ``force``.
     """
     if spec.leader != spec.declarer:
         raise ModelError(
@@ -208,8 +216,16 @@ def recommend_spec(
     hand = spec.hands[spec.declarer]
     if not hand:
         raise ModelError(f"the declarer {spec.declarer} has no known cards to choose from")
+    passes = 1 if method == "classical" else 2
+    check_work(spec, None, force, "recommending a first card", passes)
     one_card = partial(
-        evaluate_spec, spec, model=model, method=method, seed=seed, construction=construction
+        evaluate_spec,
+        spec,
+        model=model,
+        method=method,
+        seed=seed,
+        construction=construction,
+        force=True,  # checked above for all first cards together
     )
     reports = list(zip(hand, sweep(one_card, hand, scheduler, "first cards"), strict=True))
 

@@ -29,6 +29,7 @@ FLAGS = {
     "epsilon": "--epsilon",
     "eval_qubits": "--eval-qubits",
     "first": "--first",
+    "force": "--force",
     "method": "--method",
     "shots": "--shots",
     "stages": "--stages",
@@ -124,6 +125,14 @@ def estimation_options(args) -> EstimationOptions:
 
 def json_argument(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def force_argument(parser) -> None:
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="run even if the work is estimated to take over 10 minutes (refused otherwise)",
+    )
 
 
 def load(path: str) -> Endgame:

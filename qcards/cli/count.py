@@ -8,6 +8,7 @@ from qcards.cli.common import (
     construction_argument,
     estimation_arguments,
     estimation_options,
+    force_argument,
     json_argument,
     load,
     print_record,
@@ -25,6 +26,7 @@ def add_parser(sub) -> None:
     # paper: the narrower circuit at the paper's sizes, as in the paper's counting
     construction_argument(p, default="paper")
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card")
+    force_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
 
@@ -32,7 +34,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     options = estimation_options(args)
     task = GameTask(load(args.spec), card_option(args.first), args.construction)
-    result = count(task, options)
+    result = count(task, options, force=args.force)
     data = result.to_json()
     if not args.json:
         data["ci"] = f"[{data['ci'][0]:.6f}, {data['ci'][1]:.6f}]"

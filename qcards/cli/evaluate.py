@@ -11,6 +11,7 @@ from qcards.cli.common import (
     card_option,
     construction_argument,
     dask_argument,
+    force_argument,
     json_argument,
     load,
     print_json,
@@ -31,6 +32,7 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
     construction_argument(p)
     dask_argument(p)
+    force_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
 
@@ -48,6 +50,7 @@ def run(args) -> int:
         shots=args.shots,
         seed=args.seed,
         construction=args.construction,
+        force=args.force,
     )
     if len(reports) == 1:
         print_record(reports[0].to_json(), args.json)

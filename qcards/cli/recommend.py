@@ -6,6 +6,7 @@ from qcards.analysis.evaluate import METHODS, recommend_spec
 from qcards.cli.common import (
     construction_argument,
     dask_argument,
+    force_argument,
     json_argument,
     load,
     print_json,
@@ -23,13 +24,20 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
     construction_argument(p)
     dask_argument(p)
+    force_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     ranked = recommend_spec(
-        load(args.spec), args.model, args.method, args.seed, args.construction, args.dask
+        load(args.spec),
+        args.model,
+        args.method,
+        args.seed,
+        args.construction,
+        args.dask,
+        force=args.force,
     )
     cards = [
         {

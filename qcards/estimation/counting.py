@@ -25,6 +25,7 @@ of p_win is the weighted count the paper calls open research. The primitive (whe
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -35,6 +36,7 @@ from qcards.circuits.oracle import WinCircuit
 from qcards.circuits.task import GameTask
 from qcards.estimation.amplitude import estimate_amplitude
 from qcards.estimation.options import EstimationOptions
+from qcards.execution.budget import check_work
 from qcards.execution.sampling import default_sampler
 from qcards.execution.targets import parse_target
 from qcards.skat.referee import paths
@@ -106,6 +108,7 @@ def count(
     task: GameTask,
     options: EstimationOptions | None = None,
     sampler: BaseSamplerV2 | None = None,
+    force: bool = False,
 ) -> CountResult:
     """Estimate p_win of ``task`` by quantum counting or amplitude estimation.
 
@@ -117,9 +120,15 @@ def count(
         sampler: any ``BaseSamplerV2`` (an IBM runtime sampler, a noisy simulator, ...) instead
             of the options' backend; it receives untranspiled circuits, so wrap it in
             :class:`~qcards.execution.sampling.TranspilingSampler`.
+        force: run even when the work is estimated to exceed
+            :data:`~qcards.execution.budget.TIME_BUDGET` (refused otherwise, before any work).
     """
     options = options or EstimationOptions()
     spec, first = task.spec, task.first
+    # the referee's enumeration below, and Grover powers up to about pi / (4 epsilon) (or
+    # 2^m for phase estimation), each applying A and its inverse to the game state
+    powers = 2**options.eval_qubits if options.algorithm == "canonical" else 1 / options.epsilon
+    check_work(spec, first, force, "counting on this endgame", 1 + 2 * math.pi / 4 * powers)
     win = task.win_circuit()
     width = win.num_qubits + options.extra_qubits
     if sampler is None:

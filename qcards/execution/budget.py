@@ -17,6 +17,9 @@ from contextlib import contextmanager
 from qcards.errors import ResourceError
 from qcards.execution.sparse import SparseMemoryError
 from qcards.execution.sparse import estimate_bytes as sparse_bytes
+from qcards.skat.cards import Card
+from qcards.skat.referee import estimate_paths
+from qcards.skat.spec import Endgame
 
 GIB = 2**30
 
@@ -84,3 +87,48 @@ def check_memory(method: str, num_qubits: int, paths: float, budget: float | Non
             f"{budget / GIB:.1f} GiB (use {{method}} classical, or a smaller spec)",
             parameters=("method",),
         )
+
+
+TIME_BUDGET = 600.0
+"""Seconds a command may plan to run before it refuses (unless forced): ten minutes."""
+
+PATHS_PER_SECOND = 150_000.0
+"""Play paths per second of the referee and the sparse engine, rounded down from the scale
+benchmark (fifteen cards, 7.3 million paths: referee 40 s, engine 31 s, on this machine)."""
+
+
+def check_work(
+    spec: Endgame,
+    first: Card | None = None,
+    force: bool = False,
+    what: str = "this evaluation",
+    repeats: float = 1.0,
+) -> float:
+    """Refuse (:class:`ResourceError`) work planned to take longer than :data:`TIME_BUDGET`.
+
+    The work is ``repeats`` passes over the (deal, play path) pairs of ``spec``, counted by
+    Knuth's estimator in milliseconds; the referee, the sparse engine and the decoders all work
+    in proportion to it. Returns the estimated seconds. ``force`` skips the refusal.
+    """
+    paths = estimate_paths(spec, first) * repeats
+    seconds = paths / PATHS_PER_SECOND
+    if seconds > TIME_BUDGET and not force:
+        fits = TIME_BUDGET * PATHS_PER_SECOND
+        raise ResourceError(
+            f"{what} would follow about {paths:,.0f} play paths, about {_duration(seconds)} at "
+            f"about {PATHS_PER_SECOND:,.0f} paths per second; about {fits:,.0f} fit in "
+            f"{TIME_BUDGET / 60:.0f} minutes (give {{force}} to run it anyway, or use a smaller "
+            "spec)",
+            parameters=("force",),
+        )
+    return seconds
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:,.0f} minutes"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:,.0f} hours"
+    if seconds < 2 * 31_557_600:
+        return f"{seconds / 86400:,.0f} days"
+    return f"{seconds / 31_557_600:,.2g} years"
