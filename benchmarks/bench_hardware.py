@@ -75,7 +75,7 @@ def study(
                 low, high = r.ci
                 covers = "yes" if low <= exact <= high else "no"
                 zne = r.extrapolation
-                fit = "-" if zne is None else ", ".join(f"{x:g}" for x in zne["used"])
+                fit = "-" if zne is None else ", ".join(f"{x:g}" for x in zne["used"]) or "none"
                 print(
                     f"| {device} | {construction} | {r.transpiled.two_qubit_gates} "
                     f"| {r.transpiled.depth} | {name} | {r.p_win:.4f} | [{low:.3f}, {high:.3f}] "
