@@ -26,6 +26,7 @@ from qcards.cli import (
 )
 from qcards.cli.common import error_message
 from qcards.errors import QcardsError
+from qcards.files import WRITTEN
 from qcards.progress import display, wanted
 
 COMMANDS = (
@@ -135,7 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f" {exc.filename}" if exc.filename else ""
         return _fail(f"cannot write{where}: {exc.strerror or exc}")
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
+        done = f"{len(WRITTEN)} file(s) written, the last {WRITTEN[-1]}" if WRITTEN else "no file"
+        print(f"error: interrupted (Ctrl-C): {done}; nothing is left half-written", file=sys.stderr)
         return 130
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from qcards.cli.common import json_argument, print_json
+from qcards.files import write_text
 from qcards.games.qgo.board import Colour
 from qcards.games.qgo.bots import SimpleBot
 from qcards.games.qgo.game import QuantumGo
@@ -51,9 +51,9 @@ def add_parser(sub) -> None:
 
 def _save(game: QuantumGo, sgf: str | None, record: str | None) -> None:
     if sgf:
-        Path(sgf).write_text(to_sgf(game), encoding="utf-8")
+        write_text(sgf, to_sgf(game))
     if record:
-        Path(record).write_text(write_record(game), encoding="utf-8")
+        write_text(record, write_record(game))
 
 
 def run_replay(args) -> int:

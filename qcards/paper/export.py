@@ -17,6 +17,7 @@ from qiskit.circuit import ClassicalRegister, QuantumCircuit
 
 from qcards.circuits.construction import CONSTRUCTIONS
 from qcards.circuits.game import build_game
+from qcards.files import atomic_path, write_text
 from qcards.paper.examples import EXAMPLES
 
 DEFAULT_DIR = Path("circuits")
@@ -54,9 +55,9 @@ def export_circuits(out_dir: str | Path = DEFAULT_DIR) -> list[Path]:
     written = []
     for item in exported_circuits():
         qasm_path = out_dir / f"{item.name}.qasm"
-        qasm_path.write_text(qasm3.dumps(item.circuit) + "\n", encoding="utf-8")
+        write_text(qasm_path, qasm3.dumps(item.circuit) + "\n")
         qpy_path = out_dir / f"{item.name}.qpy"
-        with qpy_path.open("wb") as handle:
+        with atomic_path(qpy_path) as temporary, temporary.open("wb") as handle:
             qpy.dump(item.circuit, handle)
         written += [qasm_path, qpy_path]
     return written

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from qcards.analysis.estimation_error import estimation_error
 from qcards.analysis.growth import resource_growth
+from qcards.files import write_text
 from qcards.paper.examples import FOUR_CARD
 from qcards.paper.reproduce import ExampleResult
 from qcards.viz.plots import estimation_error_figure, resource_growth_figure, save_figure
@@ -45,13 +46,13 @@ def write_new_figures(
     out = Path(out_dir)
     rows = resource_growth(range(1, MAX_CARDS_PER_PLAYER + 1))
     save_figure(resource_growth_figure(rows), out / "resources-growth.png")
-    (out / "resources-growth.json").write_text(
-        json.dumps([row.to_json() for row in rows], indent=1) + "\n"
+    write_text(
+        out / "resources-growth.json", json.dumps([row.to_json() for row in rows], indent=1) + "\n"
     )
     full = rows[-1]
     study = estimation_error("four-card", FOUR_CARD.spec(), None, GALLERY_SETTINGS, seeds)
     save_figure(estimation_error_figure([study]), out / "estimation-error.png")
-    (out / "estimation-error.json").write_text(json.dumps(study.to_json(), indent=1) + "\n")
+    write_text(out / "estimation-error.json", json.dumps(study.to_json(), indent=1) + "\n")
     slopes = ", ".join(f"{m} {s:+.2f}" for m, s in study.slopes.items())
     seed_counts = ", ".join(f"{m} {n}" for m, n in study.seeds.items())
     return [
@@ -105,5 +106,5 @@ def write_index(out_dir: str | Path, figures: list[dict]) -> Path:
     for figure in figures:
         lines += [f"## {figure['file']}", "", figure["caption"], "", f"![]({figure['file']})", ""]
     path = Path(out_dir) / "index.md"
-    path.write_text("\n".join(lines))
+    write_text(path, "\n".join(lines))
     return path

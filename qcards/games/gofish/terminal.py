@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
+from qcards.files import write_text
 from qcards.games.gofish.bots import (
     BOT_KINDS,
     DEFAULT_DEPTH,
@@ -446,5 +447,5 @@ def play_game(
     }
     game = play_terminal(game, seats, out)
     if record is not None:
-        Path(record).write_text(write_record(game), encoding="utf-8")
+        write_text(record, write_record(game))
     return game

@@ -1,0 +1,63 @@
+"""Ctrl-C and crashes leave no partial file (issue 21): files appear atomically, and an
+interrupted command stops with one line saying what it had written."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from matplotlib.figure import Figure
+
+from qcards.files import PARTIAL_SUFFIX, WRITTEN, atomic_path, save_figure, write_text
+
+HANG_GUARD = 120
+"""Seconds after which the interrupted command counts as hung (a guard, not a timing)."""
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
+    target = tmp_path / "table.json"
+    write_text(target, "old\n")
+    with pytest.raises(KeyboardInterrupt), atomic_path(target) as temporary:
+        temporary.write_text("half of the new")
+        raise KeyboardInterrupt
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["table.json"]
+
+
+def test_written_files_are_complete_and_counted(tmp_path):
+    before = len(WRITTEN)
+    figure = Figure()
+    figure.subplots().plot([0, 1], [1, 0])
+    png = save_figure(figure, tmp_path / "sub" / "plot.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.read_bytes().endswith(
+        b"IEND\xaeB`\x82"
+    )
+    assert WRITTEN[before:] == [png]
+    assert png.stat().st_mode & 0o044  # readable by others, unlike mkstemp's private mode
+
+
+def test_ctrl_c_stops_reproduce_with_one_line_and_no_partial_file(tmp_path):
+    out = tmp_path / "gallery"
+    code = "import sys; from qcards.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "reproduce", "--out", str(out), "--shots", "200"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not any(out.glob("*.png")):
+        time.sleep(0.2)  # interrupt once it has written its first figure
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=HANG_GUARD)
+    assert proc.returncode == 130, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: interrupted (Ctrl-C): ")
+    assert "nothing is left half-written" in lines[0]
+    leftovers = [p for p in out.rglob("*") if p.name.endswith(PARTIAL_SUFFIX)]
+    assert not leftovers
+    for png in out.glob("*.png"):
+        assert png.read_bytes().endswith(b"IEND\xaeB`\x82"), png  # complete files only
