@@ -196,3 +196,20 @@ def test_recommend_exact_ties_keep_hand_order(capsys):
     data = run_json(capsys, "recommend", SIX)
     assert [c["card"] for c in data["cards"]] == ["CA", "CK"]
     assert {c["p_win_exact"] for c in data["cards"]} == {"2/3"}
+
+
+def test_json_output_is_strict_json(capsys):
+    """JSON has no NaN or Infinity (issue 21): such values are written as null."""
+    from qcards.cli.common import print_json
+
+    print_json({"p": float("nan"), "ci": (0.1, float("inf")), "nested": [{"x": -float("inf")}]})
+    out = capsys.readouterr().out
+
+    def refuse(name):
+        raise AssertionError(f"{name} in JSON output")
+
+    assert json.loads(out, parse_constant=refuse) == {
+        "p": None,
+        "ci": [0.1, None],
+        "nested": [{"x": None}],
+    }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 
@@ -149,8 +150,20 @@ def card_option(text: str | None) -> Card | None:
 
 
 def print_json(data) -> None:
-    json.dump(data, sys.stdout, indent=2)
+    """``data`` as strict JSON: a value that is not a finite number (NaN, infinity), which JSON
+    cannot hold, is written as ``null``."""
+    json.dump(_finite(data), sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
+
+
+def _finite(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 def print_record(data: dict, as_json: bool) -> None:
