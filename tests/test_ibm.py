@@ -5,7 +5,9 @@ interruption, credentials and CLI errors. Tests marked ``ibm`` need real credent
 from __future__ import annotations
 
 import json
+import logging
 import os
+import secrets
 
 import pytest
 from qiskit_aer import AerSimulator
@@ -311,6 +313,72 @@ def test_mitigate_all_on_a_device_is_one_job_and_fetch_mitigates(capsys, monkeyp
     )
     assert again.p_win == data["p_win"] and list(again.ci) == data["ci"]
     assert data["p_win_raw"] == again.p_win_raw
+
+
+def test_a_broken_job_store_stops_the_run_before_submission(capsys, monkeypatch, tiny_file):
+    recorder = use_device(monkeypatch, FakeGuadalupeV2())
+    store = JobStore.default()
+    store.root.mkdir(parents=True)
+    store.file.write_bytes(b"not a database")
+    argv = ["run", tiny_file, "--backend", "ibm:fake", "--shots", "50", "--no-wait"]
+    assert main(argv) == 2
+    line = one_error_line(capsys)
+    assert str(store.file) in line and "move it aside" in line
+    assert recorder.jobs == []  # nothing submitted that could not be recorded
+
+
+def test_the_token_is_never_stored_printed_or_logged(capfd, caplog, monkeypatch, tmp_path):
+    """A fake token in the environment, read by the runtime for a submission in local testing
+    mode, an interrupted wait, ``jobs list`` and ``jobs fetch``: the token is in none of
+    stdout, stderr, the logs (every level, the runtime's own logger too) or any file written
+    under the test's directory (the job store's database and its WAL, the home directory)."""
+    token = f"fake-token-{secrets.token_hex(16)}"
+    monkeypatch.setenv("QISKIT_IBM_TOKEN", token)
+    runtime_log = logging.getLogger("qiskit_ibm_runtime")  # it does not propagate to the root
+    monkeypatch.setattr(runtime_log, "handlers", [*runtime_log.handlers, caplog.handler])
+    caplog.set_level(logging.DEBUG)
+    caplog.set_level(logging.DEBUG, logger="qiskit_ibm_runtime")
+    recorder = use_device(monkeypatch, FakeGuadalupeV2(), InterruptedJob)
+    device = ibm.ibm_backend
+
+    def with_the_account(name):
+        assert ibm.check_credentials().token == token  # the runtime reads the token
+        return device(name)
+
+    monkeypatch.setattr(ibm, "ibm_backend", with_the_account)
+    spec = tmp_path / "tiny.toml"
+    spec.write_text(TINY)
+    argv = ["run", str(spec), "--backend", "ibm:fake", "--shots", "100", "--seed", "5"]
+    assert main([*argv, "--mitigate", "readout"]) == 2  # interrupted while waiting
+    (job,) = recorder.jobs
+    job_id = job.job_id()
+    outputs = [capfd.readouterr()]
+
+    def retrieve(job_id):
+        ibm.check_credentials()
+        return job
+
+    monkeypatch.setattr(ibm, "retrieve_job", retrieve)
+    assert main(["jobs", "list", "--json"]) == 0
+    outputs.append(capfd.readouterr())
+    assert [row["job_id"] for row in json.loads(outputs[-1].out)] == [job_id]
+    assert main(["jobs", "fetch", job_id, "--json"]) == 0
+    outputs.append(capfd.readouterr())
+    assert json.loads(outputs[-1].out)["job_id"] == job_id
+    assert main(["jobs", "fetch", job_id]) == 0
+    outputs.append(capfd.readouterr())
+    assert JobStore.default().load(job_id).status == DONE
+
+    written = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    store_files = [p for p in written if p.name.startswith("jobs.sqlite3")]
+    assert store_files and any(job_id.encode() in written[p] for p in store_files)
+    assert caplog.records  # the logs were captured
+    for i, (out, err) in enumerate(outputs):
+        assert token not in out and token not in err, f"command {i}"
+    assert token not in caplog.text
+    for path, data in written.items():
+        assert token.encode() not in data, path
+        assert token.encode("utf-16-le") not in data, path
 
 
 def test_fold_keeps_an_eagle_circuit_on_the_device(monkeypatch):

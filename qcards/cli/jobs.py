@@ -29,7 +29,7 @@ def list_jobs(args) -> int:
         print_json([_summary(r) for r in records])
         return 0
     if not records:
-        print(f"no jobs in {store.root}")
+        print(f"no jobs in {store.file}")
         return 0
     rows = [list(_summary(r).values()) for r in records]
     headers = ["job id", "backend", "created", "status", "spec", "shots", "mitigation", "p_win"]

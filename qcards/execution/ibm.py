@@ -11,7 +11,8 @@ resilience level mitigates by default). qcards sets every one of these options e
 results, here and in :func:`fetch`, exactly as for the emulated devices.
 
 Every job is written to the job store (:mod:`qcards.execution.jobs`) right after submission and
-before its result is awaited; :func:`fetch` completes it later.
+before its result is awaited; :func:`fetch` completes it later. The store is opened before
+anything is submitted, so a broken store stops the run before it costs device time.
 
 The hardware code path runs offline in the runtime's local testing mode: given a fake device
 (``qiskit_ibm_runtime.fake_provider``) instead of an ``IBMBackend``, the same Sampler simulates
@@ -190,6 +191,7 @@ def submit(
     if mitigation.name == "all":
         suppression = suppression.with_all()
     store = store or JobStore.default()
+    store.check()  # a broken store stops here, not after a job it cannot record
     game = task.build()
     if game.num_qubits > device.num_qubits:
         raise ResourceError(
@@ -221,7 +223,12 @@ def submit(
             "circuits": len(circuits),
         },
     )
-    store.save(record)
+    try:
+        store.save(record)
+    except JobStoreError as exc:
+        raise JobStoreError(
+            f"job {record.job_id} was submitted to {record.backend} but not recorded: {exc}"
+        ) from None
     return record, job
 
 
