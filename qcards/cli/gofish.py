@@ -20,6 +20,7 @@ from qcards.games.gofish.quantum import KINDS, count_with_circuit, record_constr
 from qcards.games.gofish.solve import solve
 from qcards.games.gofish.terminal import play_game
 from qcards.games.gofish.tournament import DEFAULT_MAX_MOVES, League, tournament
+from qcards.progress import step
 
 
 def add_parser(sub) -> None:
@@ -265,7 +266,8 @@ def run_solve(args) -> int:
             f"--players {args.players}: the exact solution is computed for 2 or 3 players "
             "(4 players have too many positions)"
         )
-    solution = solve(args.players, args.no_four, playing_on=args.playing_on)
+    with step(f"gofish solve: every position of {args.players} players"):
+        solution = solve(args.players, args.no_four, playing_on=args.playing_on)
     if args.json:
         print_json(solution.to_json())
         return 0
