@@ -50,11 +50,13 @@ def test_run_json_and_plot(capsys, tmp_path):
         "ci",
         "kept_fraction",
         "mitigation",
+        "extrapolation",
         "construction",
         "two_qubit_gates",
         "depth",
     }
     assert data["mitigation"] == "none" and data["p_win"] == data["p_win_raw"]
+    assert data["extrapolation"] is None  # zne only
     assert data["ci"][0] <= data["p_win"] <= data["ci"][1] and data["kept_fraction"] == 1.0
     assert set(data["transpiled"]) == {"two_qubit_gates", "depth", "num_qubits"}
     assert plot.stat().st_size > 0
