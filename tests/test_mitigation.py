@@ -114,7 +114,7 @@ def test_noiseless_run_is_unchanged_by_each_switch(name):
 def test_each_switch_changes_a_noisy_run():
     task = GameTask(FOUR_CARD.spec(), None, "hardware")
     reports = {
-        name: run_task(task, "fake:FakeTorino", 400, seed=1, mitigate=name) for name in MITIGATIONS
+        name: run_task(task, "fake:FakeTorino", 200, seed=1, mitigate=name) for name in MITIGATIONS
     }
     raw = reports["none"].p_win
     assert all(r.p_win_raw == raw for r in reports.values())
