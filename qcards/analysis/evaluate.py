@@ -82,6 +82,12 @@ class EvaluationReport:
         }
 
 
+def probability(total: float) -> float:
+    """A sum of squared amplitudes reported as a probability: rounding can carry a sure win's
+    sum to 1.0000000000000002, and a p_win is never reported outside [0, 1]."""
+    return min(1.0, max(0.0, float(total)))
+
+
 def resolve_method(method: str, model: str, num_qubits: int) -> str:
     """The method that will run (``auto``: :data:`AUTO_METHOD`)."""
     if method not in METHODS:
@@ -146,7 +152,7 @@ def evaluate_spec(
     if used == "sparse":
         points = sparse_final_points(game)
         return EvaluationReport(
-            sum(p for v, p in points.items() if v >= spec.target),
+            probability(sum(p for v, p in points.items() if v >= spec.target)),
             referee.p_win,
             sum(p * v for v, p in points.items()),
             model,
@@ -168,7 +174,7 @@ def evaluate_spec(
     p_win = sum(p for s, p in dist.items() if s.declarer_points(spec) >= spec.target)
     points = sum(p * s.declarer_points(spec) for s, p in dist.items())
     return EvaluationReport(
-        float(p_win),
+        probability(p_win),
         referee.p_win,
         float(points),
         model,

@@ -115,9 +115,16 @@ def _version() -> str:
         return "unknown"
 
 
+LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+"""Every character :meth:`str.splitlines` breaks a line at."""
+
+
 def _fail(message: str) -> int:
-    # one line, whatever names from the spec contain
-    one_line = message.replace("\r", "\\r").replace("\n", "\\n")
+    # one line, whatever names from the spec (or the arguments) contain: each line break is
+    # written as its escape (\n, \x0c, \u2028, ...)
+    one_line = "".join(
+        ch.encode("unicode_escape").decode("ascii") if ch in LINE_BREAKS else ch for ch in message
+    )
     print(f"error: {one_line}", file=sys.stderr)
     return 2
 

@@ -32,6 +32,7 @@ FLAGS = {
     "first": "--first",
     "force": "--force",
     "method": "--method",
+    "seed": "--seed",
     "shots": "--shots",
     "stages": "--stages",
 }

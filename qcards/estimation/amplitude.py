@@ -216,8 +216,10 @@ def _estimate(problem, options, sampler, ae, iae, mlae, marked) -> AmplitudeEsti
         top = max(1, math.ceil(math.log2(math.pi / (4 * epsilon))))
         schedule = [0] + [2**j for j in range(top)]
         algorithm = mlae(schedule, sampler=sampler)
-        result = algorithm.estimate(problem)
+        # at a = 0 or 1 the Fisher information divides by a(1 - a) = 0, in estimate() (which
+        # computes an interval of its own) as in the interval asked for here
         with np.errstate(divide="ignore", invalid="ignore"):
+            result = algorithm.estimate(problem)
             ci = algorithm.compute_confidence_interval(result, alpha, kind="fisher")
         if not ci[1] - ci[0] > 1e-12:
             # at a = 0 or 1 the Fisher information is infinite and its interval a point (which

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qcards.errors import ParameterError
+from qcards.execution.targets import check_seed
 
 ALGORITHMS = ("canonical", "iae", "mlae")
 """Estimation algorithms: phase estimation (the paper's counting, Eq. 19), iterative and
@@ -53,6 +54,7 @@ class EstimationOptions:
             )
         if self.shots < 1:
             raise ParameterError("shots", f"{{shots}} must be at least 1, got {self.shots}")
+        check_seed(self.seed)
 
     @property
     def extra_qubits(self) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from qcards.circuits.task import GameTask
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
 from qcards.execution.results import RunReport
-from qcards.execution.targets import parse_target
+from qcards.execution.targets import check_seed, parse_target
 from qcards.execution.transpile import (
     lower,
     measured_circuit,
@@ -43,6 +43,7 @@ def run_task(
     mitigation = Mitigation.parse(mitigate)
     mitigation.require()
     target = parse_target(backend)
+    check_seed(seed)
     if target.is_hardware:
         from qcards.execution.ibm import run_on_ibm
 

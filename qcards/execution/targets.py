@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from numbers import Integral
 
 from qcards.errors import ParameterError, ResourceError
 from qcards.execution import aer, ibm
@@ -108,9 +109,25 @@ class Target:
 
     def sampler(self, seed: int | None = None, shots: int = 1024):
         """``(transpile target, BaseSamplerV2)``; ``shots`` is the sampler's default."""
+        check_seed(seed)
         if self.kind.extra:
             require(self.kind.extra, self.name)
         return self.kind.make_sampler(self, seed, shots)
+
+
+MAX_SEED = 2**63 - 1
+"""The largest seed every sampler takes (Aer's are signed 64-bit; numpy's must be >= 0)."""
+
+
+def check_seed(seed: int | None) -> None:
+    """:class:`ParameterError` unless ``seed`` is ``None`` or a whole number in 0..MAX_SEED
+    (numpy refuses negative seeds and Aer larger ones, each with its own traceback)."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= seed <= MAX_SEED:
+        raise ParameterError(
+            "seed", f"{{seed}} must be a whole number in 0..{MAX_SEED} (2**63 - 1), got {seed!r}"
+        )
 
 
 def check_capacity(num_qubits: int, method: str, limit: int | None) -> None:

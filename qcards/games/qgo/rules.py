@@ -17,6 +17,7 @@ in the semi-quantum variant are not bound by symmetry):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from qcards.games.qgo.board import Point, check_size, diagonals, neighbours
@@ -51,6 +52,8 @@ class Rules:
             check_size(self.size)
         except ValueError as exc:
             raise QgoError(str(exc)) from None
+        if not math.isfinite(self.komi):  # a NaN or infinite komi scores nothing
+            raise QgoError(f"komi must be a finite number, not {self.komi}")
         if self.triplets is not None and self.triplets not in TRIPLET_KINDS:
             raise QgoError(f"triplets must be one of {', '.join(TRIPLET_KINDS)}")
         if self.triplets and self.symmetric:
