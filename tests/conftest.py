@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -202,3 +203,10 @@ def offline_ibm(request, monkeypatch, tmp_path):
     )
     monkeypatch.setenv("QCARDS_DATA_DIR", str(tmp_path / "data"))
     return home
+
+
+# The fuzz suite (issue 21) is still being finished: its CI budget and the 200-spec cross-check
+# have not been timed on an idle machine yet, so it runs only when asked for
+# (QCARDS_FUZZ=1 pytest tests/fuzz) and is not part of the default run or of CI yet.
+if not os.environ.get("QCARDS_FUZZ"):
+    collect_ignore = ["fuzz"]
