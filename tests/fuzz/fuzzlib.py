@@ -142,7 +142,7 @@ def run_checked(argv: Sequence[str], expect: str = "any") -> Any:
 
 def examples(share: float = 1.0) -> settings:
     """Settings for a test that runs ``share`` of the loaded profile's examples (at least 5),
-    or ``share`` of ``QCARDS_FUZZ_EXAMPLES`` when that is set (see ``conftest.py``)."""
+    or ``share`` of ``QCARDS_FUZZ_EXAMPLES`` when that is set (see ``tests/conftest.py``)."""
     wanted = os.environ.get("QCARDS_FUZZ_EXAMPLES")
     total = int(wanted) if wanted else settings.default.max_examples
     return settings(max_examples=max(5, round(share * total)))
