@@ -54,6 +54,7 @@ BENCHMARKS = {
     ),
     "dask": ("bench_dask.py", [], ["--repeat", "1"]),
     "gofish": ("bench_gofish.py", [], ["--moves", "50", "--runs", "1", "--cap", "50"]),
+    "cost-model": ("bench_cost_model.py", [], ["--repeat", "1", "--max-k", "2"]),
 }
 """name: (script, full-run options, quick-run options)."""
 

@@ -4,14 +4,26 @@ time budget are refused in one error line naming the estimate and what fits, unl
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from qcards.analysis.evaluate import evaluate_spec
+from qcards.analysis.resources import resource_spec
+from qcards.circuits.task import GameTask
 from qcards.cli import main
 from qcards.errors import ResourceError
-from qcards.execution.budget import PATHS_PER_SECOND, TIME_BUDGET, check_work
-from qcards.skat.spec import parse_spec
+from qcards.execution.budget import (
+    PATHS_PER_SECOND,
+    TIME_BUDGET,
+    check_memory,
+    check_time,
+    check_work,
+    estimated_seconds,
+    largest_fitting,
+)
+from qcards.execution.exact import check_game_cost
+from qcards.skat.spec import Endgame, parse_spec
 
 DECK = [s + r for s in "CSHD" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 
@@ -63,3 +75,75 @@ def test_small_specs_pass_and_force_changes_nothing(capsys):
     plain = json.loads(capsys.readouterr().out)
     assert main([*argv, "--force"]) == 0
     assert json.loads(capsys.readouterr().out) == plain
+
+
+# -- each simulator's time model (qcards.execution.budget.estimated_seconds) -----------------
+
+
+def nine_cards() -> Endgame:
+    """Three players with three cards each, the declarer's hand known: 2,075 play paths, 40
+    qubits with the paper's construction (Aer MPS did not answer in 12 minutes)."""
+    spec = resource_spec(3, skat=False)
+    return replace(spec, declarer_points=61 - spec.points_in_play() // 2)
+
+
+@pytest.mark.parametrize("method", ["statevector", "mps", "ddsim", "sparse"])
+def test_each_time_model_grows_with_the_paths_the_width_and_the_gates(method):
+    small = estimated_seconds(method, 20, 100, 1_000)
+    assert estimated_seconds(method, 20, 10_000, 1_000) >= small > 0
+    assert estimated_seconds(method, 24, 100, 1_000) >= small
+    assert estimated_seconds(method, 20, 100, 5_000) >= small
+
+
+def test_a_simulation_past_the_budget_is_refused_naming_what_fits():
+    with pytest.raises(ResourceError) as refused:
+        check_time("mps", 40, 2_075, 11_541)
+    message = str(refused.value)
+    assert "mps method would take about" in message and "2,075 play paths" in message
+    fits = int(message.split("; about ")[1].split(" play paths fit")[0].replace(",", ""))
+    assert estimated_seconds("mps", 40, fits, 11_541) <= TIME_BUDGET
+    assert estimated_seconds("mps", 40, fits + 1, 11_541) > TIME_BUDGET
+    assert refused.value.parameters == ("force", "method")
+    assert check_time("mps", 40, 2_075, 11_541, force=True) > TIME_BUDGET
+
+
+def test_a_dense_statevector_names_the_widest_circuit_that_fits():
+    with pytest.raises(ResourceError, match=r"circuits up to \d+ qubits fit"):
+        check_time("statevector", 40, 10, 1_000)
+
+
+def test_a_memory_refusal_names_the_paths_that_fit():
+    with pytest.raises(ResourceError, match=r"which holds at most about [\d,]+ play paths"):
+        check_memory("sparse", 161, 806_685_264)
+    assert largest_fitting(lambda p: 10 * p, 1_000) == 100
+    assert largest_fitting(lambda p: 10 * p, 5) == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "why"),
+    [
+        # reading 39 qubits' probabilities: Aer builds a dense vector of 2^39 (std::bad_alloc
+        # after ten minutes before this guard)
+        (["evaluate", "--method", "mps", "--construction", "paper"], "memory"),
+        (["recommend", "--method", "mps", "--construction", "paper"], "memory"),
+        # sampling reads nothing dense: the time model refuses it
+        (["run", "--backend", "mps", "--construction", "paper", "--shots", "10"], "time"),
+    ],
+)
+def test_mps_on_nine_cards_is_refused_up_front(tmp_path, capsys, argv, why):
+    path = tmp_path / "nine.toml"
+    path.write_text(nine_cards().to_toml())
+    assert main([argv[0], str(path), *argv[1:]]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ")
+    if why == "time":
+        assert "the mps method would take about" in err[0] and "--force" in err[0]
+    else:
+        assert "the mps method would need about" in err[0]
+        assert "the probabilities of 39 qubits alone need 4,096.0 GiB" in err[0]
+
+
+def test_small_circuits_pass_every_time_model(four_card):
+    game = GameTask(four_card, None, "paper").build()
+    for method in ("statevector", "mps", "ddsim", "sparse"):
+        assert check_game_cost(game, method) < TIME_BUDGET

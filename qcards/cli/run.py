@@ -9,6 +9,7 @@ from qcards.circuits.task import GameTask
 from qcards.cli.common import (
     card_option,
     construction_argument,
+    force_argument,
     json_argument,
     load,
     print_json,
@@ -49,6 +50,7 @@ def add_parser(sub) -> None:
         p, default=None, note="hardware on fake: and ibm: targets when it fits, else paper"
     )
     json_argument(p)
+    force_argument(p)
     add_hardware_arguments(p)
     p.set_defaults(run=run)
 
@@ -76,7 +78,9 @@ def run(args) -> int:
             return 0
         report, extra = submitted
     else:
-        report = run_task(task, args.backend, args.shots, args.seed, announce, args.mitigate)
+        report = run_task(
+            task, args.backend, args.shots, args.seed, announce, args.mitigate, args.force
+        )
     extra["construction"] = str(task.construction)
     if args.plot:
         save_histogram(report.counts, args.plot, f"{spec.source} on {args.backend}")

@@ -36,10 +36,11 @@ from qcards.circuits.oracle import WinCircuit
 from qcards.circuits.task import GameTask
 from qcards.estimation.amplitude import estimate_amplitude
 from qcards.estimation.options import EstimationOptions
-from qcards.execution.budget import check_work
+from qcards.execution.budget import check_time, check_work
+from qcards.execution.exact import gate_count
 from qcards.execution.sampling import default_sampler
 from qcards.execution.targets import parse_target
-from qcards.skat.referee import paths
+from qcards.skat.referee import estimate_paths, paths
 
 
 @dataclass(frozen=True)
@@ -128,11 +129,17 @@ def count(
     # the referee's enumeration below, and Grover powers up to about pi / (4 epsilon) (or
     # 2^m for phase estimation), each applying A and its inverse to the game state
     powers = 2**options.eval_qubits if options.algorithm == "canonical" else 1 / options.epsilon
-    check_work(spec, first, force, "counting on this endgame", 1 + 2 * math.pi / 4 * powers)
+    repeats = 1 + 2 * math.pi / 4 * powers
+    check_work(spec, first, force, "counting on this endgame", repeats)
     win = task.win_circuit()
     width = win.num_qubits + options.extra_qubits
     if sampler is None:
-        parse_target(options.backend).check_capacity(width)
+        target = parse_target(options.backend)
+        target.check_capacity(width)
+        method = target.exact_method or "statevector"  # Aer's automatic choice, here dense
+        if method != "sparse":  # the engine's work is the paths, checked above
+            gates = gate_count(win.circuit)
+            check_time(method, width, estimate_paths(spec, first), gates, force, repeats)
         sampler = default_sampler(options.backend, options.shots, options.seed)
     found = estimate_amplitude(estimation_problem(win), options, sampler)
     estimate = found.estimate

@@ -43,11 +43,14 @@ DD_BYTES_PER_NODE = 200
 """A decision-diagram node with its two edges, complex weights and table entries."""
 
 
-def estimated_bytes(method: str, num_qubits: int, paths: float) -> float:
+def estimated_bytes(method: str, num_qubits: int, paths: float, read_qubits: int = 0) -> float:
     """Peak bytes of the exact ``method`` on a circuit of ``num_qubits`` whose state has about
-    ``paths`` nonzero amplitudes."""
+    ``paths`` nonzero amplitudes, reading the probabilities of ``read_qubits`` of them (Aer's
+    statevector and MPS simulators build the dense vector of all 2^read_qubits outcome
+    probabilities before the dictionary)."""
+    dense_read = 8.0 * 2.0**read_qubits if method in ("statevector", "mps") and read_qubits else 0.0
     if method == "statevector":
-        return 2.0 * 16 * 2.0**num_qubits  # the state and Aer's copy for the saved results
+        return 2.0 * 16 * 2.0**num_qubits + dense_read  # the state, Aer's copy for the results
     if method == "sparse":
         return float(sparse_bytes(int(paths), num_qubits))
     if method == "ddsim":
@@ -57,7 +60,7 @@ def estimated_bytes(method: str, num_qubits: int, paths: float) -> float:
         # states has Schmidt rank at most `paths`; site k holds 2 x bond_k x bond_k+1 numbers
         bond = [min(2.0**k, 2.0 ** (num_qubits - k), paths) for k in range(num_qubits + 1)]
         numbers = sum(2 * bond[k] * bond[k + 1] for k in range(num_qubits))
-        return MPS_TEMPORARIES * 16 * numbers
+        return MPS_TEMPORARIES * 16 * numbers + dense_read
     raise ValueError(f"no memory model for {method!r}")
 
 
@@ -76,17 +79,61 @@ def sparse_memory_guard():
         ) from None
 
 
-def check_memory(method: str, num_qubits: int, paths: float, budget: float | None = None) -> None:
-    """Refuse (:class:`ResourceError`) when ``method`` would need more than the budget."""
+def check_memory(
+    method: str,
+    num_qubits: int,
+    paths: float,
+    budget: float | None = None,
+    read_qubits: int = 0,
+) -> None:
+    """Refuse (:class:`ResourceError`) when ``method`` would need more than the budget; the
+    message names the estimate and the largest size that fits (:func:`largest_fitting`)."""
     budget = MEMORY_BUDGET if budget is None else budget
-    need = estimated_bytes(method, num_qubits, paths)
+    need = estimated_bytes(method, num_qubits, paths, read_qubits)
     if need > budget:
+        fits = largest_fitting(
+            lambda p: estimated_bytes(method, num_qubits, p, read_qubits), budget
+        )
         raise ResourceError(
             f"the {method} method would need about {need / GIB:,.1f} GiB for this circuit "
-            f"({num_qubits} qubits, about {paths:,.0f} play paths); the budget is "
-            f"{budget / GIB:.1f} GiB (use {{method}} classical, or a smaller spec)",
+            f"({num_qubits} qubits, about {paths:,.0f} play paths"
+            + (f", {read_qubits} qubits read" if read_qubits else "")
+            + f"); the budget is {budget / GIB:.1f} GiB, "
+            + _fitting(method, num_qubits, fits, read_qubits)
+            + " "
+            "(use {method} classical, or a smaller spec)",
             parameters=("method",),
         )
+
+
+def largest_fitting(cost, budget: float) -> int:
+    """The most play paths ``p`` (a whole number, 0 if not even one) with ``cost(p) <= budget``,
+    for a ``cost`` that grows with ``p`` (bisection: the models are not all invertible in
+    closed form)."""
+    if cost(1) > budget:
+        return 0
+    low, high = 1, 2
+    while cost(high) <= budget and high < 2**62:
+        low, high = high, 2 * high
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if cost(middle) <= budget else (low, middle)
+    return low
+
+
+def _fitting(method: str, num_qubits: int, paths: int, read_qubits: int) -> str:
+    """What fits, in words: a dense statevector's limit is its width, the others' the paths."""
+    if method == "statevector":
+        return "whatever the paths (a dense state is as large as its width allows)"
+    if paths == 0 and read_qubits:
+        alone = estimated_bytes(method, 0, 0, read_qubits) / GIB
+        return (
+            f"and the probabilities of {read_qubits} qubits alone need {alone:,.1f} GiB "
+            "as a dense vector"
+        )
+    if paths == 0:
+        return f"and not even one play path fits at {num_qubits} qubits"
+    return f"which holds at most about {paths:,} play paths at {num_qubits} qubits"
 
 
 TIME_BUDGET = 600.0
@@ -132,3 +179,75 @@ def _duration(seconds: float) -> str:
     if seconds < 2 * 31_557_600:
         return f"{seconds / 86400:,.0f} days"
     return f"{seconds / 31_557_600:,.2g} years"
+
+
+SECONDS_PER_UNIT = {
+    # Aer's dense statevector: each gate sweeps the 2^n amplitudes
+    "statevector": 2e-9,
+    # Aer's MPS: a gate costs up to bond^3, bond = min(2^(n/2), paths)
+    "mps": 2e-7,
+    # DDSIM: each gate rebuilds a diagram of about paths x n nodes
+    "ddsim": 1e-8,
+}
+"""Seconds per unit of work of each simulator's model (:func:`work_units`), rounded up from the
+largest ratio measured on the four-, six-, nine- and twelve-card endgames with both
+constructions (``benchmarks/bench_cost_model.py`` prints measured against modelled time;
+``benchmarks/results/cost_model.md``). The sparse engine is modelled by
+:data:`PATHS_PER_SECOND` (:func:`check_work`)."""
+
+
+def work_units(method: str, num_qubits: int, paths: float, gates: int) -> float:
+    """The size of one simulation in the units of :data:`SECONDS_PER_UNIT`: ``gates`` (the game
+    circuit's gates one definition level down, :func:`~qcards.execution.exact.gate_count`)
+    times what each gate touches."""
+    if method == "statevector":
+        return gates * 2.0**num_qubits
+    if method == "mps":
+        return gates * min(2.0 ** (num_qubits // 2), paths) ** 3
+    if method == "ddsim":
+        return gates * paths * num_qubits
+    raise ValueError(f"no time model for {method!r}")
+
+
+def estimated_seconds(method: str, num_qubits: int, paths: float, gates: int) -> float:
+    """Seconds ``method`` is expected to take on a game circuit of ``num_qubits`` and ``gates``
+    whose state has about ``paths`` nonzero amplitudes (one pass; an upper estimate)."""
+    if method == "sparse":
+        return paths / PATHS_PER_SECOND
+    return SECONDS_PER_UNIT[method] * work_units(method, num_qubits, paths, gates)
+
+
+def check_time(
+    method: str,
+    num_qubits: int,
+    paths: float,
+    gates: int,
+    force: bool = False,
+    repeats: float = 1.0,
+) -> float:
+    """Refuse (:class:`ResourceError`) a simulation planned to take longer than
+    :data:`TIME_BUDGET` (``repeats`` passes), naming the estimate and the largest size that fits,
+    unless ``force``. Returns the estimated seconds."""
+
+    def seconds_for(n: int, p: float) -> float:
+        return repeats * estimated_seconds(method, n, p, gates)
+
+    seconds = seconds_for(num_qubits, paths)
+    if seconds > TIME_BUDGET and not force:
+        if method == "statevector":
+            widest = max(
+                (n for n in range(1, num_qubits) if seconds_for(n, paths) <= TIME_BUDGET),
+                default=0,
+            )
+            fits = f"circuits up to {widest} qubits fit"
+        else:
+            most = largest_fitting(lambda p: seconds_for(num_qubits, p), TIME_BUDGET)
+            fits = f"about {most:,} play paths fit at {num_qubits} qubits"
+        raise ResourceError(
+            f"the {method} method would take about {_duration(seconds)} on this circuit "
+            f"({num_qubits} qubits, {gates:,} gates, about {paths:,.0f} play paths); {fits} in "
+            f"{TIME_BUDGET / 60:.0f} minutes (give {{force}} to run it anyway, choose another "
+            "{method}, or use a smaller spec)",
+            parameters=("force", "method"),
+        )
+    return seconds

@@ -8,6 +8,7 @@ it runs, and the measured outcomes are decoded into game states (:mod:`qcards.ci
 from __future__ import annotations
 
 from qcards.circuits.task import GameTask
+from qcards.execution.exact import check_game_cost
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
 from qcards.execution.results import RunReport
 from qcards.execution.targets import check_seed, parse_target
@@ -27,6 +28,7 @@ def run_task(
     seed: int | None = None,
     on_transpiled=None,
     mitigate: str = "none",
+    force: bool = False,
 ) -> RunReport:
     """Sample the final game state of ``task`` on the target ``backend`` and decode the outcomes.
 
@@ -39,6 +41,8 @@ def run_task(
         mitigate: one of :data:`~qcards.execution.mitigation.MITIGATIONS`
             (:mod:`qcards.execution.mitigation`); zne runs the circuit once per noise scale,
             readout adds two calibration runs.
+        force: run even when the simulation is estimated to take longer than
+            :data:`~qcards.execution.budget.TIME_BUDGET` (refused otherwise, before any work).
     """
     mitigation = Mitigation.parse(mitigate)
     mitigation.require()
@@ -51,6 +55,9 @@ def run_task(
     game = task.build()
     if not target.is_device:
         target.check_capacity(game.num_qubits)
+        # a local simulator computes the state once and samples it: its exact method's cost
+        # (Aer's automatic choice is a dense statevector for these circuits)
+        check_game_cost(game, target.exact_method or "statevector", force)
     transpile_target, sampler = target.sampler(seed)
     emulated = target.is_emulated
     if transpile_target is None:
