@@ -147,3 +147,44 @@ def test_small_circuits_pass_every_time_model(four_card):
     game = GameTask(four_card, None, "paper").build()
     for method in ("statevector", "mps", "ddsim", "sparse"):
         assert check_game_cost(game, method) < TIME_BUDGET
+
+
+@pytest.mark.parametrize(
+    ("backend", "shots", "runs"),
+    [
+        ("fake:FakeTorino", 100_000, "10,000 trajectories"),
+        ("fake-aer:FakeTorino", 5_000, "5,000 shots"),
+    ],
+)
+def test_a_long_device_emulation_is_refused_after_transpiling(capsys, backend, shots, runs):
+    argv = ["run", "qcards/specs/four-card.toml", "--backend", backend, "--shots", str(shots)]
+    assert main([*argv, "--construction", "paper"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ")
+    assert f"emulating {backend} ({runs}) would take about" in err[0] and "--force" in err[0]
+
+
+def test_emulation_time_grows_with_the_shots_and_the_mitigation_circuits():
+    from qiskit import QuantumCircuit
+
+    from qcards.execution.run import check_emulation_time
+    from qcards.execution.targets import parse_target
+
+    circuit = QuantumCircuit(20)
+    for _ in range(500):
+        circuit.cx(0, 1)
+    target = parse_target("fake:FakeTorino")
+    check_emulation_time(target, [circuit], 20, 1_000, force=False)  # 100 x 500 gates: fits
+    with pytest.raises(ResourceError, match="emulating fake:FakeTorino"):
+        check_emulation_time(target, [circuit] * 10, 20, 100_000, force=False)
+    check_emulation_time(target, [circuit] * 10, 20, 100_000, force=True)
+
+
+def test_count_checks_the_simulator_it_samples_for_every_grover_power(capsys):
+    # IAE at epsilon 0.01 applies the Grover operator about 160 times: on MPS, the six-card
+    # circuit (about 4 s a pass) is planned past the budget
+    argv = ["count", "qcards/specs/six-card.toml", "--backend", "mps", "--epsilon", "0.01"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the mps method would take about" in err[0]
+    assert "--backend" in err[0] and "--force" in err[0]

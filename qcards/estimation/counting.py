@@ -139,7 +139,8 @@ def count(
         method = target.exact_method or "statevector"  # Aer's automatic choice, here dense
         if method != "sparse":  # the engine's work is the paths, checked above
             gates = gate_count(win.circuit)
-            check_time(method, width, estimate_paths(spec, first), gates, force, repeats)
+            paths_estimate = estimate_paths(spec, first)
+            check_time(method, width, paths_estimate, gates, force, repeats, None, "backend")
         sampler = default_sampler(options.backend, options.shots, options.seed)
     found = estimate_amplitude(estimation_problem(win), options, sampler)
     estimate = found.estimate

@@ -224,10 +224,14 @@ def check_time(
     gates: int,
     force: bool = False,
     repeats: float = 1.0,
+    what: str | None = None,
+    alternative: str = "method",
 ) -> float:
     """Refuse (:class:`ResourceError`) a simulation planned to take longer than
     :data:`TIME_BUDGET` (``repeats`` passes), naming the estimate and the largest size that fits,
-    unless ``force``. Returns the estimated seconds."""
+    unless ``force``; ``what`` names the work in the message (default: the method), and
+    ``alternative`` the parameter that chooses another simulator.
+    Returns the estimated seconds."""
 
     def seconds_for(n: int, p: float) -> float:
         return repeats * estimated_seconds(method, n, p, gates)
@@ -243,11 +247,13 @@ def check_time(
         else:
             most = largest_fitting(lambda p: seconds_for(num_qubits, p), TIME_BUDGET)
             fits = f"about {most:,} play paths fit at {num_qubits} qubits"
+        size = f"{num_qubits} qubits, {gates:,} gates"
+        if paths:
+            size += f", about {paths:,.0f} play paths"
         raise ResourceError(
-            f"the {method} method would take about {_duration(seconds)} on this circuit "
-            f"({num_qubits} qubits, {gates:,} gates, about {paths:,.0f} play paths); {fits} in "
-            f"{TIME_BUDGET / 60:.0f} minutes (give {{force}} to run it anyway, choose another "
-            "{method}, or use a smaller spec)",
-            parameters=("force", "method"),
+            f"{what or f'the {method} method'} would take about {_duration(seconds)} on this "
+            f"circuit ({size}); {fits} in {TIME_BUDGET / 60:.0f} minutes (give {{force}} to run "
+            f"it anyway, choose another {{{alternative}}}, or use a smaller spec)",
+            parameters=("force", alternative),
         )
     return seconds

@@ -107,15 +107,17 @@ def check_game_cost(
     force: bool = False,
     runs: float = 1.0,
     read_qubits: int = 0,
+    alternative: str = "method",
 ) -> float:
     """Refuse before any work when ``method`` would not fit this game's state (and the
     probabilities of ``read_qubits`` qubits) in memory, or (unless ``force``) would take longer
     than the time budget over ``runs`` runs (:mod:`qcards.execution.budget`; paths by Knuth's
-    estimator). Returns the estimated seconds."""
+    estimator); ``alternative`` is the parameter that picks another simulator. Returns the
+    estimated seconds."""
     paths = estimate_paths(game.spec, game.first)
     check_memory(method, game.num_qubits, paths, read_qubits=read_qubits)
     gates = 0 if method == "sparse" else gate_count(game.circuit)  # the engine's: the paths
-    return check_time(method, game.num_qubits, paths, gates, force, runs)
+    return check_time(method, game.num_qubits, paths, gates, force, runs, None, alternative)
 
 
 def gate_count(circuit: QuantumCircuit) -> int:

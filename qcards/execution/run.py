@@ -7,7 +7,10 @@ it runs, and the measured outcomes are decoded into game states (:mod:`qcards.ci
 
 from __future__ import annotations
 
+import math
+
 from qcards.circuits.task import GameTask
+from qcards.execution.budget import check_time
 from qcards.execution.exact import check_game_cost
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
 from qcards.execution.results import RunReport
@@ -57,7 +60,7 @@ def run_task(
         target.check_capacity(game.num_qubits)
         # a local simulator computes the state once and samples it: its exact method's cost
         # (Aer's automatic choice is a dense statevector for these circuits)
-        check_game_cost(game, target.exact_method or "statevector", force)
+        check_game_cost(game, target.exact_method or "statevector", force, alternative="backend")
     transpile_target, sampler = target.sampler(seed)
     emulated = target.is_emulated
     if transpile_target is None:
@@ -70,11 +73,36 @@ def run_task(
             measured_circuit(game), transpile_target, seed, "qubits" if emulated else None
         )
         size = transpiled_size(transpiled)
-    if on_transpiled is not None:
-        on_transpiled(size)
+    # refusals come before the size is announced: a refused run prints one error line
     if emulated:
         target.check_capacity(size.num_qubits)  # Aer keeps only the active device qubits
     circuits = mitigation_circuits(transpiled, mitigation, seed, transpile_target)
+    if emulated:
+        check_emulation_time(target, circuits, size.num_qubits, shots, force)
+    if on_transpiled is not None:
+        on_transpiled(size)
     results = sampler.run(circuits, shots=shots).result()
     counts = [outcome_counts(r) for r in results]
     return mitigated_report(task.spec, game, backend, size, counts, mitigation, seed)
+
+
+def check_emulation_time(target, circuits, active_qubits: int, shots: int, force: bool) -> None:
+    """Refuse (unless ``force``) a device emulation planned past the time budget: a dense
+    simulation of the active qubits per noise trajectory (``fake:``, one per
+    :data:`~qcards.execution.noisy.SHOTS_PER_TRAJECTORY` shots) or per shot (``fake-aer:``),
+    for each circuit the mitigation runs."""
+    from qcards.execution.noisy import SHOTS_PER_TRAJECTORY
+
+    trajectory = target.kind.name == "fake:"
+    runs = math.ceil(shots / SHOTS_PER_TRAJECTORY) if trajectory else shots
+    gates = sum(circuit.size() for circuit in circuits)
+    check_time(
+        "statevector",
+        active_qubits,
+        0,
+        gates,
+        force,
+        runs,
+        f"emulating {target.name} ({runs:,} {'trajectories' if trajectory else 'shots'})",
+        "backend",
+    )
