@@ -61,3 +61,63 @@ def test_ctrl_c_stops_reproduce_with_one_line_and_no_partial_file(tmp_path):
     assert not leftovers
     for png in out.glob("*.png"):
         assert png.read_bytes().endswith(b"IEND\xaeB`\x82"), png  # complete files only
+
+
+# -- native calls in a child process (qcards.execution.isolated) -----------------------------
+
+CHILD_SLEEP = 300
+"""What the interrupted call would take: the test fails if Ctrl-C waits for it."""
+
+
+def test_ctrl_c_stops_an_isolated_native_call_and_its_child():
+    code = (
+        "import time\n"
+        "from qcards.execution import isolated\n"
+        "try:\n"
+        f"    isolated.call(time.sleep, {CHILD_SLEEP}, expected_seconds=1e9)\n"
+        "except KeyboardInterrupt:\n"
+        "    import multiprocessing\n"
+        "    print('interrupted', len(multiprocessing.active_children()), flush=True)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    time.sleep(5)  # the child has started (spawned children import for about a second)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=HANG_GUARD)
+    assert time.monotonic() - started < CHILD_SLEEP / 10, "Ctrl-C waited for the call"
+    assert out.split() == ["interrupted", "0"], (out, err)  # no child left behind
+
+
+def test_short_calls_run_in_process_and_long_ones_answer_from_a_child():
+    import os
+
+    from qcards.execution import isolated
+
+    assert isolated.call(os.getpid) == os.getpid()
+    assert isolated.call(os.getpid, expected_seconds=1e9) != os.getpid()
+    assert isolated.call(pow, 3, 4, expected_seconds=1e9) == 81
+
+
+def test_a_child_that_fails_or_dies_is_a_clear_error():
+    import os
+
+    from qcards.errors import ResourceError
+    from qcards.execution import isolated
+
+    with pytest.raises(ZeroDivisionError):
+        isolated.call(divmod, 1, 0, expected_seconds=1e9)
+    with pytest.raises(ResourceError, match="exit code 3"):
+        isolated.call(os._exit, 3, expected_seconds=1e9)
+
+
+def test_evaluate_through_a_child_gives_the_referee_value(monkeypatch):
+    from qcards.analysis.evaluate import evaluate_spec
+    from qcards.execution import isolated
+    from qcards.paper.examples import SIX_CARD
+
+    monkeypatch.setattr(isolated, "ISOLATE_AFTER", 0.0)  # every native call in a child
+    for method in ("statevector", "ddsim"):
+        report = evaluate_spec(SIX_CARD.spec(), method=method, construction="paper")
+        assert abs(report.p_win - float(report.p_win_exact)) < 1e-9

@@ -41,3 +41,9 @@ def run_once(sim: AerSimulator, circuit):
     if not result.success:
         raise ResourceError(f"the simulator failed: {result.status}")
     return result
+
+
+def saved_data(method: str, circuit) -> dict:
+    """The data ``circuit`` saves in one run on Aer's ``method`` simulator (module level, so
+    :func:`qcards.execution.isolated.call` can run it in a child process)."""
+    return dict(run_once(simulator(method), circuit).data(0))

@@ -15,7 +15,7 @@ from qiskit.circuit import QuantumCircuit, Qubit
 
 from qcards.circuits.game import GameCircuit
 from qcards.errors import ParameterError, ResourceError
-from qcards.execution import aer
+from qcards.execution import aer, isolated
 from qcards.execution.budget import check_memory, check_time, sparse_memory_guard
 from qcards.execution.extras import require
 from qcards.execution.targets import EXACT_TARGETS, parse_target
@@ -58,14 +58,19 @@ def exact_stage_probabilities(
     qubits = list(qubits or game.layout.measured)
     # DDSIM rebuilds its diagram for each stage read; the others read every stage in one run
     runs = len(wanted) if target.exact_method == "ddsim" else 1
-    check_game_cost(game, target.exact_method, force, runs, len(qubits))
+    seconds = check_game_cost(game, target.exact_method, force, runs, len(qubits))
     if target.exact_method == "sparse":
         return sparse_stage_probabilities(game, wanted, qubits)
     if target.exact_method == "ddsim":
         require("ddsim", "the ddsim method")
         from qcards.execution.ddsim import dd_probabilities
 
-        return {stage: dd_probabilities(game.upto(stage), qubits) for stage in wanted}
+        return {
+            stage: isolated.call(
+                dd_probabilities, game.upto(stage), qubits, expected_seconds=seconds / runs
+            )
+            for stage in wanted
+        }
     qc = game.layout.circuit("game_snapshots")
     done = 0
     for stage, length in zip(game.stages, game.prefix_lengths, strict=True):
@@ -74,7 +79,9 @@ def exact_stage_probabilities(
         done = length
         if stage in wanted:
             qc.save_probabilities_dict(qubits, label=stage.name)
-    data = aer.run_once(aer.simulator(_AER_METHOD[target.exact_method]), qc).data(0)
+    data = isolated.call(
+        aer.saved_data, _AER_METHOD[target.exact_method], qc, expected_seconds=seconds
+    )
     out = {}
     for stage in wanted:
         out[stage] = {_outcome(k): float(v) for k, v in data[stage.name].items()}

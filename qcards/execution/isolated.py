@@ -1,0 +1,92 @@
+"""Long native simulator calls in a child process, so that Ctrl-C stops them at once.
+
+Aer and MQT DDSIM hold Python's global interpreter lock for a whole simulation (measured: a
+17 s Aer statevector run and a 3.4 s DDSIM run let no other Python thread run for 16.8 s and
+2.3 s), so the ``KeyboardInterrupt`` of a Ctrl-C waits until the call returns: minutes on a
+large endgame. A thread cannot help while the lock is held; a process can. :func:`call` runs a
+call estimated to take longer than :data:`ISOLATE_AFTER` seconds in a child process
+(``multiprocessing``, spawned: a forked child would inherit the parent's OpenMP and Rust thread
+pools in an undefined state) and waits for it in short polls, so Ctrl-C terminates the child
+and reaches the caller within a poll. Shorter calls run in-process: starting a child costs
+about two seconds of imports. The standard library's ``concurrent.futures.ProcessPoolExecutor``
+would also isolate the call, but cancelling a running task does not stop its worker, and a
+terminated worker breaks the pool; one ``Process`` a call is what the interrupt needs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from typing import Any
+
+from qcards.errors import ResourceError
+
+ISOLATE_AFTER = 5.0
+"""Calls estimated (:mod:`qcards.execution.budget`) to take longer than this many seconds run in
+a child process."""
+
+POLL_SECONDS = 0.1
+"""How often the parent checks the child: the longest a Ctrl-C waits."""
+
+
+def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
+    """``function(*args)``, in a child process when ``expected_seconds`` exceeds
+    :data:`ISOLATE_AFTER` (``function`` and its arguments must then pickle: module-level
+    functions and plain data, circuits included).
+
+    An exception raised in the child is raised again here (a :class:`ResourceError` naming it if
+    it cannot be pickled); a child that dies without answering (killed, out of memory) is a
+    :class:`ResourceError` naming its exit code. Ctrl-C terminates the child and raises
+    ``KeyboardInterrupt`` within :data:`POLL_SECONDS`.
+    """
+    if expected_seconds <= ISOLATE_AFTER or multiprocessing.current_process().daemon:
+        # a daemonic process (a worker of a process pool) may not start children
+        return function(*args)
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_run, args=(send, function, args), daemon=True)
+    child.start()
+    send.close()
+    try:
+        # poll() is also true when the child closed the pipe by dying: recv() then fails
+        while not receive.poll(POLL_SECONDS):
+            pass
+        try:
+            ok, value = receive.recv()
+        except EOFError:
+            child.join()
+            raise ResourceError(
+                f"the simulator process ended without an answer (exit code {child.exitcode})"
+            ) from None
+    except BaseException:
+        _stop(child)
+        raise
+    finally:
+        receive.close()
+    child.join()
+    if ok:
+        return value
+    raise value
+
+
+def _run(send, function: Callable, args: tuple) -> None:
+    """The child: run the call and send ``(True, result)`` or ``(False, exception)``."""
+    try:
+        message = (True, function(*args))
+    except BaseException as exc:  # sent to the parent, which raises it
+        message = (False, exc)
+    try:
+        send.send(message)
+    except Exception as exc:  # the result or the exception does not pickle
+        send.send((False, ResourceError(f"the simulator's answer could not be sent back: {exc}")))
+    finally:
+        send.close()
+
+
+def _stop(child) -> None:
+    """Terminate the child, then kill it if it does not end within a second."""
+    child.terminate()
+    child.join(1.0)
+    if child.is_alive():
+        child.kill()
+        child.join()
