@@ -121,3 +121,16 @@ def test_evaluate_through_a_child_gives_the_referee_value(monkeypatch):
     for method in ("statevector", "ddsim"):
         report = evaluate_spec(SIX_CARD.spec(), method=method, construction="paper")
         assert abs(report.p_win - float(report.p_win_exact)) < 1e-9
+
+
+def test_sampling_through_a_child_gives_the_same_seeded_counts(monkeypatch):
+    from qcards.circuits.task import GameTask
+    from qcards.execution import isolated
+    from qcards.execution.run import run_task
+    from qcards.paper.examples import FOUR_CARD
+
+    task = GameTask(FOUR_CARD.spec(), None, "paper")
+    here = run_task(task, "aer", shots=200, seed=7)
+    monkeypatch.setattr(isolated, "ISOLATE_AFTER", 0.0)  # every Aer run in a child
+    there = run_task(task, "aer", shots=200, seed=7)
+    assert there.counts == here.counts and there.p_win == here.p_win

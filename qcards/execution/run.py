@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from qcards.circuits.task import GameTask
+from qcards.execution import isolated
 from qcards.execution.budget import check_time
 from qcards.execution.exact import check_game_cost
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
@@ -56,11 +57,13 @@ def run_task(
 
         return run_on_ibm(task, backend, shots, seed, on_transpiled, mitigate=mitigation.name)
     game = task.build()
+    seconds = 0.0
     if not target.is_device:
         target.check_capacity(game.num_qubits)
         # a local simulator computes the state once and samples it: its exact method's cost
         # (Aer's automatic choice is a dense statevector for these circuits)
-        check_game_cost(game, target.exact_method or "statevector", force, alternative="backend")
+        method = target.exact_method or "statevector"
+        seconds = check_game_cost(game, method, force, alternative="backend")
     transpile_target, sampler = target.sampler(seed)
     emulated = target.is_emulated
     if transpile_target is None:
@@ -81,9 +84,25 @@ def run_task(
         check_emulation_time(target, circuits, size.num_qubits, shots, force)
     if on_transpiled is not None:
         on_transpiled(size)
-    results = sampler.run(circuits, shots=shots).result()
-    counts = [outcome_counts(r) for r in results]
+    if target.is_device or transpile_target is None:
+        # the sparse engine runs in Python, the emulation in many short Aer runs: Ctrl-C stops
+        # them between steps
+        counts = sampled_counts(sampler, circuits, shots)
+    else:  # one Aer run holding the interpreter lock: a long one runs in a child process
+        counts = isolated.call(sample_on, backend, seed, circuits, shots, expected_seconds=seconds)
     return mitigated_report(task.spec, game, backend, size, counts, mitigation, seed)
+
+
+def sampled_counts(sampler, circuits, shots: int) -> list[dict]:
+    """The outcome counts of each circuit, sampled ``shots`` times."""
+    return [outcome_counts(r) for r in sampler.run(circuits, shots=shots).result()]
+
+
+def sample_on(backend: str, seed: int | None, circuits, shots: int) -> list[dict]:
+    """:func:`sampled_counts` on a fresh sampler of the target ``backend`` (module level, for
+    :func:`qcards.execution.isolated.call`)."""
+    _, sampler = parse_target(backend).sampler(seed)
+    return sampled_counts(sampler, circuits, shots)
 
 
 def check_emulation_time(target, circuits, active_qubits: int, shots: int, force: bool) -> None:
