@@ -188,3 +188,20 @@ def test_count_checks_the_simulator_it_samples_for_every_grover_power(capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "the mps method would take about" in err[0]
     assert "--backend" in err[0] and "--force" in err[0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "advice"),
+    [
+        (["evaluate", "--method", "sparse"], "use --method classical"),
+        (["run", "--backend", "sparse", "--shots", "10"], "choose another --backend"),
+    ],
+)
+def test_a_memory_refusal_names_the_right_alternative(monkeypatch, capsys, argv, advice):
+    from qcards.execution import budget
+
+    monkeypatch.setattr(budget, "MEMORY_BUDGET", 1_000)  # bytes: nothing fits
+    assert main([argv[0], "qcards/specs/four-card.toml", *argv[1:]]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the sparse method would need about" in err[0]
+    assert advice in err[0]

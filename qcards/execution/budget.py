@@ -85,9 +85,12 @@ def check_memory(
     paths: float,
     budget: float | None = None,
     read_qubits: int = 0,
+    alternative: str = "method",
 ) -> None:
     """Refuse (:class:`ResourceError`) when ``method`` would need more than the budget; the
-    message names the estimate and the largest size that fits (:func:`largest_fitting`)."""
+    message names the estimate, the largest size that fits (:func:`largest_fitting`) and what
+    to do instead: the classical referee where ``alternative`` is ``method`` (``evaluate``),
+    another simulator where it is ``backend`` (``run``)."""
     budget = MEMORY_BUDGET if budget is None else budget
     need = estimated_bytes(method, num_qubits, paths, read_qubits)
     if need > budget:
@@ -101,8 +104,12 @@ def check_memory(
             + f"); the budget is {budget / GIB:.1f} GiB, "
             + _fitting(method, num_qubits, fits, read_qubits)
             + " "
-            "(use {method} classical, or a smaller spec)",
-            parameters=("method",),
+            + (
+                "(use {method} classical, or a smaller spec)"
+                if alternative == "method"
+                else f"(choose another {{{alternative}}}, or use a smaller spec)"
+            ),
+            parameters=(alternative,),
         )
 
 

@@ -122,7 +122,7 @@ def check_game_cost(
     estimator); ``alternative`` is the parameter that picks another simulator. Returns the
     estimated seconds."""
     paths = estimate_paths(game.spec, game.first)
-    check_memory(method, game.num_qubits, paths, read_qubits=read_qubits)
+    check_memory(method, game.num_qubits, paths, None, read_qubits, alternative)
     gates = 0 if method == "sparse" else gate_count(game.circuit)  # the engine's: the paths
     return check_time(method, game.num_qubits, paths, gates, force, runs, None, alternative)
 
