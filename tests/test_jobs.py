@@ -299,7 +299,8 @@ def test_two_processes_saving_at_once_lose_nothing(tmp_path):
 def test_a_writer_killed_mid_write_leaves_every_commit_intact(tmp_path):
     """SIGKILL while a process writes ~60 kB records in a loop, twelve times on the same store
     (each new writer recovering the previous one's write-ahead log): every record a writer
-    reported committed is there and whole, every record is one of the versions written."""
+    reported committed is there and whole (or replaced by its later version), every record is
+    one of the versions written."""
     root = tmp_path / "data"
     start, committed = 0, {}
     rng = random.Random(21)
@@ -331,7 +332,12 @@ def test_a_writer_killed_mid_write_leaves_every_commit_intact(tmp_path):
             i = int(rec.job_id.removeprefix("crash-"))
             assert rec == big_record(i, done=rec.status == DONE)
         for i, state in committed.items():
-            assert store.load(f"crash-{i}") == big_record(i, done=state == "done")
+            stored = store.load(f"crash-{i}")
+            if state == "done":
+                assert stored == big_record(i, done=True)
+            else:  # "saved" printed; the done version may have committed before the kill
+                # landed between its commit and its line
+                assert stored in (big_record(i), big_record(i, done=True))
         assert len(records) >= len(committed)
     assert len(committed) >= 24
 
