@@ -36,8 +36,8 @@ from qcards.circuits.oracle import WinCircuit
 from qcards.circuits.task import GameTask
 from qcards.estimation.amplitude import estimate_amplitude
 from qcards.estimation.options import EstimationOptions
-from qcards.execution.budget import check_time, check_work
-from qcards.execution.exact import gate_count
+from qcards.execution.budget import check_work
+from qcards.execution.exact import check_circuit_time
 from qcards.execution.sampling import default_sampler
 from qcards.execution.targets import parse_target
 from qcards.skat.referee import estimate_paths, paths
@@ -136,11 +136,10 @@ def count(
     if sampler is None:
         target = parse_target(options.backend)
         target.check_capacity(width)
-        method = target.exact_method or "statevector"  # Aer's automatic choice, here dense
-        if method != "sparse":  # the engine's work is the paths, checked above
-            gates = gate_count(win.circuit)
-            paths_estimate = estimate_paths(spec, first)
-            check_time(method, width, paths_estimate, gates, force, repeats, None, "backend")
+        paths_estimate = estimate_paths(spec, first)
+        check_circuit_time(
+            win.circuit, width, paths_estimate, target.simulated_method, force, repeats, "backend"
+        )
         sampler = default_sampler(options.backend, options.shots, options.seed)
     found = estimate_amplitude(estimation_problem(win), options, sampler)
     estimate = found.estimate

@@ -123,8 +123,25 @@ def check_game_cost(
     estimated seconds."""
     paths = estimate_paths(game.spec, game.first)
     check_memory(method, game.num_qubits, paths, None, read_qubits, alternative)
-    gates = 0 if method == "sparse" else gate_count(game.circuit)  # the engine's: the paths
-    return check_time(method, game.num_qubits, paths, gates, force, runs, None, alternative)
+    return check_circuit_time(
+        game.circuit, game.num_qubits, paths, method, force, runs, alternative
+    )
+
+
+def check_circuit_time(
+    circuit: QuantumCircuit,
+    num_qubits: int,
+    paths: float,
+    method: str,
+    force: bool = False,
+    runs: float = 1.0,
+    alternative: str = "method",
+) -> float:
+    """:func:`~qcards.execution.budget.check_time` of ``runs`` runs of ``circuit`` on
+    ``method`` (the sparse engine's model is the paths alone, so its gates are not counted).
+    Returns the estimated seconds."""
+    gates = 0 if method == "sparse" else gate_count(circuit)
+    return check_time(method, num_qubits, paths, gates, force, runs, None, alternative)
 
 
 def gate_count(circuit: QuantumCircuit) -> int:

@@ -61,9 +61,7 @@ def run_task(
     if not target.is_device:
         target.check_capacity(game.num_qubits)
         # a local simulator computes the state once and samples it: its exact method's cost
-        # (Aer's automatic choice is a dense statevector for these circuits)
-        method = target.exact_method or "statevector"
-        seconds = check_game_cost(game, method, force, alternative="backend")
+        seconds = check_game_cost(game, target.simulated_method, force, alternative="backend")
     transpile_target, sampler = target.sampler(seed)
     emulated = target.is_emulated
     if transpile_target is None:

@@ -90,6 +90,12 @@ class Target:
         return self.kind.exact_method
 
     @property
+    def simulated_method(self) -> str:
+        """The exact method whose cost a local simulation on this target has: its own, or a
+        dense statevector for Aer's automatic choice (what it picks for the game circuits)."""
+        return self.exact_method or "statevector"
+
+    @property
     def is_device(self) -> bool:
         """A fake or real IBM device: circuits are transpiled to its coupling map and gates."""
         return self.kind.is_family

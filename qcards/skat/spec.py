@@ -33,16 +33,19 @@ from typing import Any
 from qcards.errors import SpecError
 from qcards.skat.cards import Card, CardError, Rules, Trump, points
 
-_KEYS = {
-    "players",
-    "trump",
-    "leader",
-    "winner_leads",
-    "declarer_points",
-    "target",
-    "hands",
-    "unknown",
-}
+FIELDS = frozenset(
+    {
+        "players",
+        "trump",
+        "leader",
+        "winner_leads",
+        "declarer_points",
+        "target",
+        "hands",
+        "unknown",
+    }
+)
+"""The top-level fields a spec may have (any other is refused, naming it)."""
 MAX_PLAYERS = 4
 SKAT = "skat"
 """The reserved receiver of ``unknown.sizes`` for the Skat (no player may have this name)."""
@@ -187,9 +190,9 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
     def fail(fieldname: str, message: str) -> SpecError:
         return SpecError(f"{source}: field '{fieldname}': {message}")
 
-    extra = sorted(set(data) - _KEYS)
+    extra = sorted(set(data) - FIELDS)
     if extra:
-        raise fail(extra[0], f"unknown field (allowed: {', '.join(sorted(_KEYS))})")
+        raise fail(extra[0], f"unknown field (allowed: {', '.join(sorted(FIELDS))})")
 
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):

@@ -20,7 +20,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from qcards.skat.cards import FULL_DECK, Card, CardError, Trump, points
-from qcards.skat.spec import SKAT
+from qcards.skat.spec import FIELDS, SKAT
 
 PLAIN_NAMES = ("A", "B", "C", "D")
 TRUMPS = tuple(t.value for t in Trump)
@@ -267,9 +267,7 @@ def refused_mutations(
             t["declarer_points"] = draw(st.integers(121 - in_play, 120))
         return t, f"{kind}: {t['declarer_points']} + {in_play}"
     if kind == "unknown field":
-        name = draw(
-            st.text(min_size=1, max_size=8).filter(lambda s: s not in _TOP_FIELDS and s != "")
-        )
+        name = draw(st.text(min_size=1, max_size=8).filter(lambda s: s not in FIELDS and s != ""))
         t[name] = draw(ANY_VALUE)
         return t, f"{kind}: {name!r}"
     if kind == "unknown unknown-field":
@@ -309,18 +307,6 @@ def refused_mutations(
     card = t["hands"][giver].pop()
     t["hands"].setdefault(taker, []).append(card)
     return t, f"{kind}: {card} from {giver} to {taker}"
-
-
-_TOP_FIELDS = {
-    "players",
-    "trump",
-    "leader",
-    "winner_leads",
-    "declarer_points",
-    "target",
-    "hands",
-    "unknown",
-}
 
 
 def _stranger(table: dict[str, Any], skat_ok: bool = True):
