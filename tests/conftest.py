@@ -114,7 +114,7 @@ def random_spec(
         leader = rng.choice(names)
         declarer_points = rng.randrange(0, 30)
         if skat:
-            target = declarer_points + rng.randrange(1, points(cards) + 1)
+            target = declarer_points + rng.randrange(1, max(points(cards), 1) + 1)
         else:
             target = rng.randrange(20, 75)
         text = "\n".join(
@@ -124,7 +124,7 @@ def random_spec(
                 f'leader = "{leader}"',
                 f"winner_leads = {'true' if winner_leads else 'false'}",
                 f"declarer_points = {declarer_points}",
-                f"target = {target}",
+                *([] if trump.is_null else [f"target = {target}"]),
                 "[hands]",
                 *(
                     f"{p} = [{', '.join(f'{chr(34)}{c}{chr(34)}' for c in h)}]"
@@ -171,15 +171,19 @@ def generated_specs(count_per_case: int = 1, skat: bool = False):
     out = []
     seed = 1000 if skat else 0
     cases = SKAT_CASES if skat else [(*case, 0) for case in GENERATED_CASES]
-    for players, tricks, known, skat_size in cases:
-        for trump in Trump:
-            for winner_leads in (True, False):
-                if tricks == 1 and not winner_leads:
-                    continue  # identical to winner_leads = true with a single trick
-                for _ in range(count_per_case):
-                    seed += 1
-                    params = (seed, players, tricks, trump, winner_leads, known)
-                    out.append((*params, skat_size) if skat else params)
+    # the null games come after the others, so the point games keep their seeds
+    point_games = [t for t in Trump if not t.is_null]
+    null_games = [t for t in Trump if t.is_null]
+    for trumps in (point_games, null_games):
+        for players, tricks, known, skat_size in cases:
+            for trump in trumps:
+                for winner_leads in (True, False):
+                    if tricks == 1 and not winner_leads:
+                        continue  # identical to winner_leads = true with a single trick
+                    for _ in range(count_per_case):
+                        seed += 1
+                        params = (seed, players, tricks, trump, winner_leads, known)
+                        out.append((*params, skat_size) if skat else params)
     return out
 
 

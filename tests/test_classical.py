@@ -44,30 +44,32 @@ def test_memoised_evaluation_equals_path_enumeration(params):
     spec = random_spec(*params)
     all_paths = list(paths(spec))
     assert sum(p.probability for p in all_paths) == 1
-    p_win = sum(p.probability for p in all_paths if p.declarer_points(spec) >= spec.target)
+    p_win = sum(p.probability for p in all_paths if p.declarer_won(spec))
     points = sum(p.probability * p.declarer_points(spec) for p in all_paths)
     ev = evaluate(spec)
     assert ev.p_win == p_win and ev.expected_points == points
     assert ev.num_paths == len(all_paths)
 
 
-def _minimax(spec, hands, leader, trick, pts):
+def _minimax(spec, hands, leader, trick, pts, tricks=0):
     """Independent plain double-dummy search (no memo) to check the referee's adversarial model."""
     n = len(spec.players)
     if not any(hands.values()) and not trick:
-        return (1 if pts >= spec.target else 0), pts
+        won = tricks == 0 if spec.trump.is_null else pts >= spec.target
+        return int(won), pts
     player = spec.players[(spec.players.index(leader) + len(trick)) % n]
     options = []
     for card in spec.rules.legal_cards(hands[player], trick[0][1] if trick else None):
         rest = {**hands, player: hands[player] - {card}}
         now = [*trick, (player, card)]
         if len(now) < n:
-            options.append(_minimax(spec, rest, leader, now, pts))
+            options.append(_minimax(spec, rest, leader, now, pts, tricks))
             continue
         winner = now[spec.rules.trick_winner([c for _, c in now])][0]
         gained = sum(c.value for _, c in now) if winner == spec.declarer else 0
         nxt = winner if spec.winner_leads else spec.leader
-        options.append(_minimax(spec, rest, nxt, [], pts + gained))
+        took = tricks + (winner == spec.declarer)
+        options.append(_minimax(spec, rest, nxt, [], pts + gained, took))
     pick = max if player == spec.declarer else min
     return pick(o[0] for o in options), pick(o[1] for o in options)
 

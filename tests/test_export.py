@@ -43,7 +43,7 @@ def test_exported_four_card_circuit_samples_the_referee(built):
     wins = sum(
         n
         for key, n in counts.items()
-        if game.layout.decode(int(key, 2), last).declarer_points(spec) >= spec.target
+        if game.layout.decode(int(key, 2), last).declarer_won(spec)
     )
     p = float(evaluate(spec).p_win)
     sigma = (p * (1 - p) / shots) ** 0.5

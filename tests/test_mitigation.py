@@ -73,8 +73,8 @@ def test_zne_with_detection_fits_only_scales_that_kept_enough_shots():
     game = GameTask(spec, None, "paper").build()
     verdicts = Verdicts(spec, game)
     final = dict(stage_distributions(spec))[game.stages[-1]]
-    win = next(game.layout.encode(s) for s in final if s.declarer_points(spec) >= spec.target)
-    loss = next(game.layout.encode(s) for s in final if s.declarer_points(spec) < spec.target)
+    win = next(game.layout.encode(s) for s in final if s.declarer_won(spec))
+    loss = next(game.layout.encode(s) for s in final if not s.declarer_won(spec))
     junk = next(o for o in range(1 << len(game.layout.measured)) if not verdicts[o][2])
     scale1 = {win: 40, loss: 60, junk: 900}
     few = {win: 10, loss: 5, junk: 985}  # 15 kept shots: below the floor

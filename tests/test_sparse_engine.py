@@ -123,7 +123,7 @@ def spec_p_win(spec, construction: str) -> float:
     p_win = 0.0
     for outcome, p in state.probabilities(measured).items():
         snapshot = game.layout.decode(outcome, last)
-        if snapshot.declarer_points(spec) >= spec.target:
+        if snapshot.declarer_won(spec):
             p_win += p
     return p_win
 

@@ -22,7 +22,11 @@ from qcards.errors import ResourceError
 from qcards.estimation.counting import count
 from qcards.estimation.options import EstimationOptions
 from qcards.execution import sparse
-from qcards.execution.exact import exact_stage_probabilities, sparse_final_points
+from qcards.execution.exact import (
+    exact_stage_probabilities,
+    sparse_final_outcomes,
+    sparse_final_points,
+)
 from qcards.skat.referee import evaluate, paths, stage_distributions
 
 from conftest import REPO, generated_specs, random_spec
@@ -65,24 +69,24 @@ def test_vectorised_points_equal_decoding(index):
         return ((bits[:, word] >> np.uint64(offset)) & np.uint64(1)).astype(np.int64)
 
     vectorised = np.broadcast_to(game.layout.final_declarer_points(bit), (state.num_rows,))
+    tricks = np.broadcast_to(game.layout.final_declarer_tricks(bit), (state.num_rows,))
     last = game.stages[-1]
     for row in range(state.num_rows):
         outcome = sum(int(bit(game.circuit.qubits[i])[row]) << k for k, i in enumerate(measured))
         snapshot = game.layout.decode(outcome, last)
         assert snapshot.declarer_points(spec) == vectorised[row]
+        assert snapshot.declarer_tricks(spec) == tricks[row]
 
 
 @pytest.mark.parametrize("index", range(len(SPECS)))
 def test_final_points_give_the_referees_p_win(index):
     spec = SPECS[index]
-    points = sparse_final_points(build_game(spec))
-    p_win = sum(p for v, p in points.items() if v >= spec.target)
-    exact = sum(
-        (p.probability for p in paths(spec) if p.declarer_points(spec) >= spec.target),
-        Fraction(0),
-    )
+    outcomes = sparse_final_outcomes(build_game(spec))
+    p_win = sum(p for (v, t), p in outcomes.items() if spec.declarer_wins(v, t))
+    exact = sum((p.probability for p in paths(spec) if p.declarer_won(spec)), Fraction(0))
     assert abs(p_win - float(exact)) < TOL
-    assert abs(sum(p * v for v, p in points.items()) - float(evaluate(spec).expected_points)) < 1e-7
+    expected = sum(p * v for (v, _t), p in outcomes.items())
+    assert abs(expected - float(evaluate(spec).expected_points)) < 1e-7
 
 
 @pytest.mark.parametrize("algorithm", ["iae", "mlae", "canonical"])

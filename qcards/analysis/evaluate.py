@@ -19,7 +19,7 @@ from qcards.circuits.game import GameCircuit
 from qcards.circuits.task import GameTask
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.budget import check_work
-from qcards.execution.exact import exact_stage_probabilities, sparse_final_points
+from qcards.execution.exact import exact_stage_probabilities, sparse_final_outcomes
 from qcards.execution.sampling import sample_stages
 from qcards.execution.sweeps import sweep
 from qcards.execution.targets import EXACT_TARGETS, parse_target
@@ -155,11 +155,11 @@ def evaluate_spec(
             construction=construction,
         )
     if used == "sparse":
-        points = sparse_final_points(game, force)
+        outcomes = sparse_final_outcomes(game, force)
         return EvaluationReport(
-            probability(sum(p for v, p in points.items() if v >= spec.target)),
+            probability(sum(p for (v, t), p in outcomes.items() if spec.declarer_wins(v, t))),
             referee.p_win,
-            sum(p * v for v, p in points.items()),
+            sum(p * v for (v, _t), p in outcomes.items()),
             model,
             used,
             referee.num_deals,
@@ -176,7 +176,7 @@ def evaluate_spec(
             raise
         used = "statevector"
         dist = final_distribution(game, used, shots, seed, force)
-    p_win = sum(p for s, p in dist.items() if s.declarer_points(spec) >= spec.target)
+    p_win = sum(p for s, p in dist.items() if s.declarer_won(spec))
     points = sum(p * s.declarer_points(spec) for s, p in dist.items())
     return EvaluationReport(
         probability(p_win),

@@ -83,7 +83,7 @@ def outcome_verdicts(
             out[outcome] = (INVALID_LABEL, False, False)
             continue
         consistent = not outcome & unset and violation(spec, snap, stage, game.first) is None
-        won = snap.declarer_points(spec) >= spec.target
+        won = snap.declarer_won(spec)
         out[outcome] = (readable_label(snap, spec), won, consistent)
     return out
 

@@ -277,6 +277,16 @@ class GameLayout:
             points = points + c.value * (in_skat | won)
         return points
 
+    def final_declarer_tricks(self, bit: Callable[[Qubit], np.ndarray]) -> np.ndarray:
+        """The tricks the declarer has taken after the last trick (those of the spec included),
+        for many basis states at once (as :meth:`final_declarer_points`)."""
+        declarer = self.spec.players.index(self.spec.declarer)
+        tricks = np.int64(self.spec.declarer_tricks)
+        for register in self.winner.values():
+            seat = sum((bit(q).astype(np.int64) << b for b, q in enumerate(register)), np.int64(0))
+            tricks = tricks + (seat == declarer)
+        return tricks
+
     def unset_bits(self, stage: Stage) -> int:
         """Outcome bits that are 0 in every game state at ``stage``: the winner registers of
         the tricks not yet taken (which :meth:`decode` does not read)."""

@@ -1,9 +1,10 @@
 """The score operator S_A (Eq. 18) and the favourable-outcome oracle for P_fav (Sec. VI.6).
 
 ``score_operator`` is the observable whose expectation on the final game state is the declarer's
-expected card points. ``WinOracleGate`` computes, reversibly, whether the declarer reached the
-target into one qubit, so that :math:`p_{win} = \\langle P_{fav} \\rangle` is the probability of
-that qubit being 1 -- the "good" state of quantum counting and amplitude estimation.
+expected card points. ``WinOracleGate`` computes, reversibly, whether the declarer won (reached
+the target; in a null game, took no trick) into one qubit, so that
+:math:`p_{win} = \\langle P_{fav} \\rangle` is the probability of that qubit being 1 -- the
+"good" state of quantum counting and amplitude estimation.
 """
 
 from __future__ import annotations
@@ -78,8 +79,34 @@ def score_operator(layout: GameLayout, include_taken: bool = True) -> SparsePaul
     return SparsePauliOp.from_sparse_list(terms, num_qubits=layout.num_qubits).simplify()
 
 
+def _win_terms(layout: GameLayout) -> tuple[list[tuple[int, dict[Qubit, int]]], int]:
+    """What the win oracle adds to its score register: ``(value, cube)`` terms and a constant.
+
+    Point games: each card's value on each cube of :func:`_point_conditions`, and the constant
+    :math:`2^m - K` (K the points still needed), so the top bit is "S >= K". Null games (the
+    declarer wins by taking no trick, ISkO 5.2.7): -1 on each cube "the declarer took trick t"
+    and the constant :math:`2^m` (:math:`2^m - 1` when a trick was taken before the endgame, so
+    the game is lost), with :math:`2^m` above the number of tricks: the register then holds
+    :math:`2^m` minus the tricks taken, whose top bit is 1 exactly when none was taken.
+    """
+    spec = layout.spec
+    top = 2 ** (score_register_size(spec) - 1)
+    if spec.is_null:
+        declarer_seat = 0
+        terms = []
+        for t in range(1, layout.num_tricks + 1):
+            cube = {q: (declarer_seat >> b) & 1 for b, q in enumerate(layout.winner[t])}
+            terms.append((-1, cube))
+        return terms, top - (1 if spec.declarer_tricks else 0)
+    terms = [(card.value, cube) for card, cube in _point_conditions(layout)]
+    return terms, top - target_gap(spec)
+
+
 def score_register_size(spec: Endgame) -> int:
-    """Qubits of the score register: m + 1 with :math:`2^m \\ge` every value compared."""
+    """Qubits of the score register: m + 1 with :math:`2^m \\ge` every value compared (null
+    games: :math:`2^m` above the number of tricks)."""
+    if spec.is_null:
+        return max(1, math.ceil(math.log2(spec.num_tricks + 1))) + 1
     needed = target_gap(spec)
     in_play = spec.points_in_play()
     m = max(1, math.ceil(math.log2(max(needed, in_play - needed + 1, 2))))
@@ -92,7 +119,10 @@ def target_gap(spec: Endgame) -> int:
 
 
 class WinOracleGate(Gate):
-    """Compute "the declarer reached the target" into the top qubit of a score register.
+    """Compute "the declarer won" into the top qubit of a score register.
+
+    Point games (described below): "the declarer reached the target". Null games: "the declarer
+    took no trick", by the same additions with the terms of :func:`_win_terms`.
 
     Acts on the game layout's qubits followed by ``m + 1`` score qubits (initially 0). In the
     Fourier basis of the score register (Qiskit's :class:`QFTGate`) it adds, for every card and
@@ -132,10 +162,10 @@ class WinOracleGate(Gate):
         the same modular addition as the decomposition, read and written as integers."""
         position = dict(zip(self.layout.qubits, qubits, strict=False))
         score = qubits[self.layout.num_qubits :]
-        added = 2 ** (self.score_size - 1) - target_gap(self.layout.spec)
-        for card, cube in _point_conditions(self.layout):
+        terms, added = _win_terms(self.layout)
+        for value, cube in terms:
             holds = state.read([position[q] for q in cube]) == _cube_value(cube)
-            added = added + card.value * holds
+            added = added + value * holds
         sign = -1 if self.subtract else 1
         state.write(score, (state.read(score) + sign * added) % 2**self.score_size)
 
@@ -164,9 +194,10 @@ def _synth_win_oracle(gate: WinOracleGate) -> QuantumCircuit:
                 else:
                     qc.p(angle, score[j])
 
-    for card, cube in _point_conditions(layout):
-        add_constant(card.value, cube)
-    add_constant(2 ** (n - 1) - target_gap(layout.spec), {})
+    terms, constant = _win_terms(layout)
+    for value, cube in terms:
+        add_constant(value, cube)
+    add_constant(constant, {})
     qc.append(QFTGate(n).inverse(), score)
     return qc
 

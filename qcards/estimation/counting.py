@@ -147,7 +147,7 @@ def count(
     # One enumeration of the referee's paths gives the exact p_win, the path count and
     # whether the paths weigh the same.
     all_paths = list(paths(spec, first))
-    winning = [p for p in all_paths if p.declarer_points(spec) >= spec.target]
+    winning = [p for p in all_paths if p.declarer_won(spec)]
     exact = sum((p.probability for p in winning), Fraction(0))
     equal = len({p.probability for p in all_paths}) == 1
     return CountResult(

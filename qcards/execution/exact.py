@@ -154,10 +154,13 @@ def gate_count(circuit: QuantumCircuit) -> int:
     )
 
 
-def sparse_final_points(game: GameCircuit, force: bool = False) -> dict[int, float]:
-    """The exact distribution of the declarer's final points, from the sparse engine: the final
-    state's rows are read with :meth:`~qcards.circuits.layout.GameLayout.final_declarer_points`
-    (vectorised) instead of decoding every outcome."""
+def sparse_final_outcomes(game: GameCircuit, force: bool = False) -> dict[tuple[int, int], float]:
+    """The exact distribution of the declarer's final (points, tricks), from the sparse engine:
+    the final state's rows are read with
+    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_points` and
+    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_tricks` (vectorised) instead of
+    decoding every outcome. :meth:`~qcards.skat.spec.Endgame.declarer_wins` of a pair says
+    whether it is a win."""
     import numpy as np
 
     from qcards.execution.sparse import AncillaError, simulate
@@ -171,12 +174,26 @@ def sparse_final_points(game: GameCircuit, force: bool = False) -> dict[int, flo
         state.check_clean([i for q, i in index.items() if q not in measured], atol=0.0)
     except AncillaError:
         raise ResourceError("an ancilla does not return to |0>: the circuit is not clean") from None
-    points = game.layout.final_declarer_points(lambda q: state.read([index[q]]))
-    points = np.broadcast_to(points, (state.num_rows,))
+
+    def bit(q):
+        return state.read([index[q]])
+
+    rows = (state.num_rows,)
+    points = np.broadcast_to(game.layout.final_declarer_points(bit), rows)
+    tricks = np.broadcast_to(game.layout.final_declarer_tricks(bit), rows)
     probabilities = np.abs(state.amps) ** 2
-    values, where = np.unique(points, return_inverse=True)
-    sums = np.bincount(where, weights=probabilities, minlength=len(values))
-    return {int(v): float(p) for v, p in zip(values, sums, strict=True)}
+    pairs, where = np.unique(np.stack([points, tricks], axis=1), axis=0, return_inverse=True)
+    sums = np.bincount(where.ravel(), weights=probabilities, minlength=len(pairs))
+    return {(int(p), int(t)): float(x) for (p, t), x in zip(pairs, sums, strict=True)}
+
+
+def sparse_final_points(game: GameCircuit, force: bool = False) -> dict[int, float]:
+    """The exact distribution of the declarer's final points (:func:`sparse_final_outcomes`
+    summed over the tricks)."""
+    out: dict[int, float] = {}
+    for (points, _tricks), p in sparse_final_outcomes(game, force).items():
+        out[points] = out.get(points, 0.0) + p
+    return out
 
 
 def _outcome(key: str | int) -> int:

@@ -209,7 +209,7 @@ def reproduce_example(
                 )
             last = game.stages[-1]
             final = decode_distribution(game, last, exact_probs[last])
-            computed = sum(p for s, p in final.items() if s.declarer_points(spec) >= spec.target)
+            computed = sum(p for s, p in final.items() if s.declarer_won(spec))
             task.describe(f"{where}: the referee")
             exact_win = evaluate(spec, "random", first).p_win
             adversarial = evaluate(spec, "adversarial", first).p_win

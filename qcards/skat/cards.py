@@ -29,6 +29,9 @@ CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0
 # games), and in a game without trumps, where the jack keeps its place between queen and nine.
 _PLAIN_ORDER_WITHOUT_JACK = ("A", "10", "K", "Q", "9", "8", "7")
 _PLAIN_ORDER_WITH_JACK = ("A", "10", "K", "Q", "J", "9", "8", "7")
+# Null games (ISkO 2.3.4): no trumps, the jacks rank in their suits and the ten between the jack
+# and the nine.
+NULL_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7")
 
 
 class CardError(ValueError):
@@ -87,11 +90,22 @@ class Trump(Enum):
     DIAMONDS = "diamonds"
     GRAND = "grand"
     NONE = "none"
+    NULL = "null"
+    NULL_OUVERT = "null-ouvert"
 
     @property
     def suit(self) -> str | None:
         """The trump suit letter of a suit game, else ``None``."""
         return {"clubs": "C", "spades": "S", "hearts": "H", "diamonds": "D"}.get(self.value)
+
+    @property
+    def is_null(self) -> bool:
+        """A null game: the declarer wins by taking no trick at all (ISkO 5.2.7).
+
+        Null ouvert is the same game with the declarer's hand laid open before the first trick;
+        an endgame spec knows the declarer's hand anyway, so both evaluate alike.
+        """
+        return self in (Trump.NULL, Trump.NULL_OUVERT)
 
     @classmethod
     def parse(cls, text: str) -> Trump:
@@ -112,14 +126,16 @@ class Rules:
     Args:
         trump: which cards are trumps. Suit game: the four jacks (clubs > spades > hearts >
             diamonds) then the trump suit A 10 K Q 9 8 7. Grand: only the jacks. ``none``: no
-            trumps, every suit ranks A 10 K Q J 9 8 7.
+            trumps, every suit ranks A 10 K Q J 9 8 7. ``null`` and ``null-ouvert``: no trumps,
+            every suit ranks A K Q J 10 9 8 7 (ISkO 2.3.4: in null games the jacks belong to
+            their suits and the ten sits between the jack and the nine).
     """
 
     def __init__(self, trump: Trump) -> None:
         self.trump = trump
 
     def is_trump(self, card: Card) -> bool:
-        if self.trump is Trump.NONE:
+        if self.trump is Trump.NONE or self.trump.is_null:
             return False
         return card.rank == "J" or card.suit == self.trump.suit
 
@@ -131,6 +147,8 @@ class Rules:
         """Rank of a card inside its effective suit; higher beats lower."""
         if self.trump is Trump.NONE:
             return len(_PLAIN_ORDER_WITH_JACK) - _PLAIN_ORDER_WITH_JACK.index(card.rank)
+        if self.trump.is_null:
+            return len(NULL_ORDER) - NULL_ORDER.index(card.rank)
         if card.rank == "J":
             return 100 + (len(SUITS) - SUITS.index(card.suit))
         return len(_PLAIN_ORDER_WITHOUT_JACK) - _PLAIN_ORDER_WITHOUT_JACK.index(card.rank)

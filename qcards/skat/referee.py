@@ -1,6 +1,7 @@
 """Exact classical referee: every quantum number of qcards is checked against this module.
 
-Two models of play, both averaged over the uniformly random deal of the unknown cards:
+Two models of play, both averaged over the random deal of the unknown cards (uniform, or weighted
+by the spec's prior, :mod:`qcards.skat.prior`):
 
 ``random``
     every player picks uniformly at random among its legal cards. This is exactly the
@@ -29,6 +30,7 @@ from functools import cache
 from qcards.errors import ModelError
 from qcards.progress import track
 from qcards.skat.cards import Card
+from qcards.skat.prior import partition_function
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Path, Snapshot, Stage, check_first, skat_points, stages
 
@@ -53,7 +55,7 @@ def count_deals(spec: Endgame) -> int:
 def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
     """Every deal as a map card -> player (or :data:`SKAT`), known cards included.
 
-    Each deal is equally likely.
+    Every deal the receivers' sizes allow, whatever the prior (see :func:`weighted_deals`).
     """
     known = {c: p for p in spec.players for c in spec.hands[p]}
 
@@ -69,6 +71,25 @@ def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
 
     for unknown in assign(spec.unknown, spec.receivers):
         yield {**known, **unknown}
+
+
+def weighted_deals(spec: Endgame) -> Iterator[tuple[dict[Card, str], Fraction]]:
+    """Every deal of positive probability with its exact probability.
+
+    Uniform prior: every deal, each with probability 1/:func:`count_deals`. Otherwise each
+    deal's weight :meth:`~qcards.skat.prior.Prior.deal_weight` over the partition function Z
+    (:func:`~qcards.skat.prior.partition_function`); deals of weight 0 are skipped.
+    """
+    if spec.prior.is_uniform:
+        probability = Fraction(1, count_deals(spec))
+        for owner in deals(spec):
+            yield owner, probability
+        return
+    z = partition_function(spec)
+    for owner in deals(spec):
+        weight = spec.prior.deal_weight(spec, owner)
+        if weight:
+            yield owner, weight / z
 
 
 def num_deals(spec: Endgame) -> int:
@@ -137,9 +158,7 @@ def paths(spec: Endgame, first: Card | None = None) -> Iterator[Path]:
     rules = spec.rules
     n = len(spec.players)
     seat = {p: i for i, p in enumerate(spec.players)}
-    deal_probability = Fraction(1, count_deals(spec))
-
-    for owner in deals(spec):
+    for owner, deal_probability in weighted_deals(spec):
         hands = {p: {c for c, q in owner.items() if q == p} for p in spec.players}
 
         def walk(
@@ -238,12 +257,13 @@ def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) ->
     adversarial = model == "adversarial"
 
     # State: hands (tuple of frozensets by seat), leader seat, cards of the current trick, points
-    # the declarer holds, and whether the fixed first card is still to be played.
+    # the declarer holds, whether it has taken a trick in this endgame (null games only, else
+    # always False to keep the cache small), and the fixed first card still to be played.
     @cache
-    def solve(hands, leader, trick, pts, forced):
+    def solve(hands, leader, trick, pts, took, forced):
         if not any(hands) and not trick:
-            win = 1 if pts >= spec.target else 0
-            return Fraction(win), Fraction(pts), 1
+            win = spec.declarer_wins(pts, spec.declarer_tricks + took)
+            return Fraction(int(win)), Fraction(pts), 1
         seat = (leader + len(trick)) % n
         legal = rules.legal_cards(hands[seat], trick[0] if trick else None)
         if forced is not None:
@@ -256,9 +276,10 @@ def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) ->
                 winner = (leader + rules.trick_winner(new_trick)) % n
                 gained = sum(c.value for c in new_trick) if winner == 0 else 0
                 next_leader = winner if spec.winner_leads else leader0
-                results.append(solve(new_hands, next_leader, (), pts + gained, None))
+                took_now = took or (spec.is_null and winner == 0)
+                results.append(solve(new_hands, next_leader, (), pts + gained, took_now, None))
             else:
-                results.append(solve(new_hands, leader, new_trick, pts, None))
+                results.append(solve(new_hands, leader, new_trick, pts, took, None))
         paths_here = sum(r[2] for r in results)
         if not adversarial:
             k = len(results)
@@ -278,14 +299,15 @@ def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) ->
     total_pts = Fraction(0)
     total_paths = 0
     num = 0
-    for owner in track(deals(spec), "referee: deals", num_deals(spec)):
+    for owner, probability in track(weighted_deals(spec), "referee: deals", num_deals(spec)):
         hands = tuple(frozenset(c for c, q in owner.items() if q == p) for p in players)
-        w, e, k = solve(hands, leader0, (), spec.declarer_points + skat_points(owner), first)
-        total_win += w
-        total_pts += e
+        points = spec.declarer_points + skat_points(owner)
+        w, e, k = solve(hands, leader0, (), points, False, first)
+        total_win += probability * w
+        total_pts += probability * e
         total_paths += k
         num += 1
-    return Evaluation(model, total_win / num, total_pts / num, num, total_paths)
+    return Evaluation(model, total_win, total_pts, num, total_paths)
 
 
 def recommend(spec: Endgame, model: str = "random") -> list[tuple[Card, Fraction]]:

@@ -4,16 +4,24 @@ A spec describes the end of a Skat-like game from the declarer's point of view (
 is the declarer; the others defend together)::
 
     players = ["A", "B", "C"]
-    trump = "spades"          # clubs | spades | hearts | diamonds | grand | none
+    trump = "spades"          # clubs, spades, hearts, diamonds, grand, none, null, null-ouvert
     leader = "A"              # who leads the first trick
     winner_leads = true       # false: the leader leads every trick (the paper's four-card toy)
     declarer_points = 40      # card points the declarer already has
-    target = 61               # the declarer wins with at least this many points
+    target = 61               # the declarer wins with at least this many points (not in null games)
+    declarer_tricks = 0       # tricks the declarer has already taken (a null game is then lost)
     [hands]                   # known hands (may be empty)
     A = ["CA", "CK"]
     [unknown]                 # dealt uniformly at random into these hand sizes
     cards = ["C10", "C9", "C8", "H10"]
     sizes = { B = 2, C = 2 }
+
+In a null game (``trump = "null"`` or ``"null-ouvert"``) the declarer wins by taking no trick
+(ISkO 5.2.7); card points are still counted (``expected_points``) but decide nothing, so a null
+spec has no ``target``.
+
+An optional ``[prior]`` table (:mod:`qcards.skat.prior`) replaces the uniform deal by one
+conditioned on what the table has shown and weighted by a product-form likelihood.
 
 The reserved receiver ``skat`` in ``unknown.sizes`` (e.g. ``sizes = { B = 10, C = 10, skat = 2 }``)
 deals that many unknown cards into the Skat: dealt at random with the other unknown cards, never
@@ -24,6 +32,7 @@ Every problem is reported as a :class:`~qcards.errors.SpecError` naming the file
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -32,6 +41,7 @@ from typing import Any
 
 from qcards.errors import SpecError
 from qcards.skat.cards import Card, CardError, Rules, Trump, points
+from qcards.skat.prior import Prior, parse_prior
 
 FIELDS = frozenset(
     {
@@ -41,8 +51,10 @@ FIELDS = frozenset(
         "winner_leads",
         "declarer_points",
         "target",
+        "declarer_tricks",
         "hands",
         "unknown",
+        "prior",
     }
 )
 """The top-level fields a spec may have (any other is refused, naming it)."""
@@ -61,11 +73,15 @@ class Endgame:
         leader: who leads the first trick.
         winner_leads: whether the trick winner leads the next trick (else ``leader`` always does).
         declarer_points: card points the declarer has already taken.
-        target: the declarer wins with at least this many points.
+        target: the declarer wins with at least this many points (suit, grand and no-trump
+            games; a null game is won by taking no trick).
         hands: known cards of each player (every player is a key, possibly with no cards).
         unknown: cards dealt uniformly at random.
         sizes: how many unknown cards each player receives, in seat order, followed by
             :data:`SKAT` for the cards dealt into the Skat (receivers of none omitted).
+        declarer_tricks: tricks the declarer has already taken (decides null games).
+        prior: what is known about the deal beyond the hands (:class:`~qcards.skat.prior.Prior`;
+            empty: every deal equally likely).
         source: where the spec came from, for messages.
     """
 
@@ -78,7 +94,22 @@ class Endgame:
     hands: Mapping[str, tuple[Card, ...]]
     unknown: tuple[Card, ...]
     sizes: Mapping[str, int]
+    declarer_tricks: int = 0
+    prior: Prior = field(default_factory=Prior)
     source: str = field(default="<spec>", compare=False)
+
+    @property
+    def is_null(self) -> bool:
+        """A null game (``null`` or ``null-ouvert``): won by taking no trick (ISkO 5.2.7)."""
+        return self.trump.is_null
+
+    def declarer_wins(self, points: int, tricks: int) -> bool:
+        """Whether the declarer wins with ``points`` card points and ``tricks`` tricks taken in
+        total (those of :attr:`declarer_tricks` included). Suit, grand and no-trump games:
+        ``points >= target`` (ISkO 5.2.2, 61 by default). Null games: no trick (ISkO 5.2.7)."""
+        if self.is_null:
+            return tricks == 0
+        return points >= self.target
 
     @property
     def declarer(self) -> str:
@@ -149,13 +180,17 @@ class Endgame:
             f'leader = "{self.leader}"',
             f"winner_leads = {'true' if self.winner_leads else 'false'}",
             f"declarer_points = {self.declarer_points}",
-            f"target = {self.target}",
-            "[hands]",
         ]
+        if not self.is_null:
+            lines.append(f"target = {self.target}")
+        if self.declarer_tricks:
+            lines.append(f"declarer_tricks = {self.declarer_tricks}")
+        lines.append("[hands]")
         lines += [f'"{p}" = {cards(self.hands[p])}' for p in self.players if self.hands[p]]
         if self.unknown:
             sizes = ", ".join(f'"{p}" = {n}' for p, n in self.sizes.items())
             lines += ["[unknown]", f"cards = {cards(self.unknown)}", f"sizes = {{ {sizes} }}"]
+        lines += self.prior.to_toml_lines()
         return "\n".join(lines) + "\n"
 
 
@@ -231,7 +266,14 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
         return value
 
     declarer_points = points_field("declarer_points", 0)
+    if trump.is_null and "target" in data:
+        raise fail("target", f"a {trump.value} game is won by taking no trick: it has no target")
     target = points_field("target", 61)
+    declarer_tricks = data.get("declarer_tricks", 0)
+    if isinstance(declarer_tricks, bool) or not isinstance(declarer_tricks, int):
+        raise fail("declarer_tricks", f"must be a whole number of tricks, got {declarer_tricks!r}")
+    if not 0 <= declarer_tricks <= 10:
+        raise fail("declarer_tricks", f"must lie in 0..10, got {declarer_tricks}")
 
     def card_list(value: Any, fieldname: str) -> tuple[Card, ...]:
         if not isinstance(value, list):
@@ -300,8 +342,12 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
         hands={p: Rules(trump).sorted(hands[p]) for p in players},
         unknown=Rules(trump).sorted(unknown),
         sizes=sizes,
+        declarer_tricks=declarer_tricks,
         source=source,
     )
+    if "prior" in data:
+        prior = parse_prior(data["prior"], endgame, fail)
+        endgame = dataclasses.replace(endgame, prior=prior)
     if declarer_points + endgame.points_in_play() > 120:
         raise fail(
             "declarer_points",

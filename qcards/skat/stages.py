@@ -95,6 +95,14 @@ class Snapshot:
         """The declarer's points: those already taken, its stack and the Skat (S_A, Eq. 18)."""
         return spec.declarer_points + self.points_of(spec.declarer) + skat_points(dict(self.owner))
 
+    def declarer_tricks(self, spec: Endgame) -> int:
+        """Tricks the declarer has taken: those of the spec and those won so far."""
+        return spec.declarer_tricks + self.winners.count(spec.declarer)
+
+    def declarer_won(self, spec: Endgame) -> bool:
+        """Whether the declarer wins with what it holds now (:meth:`Endgame.declarer_wins`)."""
+        return spec.declarer_wins(self.declarer_points(spec), self.declarer_tricks(spec))
+
     def leader(self, spec: Endgame, trick: int) -> str:
         """Who leads ``trick`` (its predecessor's winner, taken from :attr:`winners`, when the
         winner leads)."""
@@ -181,6 +189,11 @@ class Path:
             if self.winners[k // n] == spec.declarer
         )
         return spec.declarer_points + won + skat_points(self.owner)
+
+    def declarer_won(self, spec: Endgame) -> bool:
+        """Whether the declarer wins the game on this path (:meth:`Endgame.declarer_wins`)."""
+        tricks = spec.declarer_tricks + self.winners.count(spec.declarer)
+        return spec.declarer_wins(self.declarer_points(spec), tricks)
 
 
 def check_first(spec: Endgame, first: Card | None) -> None:

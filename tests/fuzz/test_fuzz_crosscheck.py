@@ -35,12 +35,12 @@ TRUMPS = tuple(Trump)
 
 def crosscheck_spec(index: int) -> Endgame:
     """Spec number ``index``: the kind of game, the players and the Skat cycle with the index,
-    so that each run of 54 specs holds every combination; the rest is drawn from
-    ``random.Random(index)``."""
+    so that each run of 72 specs holds every combination (8 kinds x 3 player counts x 3 Skat
+    sizes); the rest is drawn from ``random.Random(index)``."""
     rng = random.Random(index)
-    trump = TRUMPS[index % 6]
-    n = 2 + (index // 6) % 3
-    skat = (index // 18) % 3
+    trump = TRUMPS[index % len(TRUMPS)]
+    n = 2 + (index // len(TRUMPS)) % 3
+    skat = (index // (3 * len(TRUMPS))) % 3
     tricks = rng.choice((1, 2, 2, 3))
     players = ["A", "B", "C", "D"][:n]
     # how many cards each player receives at random; the rest of a hand is known
@@ -74,6 +74,8 @@ def crosscheck_spec(index: int) -> Endgame:
         "hands": hands,
         "unknown": {"cards": [str(c) for c in unknown], "sizes": sizes},
     }
+    if trump.is_null:  # won by taking no trick: no target
+        del table["target"]
     return spec_from_dict(table, source=f"crosscheck-{index:03d}")
 
 

@@ -1,0 +1,418 @@
+"""Priors over deals: what the table has shown, and a product-form likelihood.
+
+The paper deals the unknown cards uniformly and names the weighting of deals "according to the
+cards that appear on the table" as the next step (its outlook). A :class:`Prior` does that. A
+deal d (card -> receiver) gets the weight
+
+.. math:: W(d) = \\prod_{c} w_{d(c)}(c) \\; \\prod_{t} g_t(n_t(d)),
+
+where :math:`w_r(c)` is the weight of card c in receiver r's hand (0 where a constraint forbids
+it) and each count factor :math:`g_t` looks at :math:`n_t(d)`, how many cards of a set receiver
+r_t is dealt (an ``at_least`` constraint is the indicator :math:`n_t \\ge k`, and the random-play
+likelihood of a history is :math:`1/(\\text{cards of the led suit held})` per followed card). The
+deal's probability is :math:`W(d)/Z` with :math:`Z = \\sum_d W(d)`.
+
+:func:`deal_partition` computes Z (and everything the circuits need) by dynamic programming over
+the cards, in time polynomial in the number of cards: no deal is enumerated. The referee
+(:mod:`qcards.skat.referee`) enumerates the deals and weighs each by :meth:`Prior.deal_weight`;
+the two agree exactly (``tests/test_prior.py``).
+
+Spec syntax (a ``[prior]`` table, every part optional)::
+
+    [prior]
+    void = { B = ["spades"] }          # B failed to follow spades: no card of that (effective) suit
+    holds = { C = ["SJ"] }             # C holds the jack of spades (``skat`` for the Skat)
+    at_least = { B = { trumps = 1 } }  # from the bidding: B holds a trump
+    weight = { B = { CA = 2.0 } }      # B holding CA is twice as likely
+
+Weights are read exactly: ``2.0`` is 2, ``0.1`` is 1/10 (the decimal as written), ``"2/3"`` is
+2/3. Pure Python: no qiskit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from qcards.errors import SpecError
+from qcards.skat.cards import SUIT_NAMES, TRUMP, Card, CardError, Rules
+
+if TYPE_CHECKING:
+    from qcards.skat.spec import Endgame
+
+CATEGORIES = (*SUIT_NAMES.values(), "trumps")
+"""Names a void or an ``at_least`` may use: the four suits and ``trumps``."""
+
+PRIOR_FIELDS = ("void", "holds", "at_least", "weight")
+
+
+def category_suit(rules: Rules, name: str) -> str:
+    """The effective suit (a suit letter or :data:`~qcards.skat.cards.TRUMP`) a category names.
+
+    A suit that is trump in a suit game names the trumps (failing to follow a trump lead shows
+    that the player holds no trump, jacks included)."""
+    if name == "trumps":
+        return TRUMP
+    letter = {v: k for k, v in SUIT_NAMES.items()}[name]
+    return TRUMP if rules.trump.suit == letter else letter
+
+
+def category_cards(rules: Rules, name: str, cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards of ``cards`` in a category (:func:`category_suit`)."""
+    suit = category_suit(rules, name)
+    return tuple(c for c in cards if rules.effective_suit(c) == suit)
+
+
+@dataclass(frozen=True)
+class CountFactor:
+    """A factor on how many cards of a set a receiver is dealt: ``factors[n]`` for n cards."""
+
+    receiver: str
+    cards: frozenset[Card]
+    factors: tuple[Fraction, ...]
+
+
+@dataclass(frozen=True)
+class Prior:
+    """What is known about the deal beyond the hands. Empty: every deal equally likely.
+
+    Attributes:
+        void: per player, the categories (:data:`CATEGORIES`) it holds no card of.
+        holds: per receiver (a player or the Skat), cards it holds.
+        at_least: per player, the least number of cards of a category it holds in total
+            (known hand included).
+        weight: per receiver, the likelihood weight of each unknown card in its hand (default 1).
+        likelihood: further count factors (a history's random-play likelihood, built by
+            :mod:`qcards.skat.history`; not written in specs).
+    """
+
+    void: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    holds: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
+    at_least: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    weight: Mapping[str, Mapping[Card, Fraction]] = field(default_factory=dict)
+    likelihood: tuple[CountFactor, ...] = ()
+
+    @property
+    def is_uniform(self) -> bool:
+        """No constraint and no weight: the paper's uniform deal."""
+        return not (self.void or self.holds or self.at_least or self.weight or self.likelihood)
+
+    def card_weight(self, spec: Endgame, card: Card, receiver: str) -> Fraction:
+        """:math:`w_r(c)`: 0 where a void or a ``holds`` forbids it, else the card's weight."""
+        rules = spec.rules
+        voids = {category_suit(rules, v) for v in self.void.get(receiver, ())}
+        if rules.effective_suit(card) in voids:
+            return Fraction(0)
+        for other, cards in self.holds.items():
+            if card in cards and other != receiver:
+                return Fraction(0)
+        return self.weight.get(receiver, {}).get(card, Fraction(1))
+
+    def count_factors(self, spec: Endgame) -> tuple[CountFactor, ...]:
+        """The ``at_least`` constraints as indicator factors on the unknown cards, then the
+        likelihood's factors."""
+        out = []
+        for player, minimums in self.at_least.items():
+            for name, least in minimums.items():
+                known = len(category_cards(spec.rules, name, spec.hands[player]))
+                pool = frozenset(category_cards(spec.rules, name, spec.unknown))
+                need = least - known
+                if need <= 0 or player not in spec.receivers:  # the latter checked when read
+                    continue
+                top = min(len(pool), spec.sizes.get(player, 0))
+                out.append(
+                    CountFactor(player, pool, tuple(Fraction(n >= need) for n in range(top + 1)))
+                )
+        return (*out, *self.likelihood)
+
+    def deal_weight(self, spec: Endgame, owner: Mapping[Card, str]) -> Fraction:
+        """W(d) of one deal (card -> receiver, known cards may be included)."""
+        weight = Fraction(1)
+        for card in spec.unknown:
+            weight *= self.card_weight(spec, card, owner[card])
+            if not weight:
+                return weight
+        for factor in self.count_factors(spec):
+            n = sum(1 for c in factor.cards if owner[c] == factor.receiver)
+            weight *= factor.factors[n] if n < len(factor.factors) else Fraction(0)
+        return weight
+
+    def tables(
+        self, spec: Endgame
+    ) -> tuple[list[list[Fraction]], list[tuple[int, frozenset[int], tuple[Fraction, ...]]]]:
+        """The prior in the circuits' terms: ``weights[j][r]`` for unknown card j (spec order)
+        and receiver r (:attr:`Endgame.receivers` order), and the count factors as
+        ``(receiver index, card indices, factors)``."""
+        receivers = spec.receivers
+        weights = [[self.card_weight(spec, c, r) for r in receivers] for c in spec.unknown]
+        index = {c: j for j, c in enumerate(spec.unknown)}
+        tallies = [
+            (receivers.index(f.receiver), frozenset(index[c] for c in f.cards), f.factors)
+            for f in self.count_factors(spec)
+        ]
+        return weights, tallies
+
+    def to_toml_lines(self) -> list[str]:
+        """The ``[prior]`` table as TOML lines (empty for the uniform prior)."""
+        if not (self.void or self.holds or self.at_least or self.weight):
+            return []
+
+        def quoted(items) -> str:
+            return "[" + ", ".join(f'"{i}"' for i in items) + "]"
+
+        def table(entries: dict[str, str]) -> str:
+            return "{ " + ", ".join(f'"{k}" = {v}' for k, v in entries.items()) + " }"
+
+        lines = ["[prior]"]
+        if self.void:
+            lines.append("void = " + table({p: quoted(v) for p, v in self.void.items()}))
+        if self.holds:
+            lines.append("holds = " + table({p: quoted(v) for p, v in self.holds.items()}))
+        if self.at_least:
+            inner = {p: table({k: str(n) for k, n in m.items()}) for p, m in self.at_least.items()}
+            lines.append("at_least = " + table(inner))
+        if self.weight:
+            inner = {
+                p: table({str(c): f'"{w}"' for c, w in m.items()}) for p, m in self.weight.items()
+            }
+            lines.append("weight = " + table(inner))
+        return lines
+
+
+# ----------------------------------------------------------------------------- partition sums
+
+
+Tallies = Sequence[tuple[int, frozenset[int], tuple[Fraction, ...]]]
+
+
+def deal_partition(
+    sizes: Sequence[int], weights: Sequence[Sequence[Fraction]], tallies: Tallies = ()
+) -> list[dict[tuple[int, ...], Fraction]]:
+    """Partition sums of a weighted deal, card by card from the last.
+
+    ``out[j][s]`` is the total weight of the ways to deal cards j..n-1 when the counters hold
+    ``s`` after cards 0..j-1: s lists, per receiver, the cards it has got, then per tally, the
+    cards of its set its receiver has got. ``out[0][(0, ..., 0)]`` is Z. Only states reachable
+    from the start are listed. Work: cards x reachable states x receivers (polynomial; no deal
+    is enumerated). The probability that card j goes to r in state s is
+    ``weights[j][r] * out[j+1][s + r] / out[j][s]`` -- the angles of the weighted deal circuit.
+    """
+    n, receivers = len(weights), len(sizes)
+
+    def step(state: tuple[int, ...], j: int, r: int) -> tuple[int, ...]:
+        counts = list(state)
+        counts[r] += 1
+        for t, (receiver, cards, _) in enumerate(tallies):
+            if receiver == r and j in cards:
+                counts[receivers + t] += 1
+        return tuple(counts)
+
+    layers: list[set[tuple[int, ...]]] = [{(0,) * (receivers + len(tallies))}]
+    for j in range(n):
+        layers.append(
+            {
+                step(s, j, r)
+                for s in layers[-1]
+                for r in range(receivers)
+                if s[r] < sizes[r] and weights[j][r]
+            }
+        )
+    out: list[dict[tuple[int, ...], Fraction]] = [{} for _ in range(n + 1)]
+    for s in layers[n]:
+        value = Fraction(int(list(s[:receivers]) == list(sizes)))
+        for t, (_, _, factors) in enumerate(tallies):
+            count = s[receivers + t]
+            value *= factors[count] if count < len(factors) else 0
+        out[n][s] = value
+    for j in range(n - 1, -1, -1):
+        for s in layers[j]:
+            out[j][s] = sum(
+                (
+                    weights[j][r] * out[j + 1][step(s, j, r)]
+                    for r in range(receivers)
+                    if s[r] < sizes[r] and weights[j][r]
+                ),
+                Fraction(0),
+            )
+    return out
+
+
+def partition_function(spec: Endgame) -> Fraction:
+    """Z, the total weight of the spec's deals under its prior (the number of deals if uniform)."""
+    if spec.prior.is_uniform:
+        total = math.factorial(len(spec.unknown))
+        for size in spec.sizes.values():
+            total //= math.factorial(size)
+        return Fraction(total)
+    weights, tallies = spec.prior.tables(spec)
+    sizes = [spec.sizes[r] for r in spec.receivers]
+    return deal_partition(sizes, weights, tallies)[0][(0,) * (len(sizes) + len(tallies))]
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+def exact_weight(value: Any) -> Fraction:
+    """A weight read exactly: an integer, a decimal as written (``0.1`` is 1/10) or ``"p/q"``.
+
+    Raises ``ValueError`` for anything else and for weights that are not finite and positive.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"must be a positive number, got {value!r}")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"must be a finite positive number, got {value!r}")
+        value = repr(value)  # the shortest decimal that reads back as the float: as written
+    if not isinstance(value, int | str):
+        raise ValueError(f"must be a positive number, got {value!r}")
+    try:
+        weight = Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(
+            f'must be a positive number or a fraction like "2/3", got {value!r}'
+        ) from None
+    if weight <= 0:
+        raise ValueError(f"must be > 0 (forbid a card with 'void' or 'holds'), got {value!r}")
+    return weight
+
+
+def parse_prior(raw: Any, spec: Endgame, fail: Callable[[str, str], SpecError]) -> Prior:
+    """Read and check a spec's ``[prior]`` table against the validated ``spec``.
+
+    Every problem is raised as ``fail(field, message)``, naming the field (``prior.void.B``,
+    ``prior.weight.B.CA``, ...): unknown players, categories or cards, weights that are not
+    positive, a void or a ``holds`` contradicted by a known hand, and constraints no deal
+    satisfies.
+    """
+    if not isinstance(raw, dict):
+        raise fail("prior", f"must be a table with any of: {', '.join(PRIOR_FIELDS)}")
+    extra = sorted(set(raw) - set(PRIOR_FIELDS))
+    if extra:
+        raise fail(f"prior.{extra[0]}", f"unknown field (allowed: {', '.join(PRIOR_FIELDS)})")
+    players, receivers = spec.players, spec.receivers
+    rules = spec.rules
+
+    def table(name: str) -> dict:
+        value = raw.get(name, {})
+        if not isinstance(value, dict):
+            raise fail(f"prior.{name}", "must be a table keyed by player")
+        return value
+
+    def who(name: Any, fieldname: str, skat: bool) -> str:
+        allowed = receivers if skat else players
+        if name not in allowed:
+            kind = "a player or the skat receiving unknown cards" if skat else "a player"
+            raise fail(
+                fieldname, f"unknown receiver {name!r} (expected {kind}: {', '.join(allowed)})"
+            )
+        return name
+
+    def card_list(value: Any, fieldname: str) -> tuple[Card, ...]:
+        if not isinstance(value, list):
+            raise fail(fieldname, 'must be a list of cards like ["SJ", "CA"]')
+        try:
+            return tuple(Card.parse(v) for v in value)
+        except CardError as exc:
+            raise fail(fieldname, str(exc)) from None
+
+    def category(value: Any, fieldname: str) -> str:
+        name = str(value).lower()
+        name = SUIT_NAMES.get(name.upper(), name)
+        if name not in CATEGORIES:
+            raise fail(fieldname, f"unknown category {value!r} (expected {' | '.join(CATEGORIES)})")
+        if name == "trumps" and rules.trump.suit is None and rules.trump.value != "grand":
+            raise fail(fieldname, f"a {rules.trump.value} game has no trumps")
+        return name
+
+    void: dict[str, tuple[str, ...]] = {}
+    for player, names in table("void").items():
+        fieldname = f"prior.void.{player}"
+        who(player, fieldname, skat=False)
+        if not isinstance(names, list):
+            raise fail(fieldname, 'must be a list of suits like ["spades"]')
+        void[player] = tuple(dict.fromkeys(category(n, fieldname) for n in names))
+        for name in void[player]:
+            shown = category_cards(rules, name, spec.hands[player])
+            if shown:
+                raise fail(
+                    fieldname,
+                    f"{player} cannot be void in {name}: the known hand holds "
+                    f"{' '.join(map(str, shown))}",
+                )
+
+    holds: dict[str, tuple[Card, ...]] = {}
+    for receiver, cards in table("holds").items():
+        fieldname = f"prior.holds.{receiver}"
+        if receiver not in receivers and receiver in players:
+            cards = card_list(cards, fieldname)
+            missing = [c for c in cards if c not in spec.hands[receiver]]
+            if missing:
+                raise fail(
+                    fieldname,
+                    f"{receiver} receives no unknown cards and its known hand lacks "
+                    f"{' '.join(map(str, missing))}",
+                )
+            continue
+        who(receiver, fieldname, skat=True)
+        cards = card_list(cards, fieldname)
+        for c in cards:
+            owner = spec.owner_of_known(c)
+            if owner is not None and owner != receiver:
+                raise fail(fieldname, f"{c} is in {owner}'s known hand")
+            if owner is None and c not in spec.unknown:
+                raise fail(fieldname, f"{c} is not in play (neither a known nor an unknown card)")
+            for other, theirs in holds.items():
+                if c in theirs:
+                    raise fail(fieldname, f"{c} is also held by {other} ('prior.holds.{other}')")
+        unknown_cards = tuple(c for c in cards if c in spec.unknown)
+        if unknown_cards:
+            holds[receiver] = unknown_cards
+
+    at_least: dict[str, dict[str, int]] = {}
+    for player, minimums in table("at_least").items():
+        fieldname = f"prior.at_least.{player}"
+        who(player, fieldname, skat=False)
+        if not isinstance(minimums, dict):
+            raise fail(fieldname, "must be a table of category = number, e.g. { trumps = 1 }")
+        at_least[player] = {}
+        for name, least in minimums.items():
+            sub = f"{fieldname}.{name}"
+            if isinstance(least, bool) or not isinstance(least, int) or least < 0:
+                raise fail(sub, f"must be a whole number >= 0, got {least!r}")
+            at_least[player][category(name, sub)] = least
+            known = len(category_cards(rules, category(name, sub), spec.hands[player]))
+            if player not in receivers and known < least:
+                raise fail(
+                    sub, f"{player} receives no unknown cards and its known hand has {known}"
+                )
+        if not at_least[player]:
+            del at_least[player]
+
+    weight: dict[str, dict[Card, Fraction]] = {}
+    for receiver, weights in table("weight").items():
+        fieldname = f"prior.weight.{receiver}"
+        who(receiver, fieldname, skat=True)
+        if not isinstance(weights, dict):
+            raise fail(fieldname, "must be a table of card = weight, e.g. { CA = 2.0 }")
+        weight[receiver] = {}
+        for key, value in weights.items():
+            sub = f"{fieldname}.{key}"
+            try:
+                card = Card.parse(key)
+            except CardError as exc:
+                raise fail(sub, str(exc)) from None
+            if card not in spec.unknown:
+                raise fail(sub, f"{card} is not an unknown card: only unknown cards are weighted")
+            try:
+                weight[receiver][card] = exact_weight(value)
+            except ValueError as exc:
+                raise fail(sub, str(exc)) from None
+
+    prior = Prior(void=void, holds=holds, at_least=at_least, weight=weight)
+    if not partition_function(dataclasses.replace(spec, prior=prior)):
+        raise fail("prior", "no deal of the unknown cards satisfies these constraints")
+    return prior
