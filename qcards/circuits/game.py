@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from qiskit.circuit import QuantumCircuit
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
+from qcards.circuits.deal import deal_gate
 from qcards.circuits.gates import (
     CardPlayGate,
-    DealGate,
     LegalPlayGate,
-    MultinomialDealGate,
     TrickTakingGate,
     TrickWinnerGate,
 )
@@ -93,11 +92,10 @@ def build_game(
     check_first(spec, first)
     if construction is Construction.HARDWARE:
         return _build_hardware_game(spec, first)
-    sizes = tuple(spec.sizes[p] for p in spec.receivers)
     width = GameLayout.owner_width_for(spec)
     deal = None
     if width:  # otherwise every unknown card goes to the one receiver: nothing to prepare
-        deal = (MultinomialDealGate if efficient else DealGate)(sizes, width)
+        deal = deal_gate(spec, width, polynomial=efficient)
     workspace = None
     if efficient:
         workspace = Workspace(spec, deal.num_ancillas if deal else 0)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from qiskit.circuit import Gate, QuantumCircuit
 from qiskit.circuit.library import MCXGate, RC3XGate, RCCXGate, RYGate
 
-from qcards.circuits.gates.states import DealGate, enumerate_deals
+from qcards.circuits.deal import deal_gate
 from qcards.circuits.layout import GameLayout
 from qcards.errors import ParameterError
 from qcards.skat.cards import Card
@@ -217,12 +217,11 @@ class _Builder:
         spec, layout = self.spec, self.layout
         if not layout.owner_width:
             return None
-        sizes = tuple(spec.sizes[p] for p in spec.receivers)
-        gate = DealGate(sizes, layout.owner_width)
+        gate = deal_gate(spec, layout.owner_width, polynomial=False)
         owner_qubits = [self.index[q] for c in spec.unknown for q in layout.owner[c]]
         width = layout.owner_width
         states = set()
-        for deal in enumerate_deals(sizes).tolist():
+        for deal in gate.deal_table()[0].tolist():
             state = 0
             for j, receiver in enumerate(deal):
                 for b in range(width):

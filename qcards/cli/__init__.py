@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from qcards.cli import (
     cats,
     count,
+    declare,
     evaluate,
     export,
     gofish,
@@ -33,6 +34,7 @@ COMMANDS = (
     reproduce,
     evaluate,
     recommend,
+    declare,
     count,
     run,
     jobs,
@@ -58,6 +60,7 @@ EXAMPLES = {
     "reproduce": "qcards reproduce --paper-only",
     "evaluate": "qcards evaluate qcards/specs/six-card.toml --first CA",
     "recommend": "qcards recommend qcards/specs/six-card.toml --model adversarial",
+    "declare": "qcards declare qcards/specs/six-card.toml",
     "count": "qcards count qcards/specs/four-card.toml --algorithm iae --epsilon 0.01 --seed 3",
     "run": "qcards run qcards/specs/four-card.toml --backend fake:FakeTorino --mitigate all",
     "jobs list": "qcards jobs list",

@@ -137,8 +137,24 @@ def force_argument(parser) -> None:
     )
 
 
-def load(path: str) -> Endgame:
-    return load_spec(path)
+def history_argument(parser) -> None:
+    parser.add_argument(
+        "--history",
+        metavar="PLAYS",
+        help='cards already played in this deal, in order, whole tricks, e.g. "A:CA B:C9 C:C8": '
+        "evaluates the rest of the game under the posterior over the deal (random play)",
+    )
+
+
+def load(path: str, history: str | None = None) -> Endgame:
+    """The spec at ``path``; with a ``history``, the rest of its game after those plays
+    (:func:`~qcards.skat.history.after_history`)."""
+    spec = load_spec(path)
+    if history is None:
+        return spec
+    from qcards.skat.history import after_history
+
+    return after_history(spec, history)
 
 
 def card_option(text: str | None) -> Card | None:

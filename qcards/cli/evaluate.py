@@ -12,6 +12,7 @@ from qcards.cli.common import (
     construction_argument,
     dask_argument,
     force_argument,
+    history_argument,
     json_argument,
     load,
     print_json,
@@ -30,6 +31,7 @@ def add_parser(sub) -> None:
     p.add_argument("--method", choices=METHODS, default="auto", help="how the number is computed")
     p.add_argument("--shots", type=int, default=1000, help="shots for --method aer")
     p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
+    history_argument(p)
     construction_argument(p)
     dask_argument(p)
     force_argument(p)
@@ -40,7 +42,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     if args.shots < 1:
         raise QcardsError("--shots must be at least 1")
-    specs = [load(path) for path in args.spec]
+    specs = [load(path, args.history) for path in args.spec]
     reports = evaluate_specs(
         specs,
         args.dask,

@@ -7,6 +7,7 @@ from qcards.cli.common import (
     construction_argument,
     dask_argument,
     force_argument,
+    history_argument,
     json_argument,
     load,
     print_json,
@@ -22,6 +23,7 @@ def add_parser(sub) -> None:
     p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
     p.add_argument("--method", choices=METHODS, default="auto", help="how p_win is computed")
     p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
+    history_argument(p)
     construction_argument(p)
     dask_argument(p)
     force_argument(p)
@@ -31,7 +33,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     ranked = recommend_spec(
-        load(args.spec),
+        load(args.spec, args.history),
         args.model,
         args.method,
         args.seed,

@@ -36,13 +36,32 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from qcards.errors import SpecError
 from qcards.skat.cards import SUIT_NAMES, TRUMP, Card, CardError, Rules
 
-if TYPE_CHECKING:
-    from qcards.skat.spec import Endgame
+
+class Endgame(Protocol):
+    """What this module reads of a spec (:class:`qcards.skat.spec.Endgame`, which holds a
+    :class:`Prior` and so cannot be imported here)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def receivers(self) -> tuple[str, ...]: ...
+    @property
+    def hands(self) -> Mapping[str, tuple[Card, ...]]: ...
+    @property
+    def unknown(self) -> tuple[Card, ...]: ...
+    @property
+    def sizes(self) -> Mapping[str, int]: ...
+    @property
+    def prior(self) -> Prior: ...
+    def owner_of_known(self, card: Card) -> str | None: ...
+
 
 CATEGORIES = (*SUIT_NAMES.values(), "trumps")
 """Names a void or an ``at_least`` may use: the four suits and ``trumps``."""

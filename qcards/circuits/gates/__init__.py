@@ -2,6 +2,7 @@
 
 ``states``: uniform one-hot superposition (Eq. 9) and the paper's deal preparation U_ini (Eq. 1);
 ``dicke``: the polynomial deal preparation (Dicke states and their multinomial generalisation);
+``weighted_deal``: the polynomial preparation of a weighted deal (per-card weights, tallies);
 ``play``: the card-play gate CP_k^n with suit following (Eqs. 9-13), paper and polynomial;
 ``trick``: the trick-taking gate TT (Eqs. 14-15), paper and polynomial;
 ``predicates``: facts about a trick computed into ancillas, for the polynomial gates;
@@ -14,8 +15,9 @@ appends its factors one stage at a time, so that every stage is a prefix of the 
 
 from qcards.circuits.gates.dicke import DickeGate, MultinomialDealGate, SubsetDickeGate
 from qcards.circuits.gates.play import CardPlayGate, LegalPlayGate
-from qcards.circuits.gates.states import DealGate, WStateGate
+from qcards.circuits.gates.states import DealGate, Tally, WStateGate
 from qcards.circuits.gates.trick import TrickTakingGate, TrickWinnerGate
+from qcards.circuits.gates.weighted_deal import WeightedDealGate
 
 __all__ = [
     "CardPlayGate",
@@ -24,7 +26,9 @@ __all__ = [
     "LegalPlayGate",
     "MultinomialDealGate",
     "SubsetDickeGate",
+    "Tally",
     "TrickTakingGate",
     "TrickWinnerGate",
     "WStateGate",
+    "WeightedDealGate",
 ]

@@ -33,7 +33,7 @@ from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import UCRYGate, UnitaryGate
 
 from qcards.circuits.gates.cubes import cube_x, open_controls
-from qcards.circuits.gates.states import deal_action
+from qcards.circuits.gates.states import deal_action, enumerate_deals
 
 # CX cost of the building blocks, as Qiskit lowers them to {cx, u} (checked by the tests).
 _CX_SCS_FIRST = 4  # CX . CRY . CX, the CRY as a 1-control UCRY (2 CX)
@@ -274,6 +274,12 @@ class MultinomialDealGate(Gate):
 
     def _define(self) -> None:
         self.definition = _synth_multinomial_deal(self)
+
+    def deal_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every deal (rows as in :func:`~qcards.circuits.gates.states.enumerate_deals`) and
+        its amplitude, :math:`1/\\sqrt{N}` for all."""
+        deals = enumerate_deals(self.sizes)
+        return deals, np.full(len(deals), 1 / math.sqrt(len(deals)))
 
     def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
         """The classical action: see :func:`~qcards.circuits.gates.states.deal_action`."""

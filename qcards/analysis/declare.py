@@ -1,0 +1,71 @@
+"""The choice of game: the same hands evaluated under every game type, best first.
+
+Which game to declare is the question the paper's outlook leaves open ("payoffs that guide the
+suit declaration"). :func:`declare` evaluates a spec's hands as each of the four suit games,
+grand and null (null ouvert evaluates like null: the declarer's hand is known to the spec
+anyway), by any method of :func:`~qcards.analysis.evaluate.evaluate_spec`, and ranks them by the
+declarer's win probability, then by the expected card points.
+
+Each variant is the spec written back as TOML with another ``trump`` and read again, so it is
+checked like any spec (a prior that names ``trumps`` has no meaning in a null game, and that
+variant is reported as refused). A point game keeps the spec's target (61 when the spec is a
+null game, which has none).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from qcards.analysis.evaluate import EvaluationReport, evaluate_spec
+from qcards.errors import ModelError, QcardsError
+from qcards.skat.cards import Trump
+from qcards.skat.spec import Endgame, parse_spec
+
+GAME_TYPES = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
+"""The games a declarer may announce (ISkO 5.1); null ouvert plays like null here."""
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    """One game type's evaluation, or why the hands cannot be played as that game."""
+
+    game: Trump
+    report: EvaluationReport | None
+    refused: str | None = None
+
+    def to_json(self) -> dict:
+        if self.report is None:
+            return {"game": self.game.value, "refused": self.refused}
+        return {"game": self.game.value, **self.report.to_json()}
+
+
+def as_game(spec: Endgame, game: Trump) -> Endgame:
+    """The spec's hands, deal and prior as a ``game`` (checked as a new spec)."""
+    if spec.prior.likelihood:
+        raise ModelError("declare compares games before play: this spec carries a history")
+    text = re.sub(r'(?m)^trump = ".*"$', f'trump = "{game.value}"', spec.to_toml())
+    if game.is_null:
+        text = re.sub(r"(?m)^target = .*\n", "", text)
+    return parse_spec(text, source=f"{spec.source} as {game.value}")
+
+
+def declare(spec: Endgame, games: tuple[Trump, ...] = GAME_TYPES, **options) -> list[GameChoice]:
+    """Every game type's p_win and expected points for the spec's hands, best first.
+
+    ``options`` go to :func:`~qcards.analysis.evaluate.evaluate_spec` (``model``, ``method``,
+    ``construction``, ...). Refused variants come last, with the reason.
+    """
+    out = []
+    for game in games:
+        try:
+            variant = as_game(spec, game)
+        except QcardsError as exc:
+            out.append(GameChoice(game, None, str(exc)))
+            continue
+        out.append(GameChoice(game, evaluate_spec(variant, **options)))
+    played = sorted(
+        (c for c in out if c.report is not None),
+        key=lambda c: (-c.report.p_win, -c.report.expected_points),
+    )
+    return played + [c for c in out if c.report is None]

@@ -1,0 +1,53 @@
+"""``qcards declare SPEC``: the declarer's hands under every game type, best first."""
+
+from __future__ import annotations
+
+from qcards.analysis.declare import declare
+from qcards.analysis.evaluate import METHODS
+from qcards.cli.common import (
+    construction_argument,
+    force_argument,
+    json_argument,
+    load,
+    print_json,
+    print_table,
+    spec_argument,
+)
+from qcards.skat.referee import MODELS
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "declare", help="p_win and expected points under each game type (suits, grand, null)"
+    )
+    spec_argument(p)
+    p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
+    p.add_argument("--method", choices=METHODS, default="auto", help="how p_win is computed")
+    construction_argument(p)
+    force_argument(p)
+    json_argument(p)
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    choices = declare(
+        load(args.spec),
+        model=args.model,
+        method=args.method,
+        construction=args.construction,
+        force=args.force,
+    )
+    if args.json:
+        print_json({"model": args.model, "games": [c.to_json() for c in choices]})
+        return 0
+    rows = []
+    for c in choices:
+        if c.report is None:
+            rows.append([c.game.value, "-", "-", "-", c.refused])
+            continue
+        record = c.report.to_json()
+        rows.append(
+            [c.game.value, record["p_win"], record["p_win_exact"], record["expected_points"], ""]
+        )
+    print_table(["game", "p_win", "exact", "expected_points", "note"], rows)
+    return 0

@@ -1,0 +1,200 @@
+"""What the cards already played say about the deal: the posterior of a history.
+
+A history is the cards played so far in this deal, in order (``"B:SA C:S7 A:SK"``), starting
+from the position a spec describes. Under the random-play model (every player picks uniformly
+among its legal cards, the model of the paper's circuits, Eq. 9) the history has, for a deal d
+of the unknown cards, the likelihood
+
+.. math:: L(d) = \\prod_{\\text{plays}} \\frac{[\\text{the card is legal in that hand}]}
+                                            {\\#\\text{legal cards of that hand}},
+
+and Bayes' rule gives the posterior :math:`P(d \\mid H) \\propto P(d)\\,L(d)`. Every factor is
+of a form the prior (:mod:`qcards.skat.prior`) already speaks:
+
+* a card played from an unknown hand is *held* by its player;
+* a failure to follow suit makes the player *void* in the led (effective) suit;
+* following suit has probability 1/(cards of the led suit in the hand then), a count factor on
+  how many of the remaining unknown cards of that suit the player was dealt; leading, or
+  discarding when void, has probability 1/(hand size), the same for every deal.
+
+:func:`after_history` returns the rest of the game as a new spec: the played cards removed, the
+completed tricks' points and tricks credited, the next leader, and the posterior as its prior.
+The referee and the circuits then evaluate that spec exactly like any other. Pure Python.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from fractions import Fraction
+
+from qcards.errors import ModelError
+from qcards.skat.cards import SUIT_NAMES, TRUMP, Card, CardError
+from qcards.skat.prior import CountFactor, Prior, category_cards, partition_function
+from qcards.skat.spec import Endgame
+
+OPTION = "--history"
+"""How messages name the history (the command-line option; ``history`` in the library)."""
+
+
+def parse_history(text: str, spec: Endgame) -> tuple[tuple[str, Card], ...]:
+    """``"B:SA C:S7 A:SK"`` as ``(player, card)`` pairs (raises :class:`ModelError`)."""
+    out = []
+    for k, item in enumerate(str(text).split(), start=1):
+        player, sep, card = item.partition(":")
+        if not sep or player not in spec.players:
+            raise ModelError(
+                f"{OPTION}: play {k} {item!r}: write PLAYER:CARD with a player of "
+                f"{', '.join(spec.players)}, e.g. {spec.leader}:SA"
+            )
+        try:
+            out.append((player, Card.parse(card)))
+        except CardError as exc:
+            raise ModelError(f"{OPTION}: play {k} {item!r}: {exc}") from None
+    return tuple(out)
+
+
+def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> Endgame:
+    """The rest of the game after ``history``, with the posterior over the deal as its prior.
+
+    The history must follow the turn order from the spec's leader, play cards in play (each
+    once), keep the rules (a known hand that could follow suit must), be possible for at least
+    one deal under the spec's prior, and end at the end of a trick (an endgame spec starts at
+    a trick). Every violation is a :class:`ModelError` naming the play. The returned spec's
+    likelihood factors live in its prior only: :meth:`Endgame.to_toml` does not write them.
+    """
+    if isinstance(history, str):
+        history = parse_history(history, spec)
+    history = tuple(history)
+    players, n, rules = spec.players, len(spec.players), spec.rules
+    if spec.prior.likelihood:
+        raise ModelError(f"{OPTION}: this spec already carries a history's likelihood")
+    if len(history) % n:
+        raise ModelError(
+            f"{OPTION}: {len(history)} cards played; a history must end at the end of a trick "
+            f"({n} cards each), since the rest of the game starts at a trick"
+        )
+    if len(history) >= n * spec.num_tricks:
+        raise ModelError(f"{OPTION}: the history plays the whole game: nothing is left to evaluate")
+
+    in_hand = {p: set(spec.hands[p]) for p in players}  # known cards not yet played
+    pinned: dict[str, list[Card]] = {r: [] for r in spec.sizes}  # unknown cards played, by player
+    voids: dict[str, set[str]] = {p: set() for p in players}
+    follows: list[tuple[str, str, int]] = []  # (player, led effective suit, play index)
+    leader, points, tricks = spec.leader, spec.declarer_points, spec.declarer_tricks
+    for t in range(len(history) // n):
+        trick = history[t * n : (t + 1) * n]
+        for i, (player, card) in enumerate(trick):
+            k = t * n + i
+            where = f"{OPTION}: play {k + 1} ({player}:{card})"
+            expected = players[(players.index(leader) + i) % n]
+            if player != expected:
+                raise ModelError(f"{where}: it is {expected}'s turn")
+            if any(c == card for _, c in history[:k]):
+                raise ModelError(f"{where}: {card} was already played")
+            led = rules.effective_suit(trick[0][1]) if i else None
+            if rules.effective_suit(card) in voids[player]:
+                raise ModelError(f"{where}: {player} failed to follow this suit before")
+            if card in in_hand[player]:
+                in_hand[player].discard(card)
+            elif card in spec.unknown and len(pinned.get(player, ())) < spec.sizes.get(player, 0):
+                if not spec.prior.card_weight(spec, card, player):
+                    raise ModelError(f"{where}: the spec's prior rules out {player} holding it")
+                pinned[player].append(card)
+            else:
+                owner = spec.owner_of_known(card)
+                why = f"it is in {owner}'s known hand" if owner else f"{player} cannot hold it"
+                raise ModelError(f"{where}: {why}")
+            if led is None:
+                continue
+            if rules.effective_suit(card) == led:
+                follows.append((player, led, k))
+                continue
+            shown = [c for c in in_hand[player] if rules.effective_suit(c) == led]
+            if shown:
+                raise ModelError(
+                    f"{where}: {player} must follow with {' '.join(map(str, rules.sorted(shown)))}"
+                )
+            voids[player].add(led)
+        cards = [c for _, c in trick]
+        winner = trick[rules.trick_winner(cards)][0]
+        if winner == spec.declarer:
+            points += sum(c.value for c in cards)
+            tricks += 1
+        leader = winner if spec.winner_leads else spec.leader
+
+    played = {c for _, c in history}
+    rest = dataclasses.replace(
+        spec,
+        leader=leader,
+        declarer_points=points,
+        declarer_tricks=tricks,
+        hands={p: tuple(c for c in spec.hands[p] if c not in played) for p in players},
+        unknown=tuple(c for c in spec.unknown if c not in played),
+        sizes={
+            r: spec.sizes[r] - len(pinned[r]) for r in spec.sizes if spec.sizes[r] > len(pinned[r])
+        },
+        prior=Prior(),
+    )
+    rest = dataclasses.replace(rest, prior=_posterior(spec, rest, history, voids, follows))
+    if not partition_function(rest):
+        raise ModelError(f"{OPTION}: no deal is consistent with this history and the spec's prior")
+    return rest
+
+
+def _category_name(suit: str) -> str:
+    return "trumps" if suit == TRUMP else SUIT_NAMES[suit]
+
+
+def _posterior(
+    spec: Endgame,
+    rest: Endgame,
+    history: tuple[tuple[str, Card], ...],
+    voids: dict[str, set[str]],
+    follows: list[tuple[str, str, int]],
+) -> Prior:
+    """The prior of the rest of the game: the spec's prior without the played cards, the
+    history's voids, and one count factor 1/(cards of the led suit held) per followed card."""
+    rules, prior = spec.rules, spec.prior
+    played = {c for _, c in history}
+    played_by = {p: [c for q, c in history if q == p] for p in spec.players}
+    void = {p: set(prior.void.get(p, ())) for p in spec.players}
+    for p, suits in voids.items():
+        void[p] |= {_category_name(s) for s in suits}
+    at_least = {
+        p: {
+            name: max(0, least - len(category_cards(rules, name, played_by[p])))
+            for name, least in minimums.items()
+        }
+        for p, minimums in prior.at_least.items()
+    }
+    likelihood = []
+    for player, led, k in follows:
+        # cards of the led suit in the player's hand at play k: its known ones not played
+        # before, the unknown ones it plays from k on (pinned by the history), and those of
+        # the remaining unknown cards the rest of the deal gives it (the factor's count)
+        before = {c for _, c in history[:k]}
+        known = [c for c in spec.hands[player] if c not in before]
+        later = [c for c in played_by[player] if c not in before and c in spec.unknown]
+        held = sum(1 for c in (*known, *later) if rules.effective_suit(c) == led)
+        pool = frozenset(c for c in rest.unknown if rules.effective_suit(c) == led)
+        top = min(len(pool), rest.sizes.get(player, 0))
+        likelihood.append(
+            CountFactor(player, pool, tuple(Fraction(1, held + m) for m in range(top + 1)))
+        )
+    return Prior(
+        void={p: tuple(sorted(v)) for p, v in void.items() if v},
+        holds={
+            r: tuple(c for c in cards if c not in played)
+            for r, cards in prior.holds.items()
+            if any(c not in played for c in cards)
+        },
+        at_least={p: m for p, m in at_least.items() if any(m.values())},
+        weight={
+            r: {c: w for c, w in weights.items() if c not in played}
+            for r, weights in prior.weight.items()
+            if any(c not in played for c in weights)
+        },
+        # a factor on a player who is dealt none of the rest (or on no card) is a constant
+        likelihood=tuple(f for f in likelihood if f.receiver in rest.receivers and f.cards),
+    )
