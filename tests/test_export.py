@@ -41,9 +41,7 @@ def test_exported_four_card_circuit_samples_the_referee(built):
     last = game.stages[-1]
     spec = game.spec
     wins = sum(
-        n
-        for key, n in counts.items()
-        if game.layout.decode(int(key, 2), last).declarer_won(spec)
+        n for key, n in counts.items() if game.layout.decode(int(key, 2), last).declarer_won(spec)
     )
     p = float(evaluate(spec).p_win)
     sigma = (p * (1 - p) / shots) ** 0.5

@@ -48,16 +48,20 @@ def all_deals(spec):
             yield owner
 
 
-def brute_force(spec, adversarial: bool = False) -> Fraction:
-    """P(the declarer takes no trick): random play, or double dummy (declarer maximises)."""
+def brute_force(spec, adversarial: bool = False, first: Card | None = None) -> Fraction:
+    """P(the declarer takes no trick): random play, or double dummy (declarer maximises);
+    ``first`` fixes the declarer's first lead."""
     players, n = spec.players, len(spec.players)
 
     def play(hands, leader, trick, took):
         if not any(hands.values()) and not trick:
             return Fraction(int(took == 0))
         player = players[(players.index(leader) + len(trick)) % n]
+        options = null_legal(hands[player], trick[0][1] if trick else None)
+        if not trick and first in hands[player]:  # only the declarer's first lead holds it
+            options = [first]
         results = []
-        for card in null_legal(hands[player], trick[0][1] if trick else None):
+        for card in options:
             rest = {**hands, player: hands[player] - {card}}
             now = [*trick, (player, card)]
             if len(now) < n:
@@ -165,42 +169,7 @@ def test_recommend_in_a_null_game():
     spec = parse_spec(NULL_SIX.format(taken=0))
     ranked = dict(recommend(spec))
     for card, p in ranked.items():
-        assert p == brute_force_first(spec, card)
-
-
-def brute_force_first(spec, first: Card) -> Fraction:
-    """P(no declarer trick) with the declarer's first lead fixed to ``first`` (random play)."""
-    deals = list(all_deals(spec))
-    total = Fraction(0)
-    for owner in deals:
-        hands = {p: frozenset(c for c, q in owner.items() if q == p) for p in spec.players}
-        total += _after_first(spec, hands, first)
-    return total / len(deals)
-
-
-def _after_first(spec, hands, first):
-    players, n = spec.players, len(spec.players)
-
-    def play(hands, leader, trick, took):
-        if not any(hands.values()) and not trick:
-            return Fraction(int(took == 0))
-        player = players[(players.index(leader) + len(trick)) % n]
-        options = null_legal(hands[player], trick[0][1] if trick else None)
-        if not trick and first in hands[player]:  # only the declarer's first lead holds it
-            options = [first]
-        results = []
-        for card in options:
-            rest = {**hands, player: hands[player] - {card}}
-            now = [*trick, (player, card)]
-            if len(now) < n:
-                results.append(play(rest, leader, now, took))
-                continue
-            winner = now[null_winner([c for _, c in now])][0]
-            nxt = winner if spec.winner_leads else spec.leader
-            results.append(play(rest, nxt, [], took + (winner == spec.declarer)))
-        return sum(results, Fraction(0)) / len(results)
-
-    return play(hands, spec.leader, [], 0)
+        assert p == brute_force(spec, first=card)
 
 
 def test_null_spec_refuses_a_target(tmp_path, capsys):

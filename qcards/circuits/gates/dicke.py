@@ -33,7 +33,7 @@ from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import UCRYGate, UnitaryGate
 
 from qcards.circuits.gates.cubes import cube_x, open_controls
-from qcards.circuits.gates.states import deal_action, enumerate_deals
+from qcards.circuits.gates.states import check_deal_shape, deal_action, enumerate_deals
 
 # CX cost of the building blocks, as Qiskit lowers them to {cx, u} (checked by the tests).
 _CX_SCS_FIRST = 4  # CX . CRY . CX, the CRY as a 1-control UCRY (2 CX)
@@ -255,11 +255,7 @@ class MultinomialDealGate(Gate):
     """
 
     def __init__(self, sizes: Sequence[int], width: int, label: str | None = None) -> None:
-        sizes = tuple(sizes)
-        if not sizes or any(not isinstance(s, int) or s < 0 for s in sizes):
-            raise ValueError(f"deal sizes must be whole numbers >= 0, got {sizes!r}")
-        if len(sizes) > 1 and (1 << width) < len(sizes):
-            raise ValueError(f"width {width} cannot index {len(sizes)} receivers")
+        sizes = check_deal_shape(sizes, width)
         self.sizes = sizes
         self.width = width
         self.num_cards = sum(sizes)

@@ -86,6 +86,18 @@ class Tally:
 Weights = tuple[tuple[Fraction, ...], ...]
 
 
+def check_deal_shape(sizes: Sequence[int], width: int) -> tuple[int, ...]:
+    """``sizes`` as a tuple, checked with ``width`` (every deal gate's contract)."""
+    sizes = tuple(sizes)
+    if not sizes or any(not isinstance(s, int) or s < 0 for s in sizes):
+        raise ValueError(f"deal sizes must be whole numbers >= 0, got {sizes!r}")
+    if not isinstance(width, int) or width < 0:
+        raise ValueError(f"width must be a whole number >= 0, got {width!r}")
+    if len(sizes) > 1 and (1 << width) < len(sizes):
+        raise ValueError(f"width {width} cannot index {len(sizes)} receivers")
+    return sizes
+
+
 def normalise_weights(sizes: Sequence[int], weights) -> Weights:
     """``weights`` as an n x R tuple of Fractions (all 1 for None); ValueError when malformed."""
     n, num_receivers = sum(sizes), len(sizes)
@@ -250,11 +262,7 @@ class DealGate(Gate):
         weights=None,
         tallies: Sequence[Tally] = (),
     ) -> None:
-        sizes = tuple(sizes)
-        if not sizes or any(not isinstance(s, int) or s < 0 for s in sizes):
-            raise ValueError(f"DealGate sizes must be whole numbers >= 0, got {sizes!r}")
-        if len(sizes) > 1 and (1 << width) < len(sizes):
-            raise ValueError(f"width {width} cannot index {len(sizes)} receivers")
+        sizes = check_deal_shape(sizes, width)
         self.sizes = sizes
         self.width = width
         self.weights = normalise_weights(sizes, weights)

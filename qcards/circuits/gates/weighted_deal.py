@@ -35,12 +35,14 @@ from qiskit.circuit.library import MCXGate, UCRYGate
 
 from qcards.circuits.gates.states import (
     Tally,
+    check_deal_shape,
     deal_action,
     deal_amplitudes,
     deal_index,
     normalise_tallies,
     normalise_weights,
 )
+from qcards.skat.prior import deal_partition
 
 State = tuple[int, ...]
 """Counts so far: one per receiver, then one per tally."""
@@ -67,22 +69,8 @@ class _Model:
         self.sizes, self.weights, self.tallies = sizes, weights, tallies
         n, num_receivers = sum(sizes), len(sizes)
         start = (0,) * (num_receivers + len(tallies))
-        reach = [{start}]
-        for j in range(n):
-            reach.append({self.step(s, j, r) for s in reach[j] for r in self.moves(s, j)})
-        z: list[dict[State, Fraction]] = [{} for _ in range(n + 1)]
-        z[n] = dict.fromkeys(reach[n], Fraction(1))
-        for s in reach[n]:
-            for k, t in enumerate(tallies):
-                z[n][s] *= t.factors[s[num_receivers + k]]
-        for j in range(n - 1, -1, -1):
-            z[j] = {
-                s: sum(
-                    (self.weights[j][r] * z[j + 1][self.step(s, j, r)] for r in self.moves(s, j)),
-                    Fraction(0),
-                )
-                for s in reach[j]
-            }
+        # the partition sums Z_j(s) over the reachable states (the prior's dynamic program)
+        z = deal_partition(sizes, weights, [(t.receiver, t.cards, t.factors) for t in tallies])
         if z[0][start] == 0:
             raise ValueError(
                 "no deal has positive weight (the weights and tallies exclude them all)"
@@ -354,13 +342,7 @@ class WeightedDealGate(Gate):
         tallies: Sequence[Tally] = (),
         label: str | None = None,
     ) -> None:
-        sizes = tuple(sizes)
-        if not sizes or any(not isinstance(s, int) or s < 0 for s in sizes):
-            raise ValueError(f"deal sizes must be whole numbers >= 0, got {sizes!r}")
-        if not isinstance(width, int) or width < 0:
-            raise ValueError(f"width must be a whole number >= 0, got {width!r}")
-        if len(sizes) > 1 and (1 << width) < len(sizes):
-            raise ValueError(f"width {width} cannot index {len(sizes)} receivers")
+        sizes = check_deal_shape(sizes, width)
         self.sizes = sizes
         self.width = width
         self.num_cards = sum(sizes)
