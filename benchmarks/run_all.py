@@ -55,6 +55,7 @@ BENCHMARKS = {
     "dask": ("bench_dask.py", [], ["--repeat", "1"]),
     "gofish": ("bench_gofish.py", [], ["--moves", "50", "--runs", "1", "--cap", "50"]),
     "cost-model": ("bench_cost_model.py", [], ["--repeat", "1", "--max-k", "2"]),
+    "weighted-deal": ("bench_weighted_deal.py", [], ["--repeat", "1", "--cards", "2", "4"]),
 }
 """name: (script, full-run options, quick-run options)."""
 

@@ -15,6 +15,7 @@ costs, validated against built circuits at small N (tests); each stage says whic
 from __future__ import annotations
 
 import math
+import tomllib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from qcards.circuits.game import build_game
 from qcards.circuits.gates.states import WStateGate
 from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
-from qcards.errors import ResourceError
+from qcards.errors import ResourceError, SpecError
 from qcards.execution.transpile import LOWERED_BASIS, lower
 from qcards.skat.cards import RANKS, SUITS, Card
 from qcards.skat.spec import Endgame, spec_from_dict
@@ -103,6 +104,20 @@ def resource_spec(cards_per_player: int, skat: bool = True) -> Endgame:
         },
         source=f"{n} cards per player{' and the skat' if skat else ''}",
     )
+
+
+def with_prior_text(spec: Endgame, prior: str, source: str) -> Endgame:
+    """``spec`` with the ``[prior]`` table of the TOML text ``prior`` (checked like a spec's)."""
+    try:
+        table = tomllib.loads(prior)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{source}: TOML syntax error: {exc}") from None
+    extra = sorted(set(table) - {"prior"})
+    if extra or "prior" not in table:
+        raise SpecError(f"{source}: field '{(extra or ['prior'])[0]}': expected one [prior] table")
+    data = tomllib.loads(spec.to_toml())
+    data["prior"] = table["prior"]
+    return spec_from_dict(data, source=source)
 
 
 # ----------------------------------------------------------------------------- built circuits
@@ -269,7 +284,11 @@ def _paper_formula(spec: Endgame) -> tuple[int, dict[str, Count]]:
 
 
 def count_resources(
-    cards_per_player: int, construction: str = "efficient", use_formula: bool | None = None
+    cards_per_player: int,
+    construction: str = "efficient",
+    use_formula: bool | None = None,
+    prior: str | None = None,
+    prior_source: str = "<prior>",
 ) -> ResourceReport:
     """Qubits, CX count and depth of the whole game for N cards per player.
 
@@ -278,12 +297,23 @@ def count_resources(
         construction: ``paper`` or ``efficient``.
         use_formula: count the paper construction from its formula (default: beyond
             :data:`PAPER_BUILD_LIMIT`); the efficient construction is always built.
+        prior: TOML text of a ``[prior]`` table (:mod:`qcards.skat.prior`) for the endgame's
+            deal: the efficient construction then deals with
+            :class:`~qcards.circuits.gates.weighted_deal.WeightedDealGate`. Problems are
+            :class:`~qcards.errors.SpecError` naming ``prior_source`` and the field.
     """
     if construction not in CONSTRUCTIONS:
         raise ResourceError(
             f"unknown construction {construction!r} (expected {' | '.join(CONSTRUCTIONS)})"
         )
     spec = resource_spec(cards_per_player)
+    if prior is not None:
+        if construction != "efficient":
+            raise ResourceError(
+                "a weighted deal is counted for the efficient construction (the paper's dense "
+                "state preparation has the same gates for any amplitudes)"
+            )
+        spec = with_prior_text(spec, prior, prior_source)
     if construction == "paper":
         formula = cards_per_player > PAPER_BUILD_LIMIT if use_formula is None else use_formula
         if formula:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from qcards.analysis.resources import count_resources
 from qcards.circuits.construction import CONSTRUCTIONS
 from qcards.cli.common import json_argument, print_json, print_table
+from qcards.errors import SpecError
 
 
 def add_parser(sub) -> None:
@@ -20,12 +23,26 @@ def add_parser(sub) -> None:
         help="cards each of the three players holds (1..10), plus two in the skat",
     )
     p.add_argument("--construction", choices=CONSTRUCTIONS, default="efficient")
+    p.add_argument(
+        "--prior",
+        metavar="FILE",
+        help="TOML file with a [prior] table (void, holds, at_least, weight) for the deal: "
+        "counts the weighted deal circuit (efficient construction)",
+    )
     json_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    report = count_resources(args.cards_per_player, args.construction)
+    prior = None
+    if args.prior is not None:
+        try:
+            prior = Path(args.prior).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SpecError(f"{args.prior}: cannot read prior: {exc}") from None
+    report = count_resources(
+        args.cards_per_player, args.construction, prior=prior, prior_source=str(args.prior)
+    )
     if args.json:
         print_json(report.to_json())
         return 0
