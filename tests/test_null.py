@@ -184,3 +184,19 @@ def test_null_ouvert_evaluates_like_null():
     null = parse_spec(NULL_SIX.format(taken=0))
     ouvert = parse_spec(NULL_SIX.format(taken=0).replace('"null"', '"null-ouvert"'))
     assert evaluate(null) == evaluate(ouvert)
+
+
+def test_histogram_of_a_null_game(tmp_path, capsys):
+    """``qcards run --plot`` on a null game: sampled p_win within 5 standard errors of exact
+    (2000 shots, seed 1), the histogram written."""
+    spec_path = tmp_path / "null.toml"
+    spec_path.write_text(NULL_SIX.format(taken=0))
+    figure = tmp_path / "null.png"
+    argv = ["run", str(spec_path), "--backend", "sparse", "--shots", "2000", "--seed", "1"]
+    assert main([*argv, "--plot", str(figure), "--json"]) == 0
+    import json
+
+    sampled = json.loads(capsys.readouterr().out)["p_win"]
+    exact = float(evaluate(parse_spec(NULL_SIX.format(taken=0))).p_win)
+    assert abs(sampled - exact) < 5 * (exact * (1 - exact) / 2000) ** 0.5
+    assert figure.stat().st_size > 0

@@ -7,9 +7,10 @@ anyway), by any method of :func:`~qcards.analysis.evaluate.evaluate_spec`, and r
 declarer's win probability, then by the expected card points.
 
 Each variant is the spec written back as TOML with another ``trump`` and read again, so it is
-checked like any spec (a prior that names ``trumps`` has no meaning in a null game, and that
-variant is reported as refused). A point game keeps the spec's target (61 when the spec is a
-null game, which has none).
+checked like any spec, and its prior is read under that game's rules (a void in spades is a void
+in trumps when spades are trump; a prior that names ``trumps`` has no meaning in a null game,
+and that variant is reported as refused). A point game keeps the spec's target (61 when the spec
+is a null game, which has none).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from qcards.analysis.evaluate import EvaluationReport, evaluate_spec
-from qcards.errors import ModelError, QcardsError
+from qcards.errors import QcardsError
 from qcards.skat.cards import Trump
 from qcards.skat.spec import Endgame, parse_spec
 
@@ -42,8 +43,6 @@ class GameChoice:
 
 def as_game(spec: Endgame, game: Trump) -> Endgame:
     """The spec's hands, deal and prior as a ``game`` (checked as a new spec)."""
-    if spec.prior.likelihood:
-        raise ModelError("declare compares games before play: this spec carries a history")
     text = re.sub(r'(?m)^trump = ".*"$', f'trump = "{game.value}"', spec.to_toml())
     if game.is_null:
         text = re.sub(r"(?m)^target = .*\n", "", text)

@@ -60,15 +60,13 @@ def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> E
     The history must follow the turn order from the spec's leader, play cards in play (each
     once), keep the rules (a known hand that could follow suit must), be possible for at least
     one deal under the spec's prior, and end at the end of a trick (an endgame spec starts at
-    a trick). Every violation is a :class:`ModelError` naming the play. The returned spec's
-    likelihood factors live in its prior only: :meth:`Endgame.to_toml` does not write them.
+    a trick). Every violation is a :class:`ModelError` naming the play. The returned spec
+    writes its posterior as a ``[prior]`` table (:meth:`Endgame.to_toml`), likelihood included.
     """
     if isinstance(history, str):
         history = parse_history(history, spec)
     history = tuple(history)
     players, n, rules = spec.players, len(spec.players), spec.rules
-    if spec.prior.likelihood:
-        raise ModelError(f"{OPTION}: this spec already carries a history's likelihood")
     if len(history) % n:
         raise ModelError(
             f"{OPTION}: {len(history)} cards played; a history must end at the end of a trick "
@@ -169,6 +167,12 @@ def _posterior(
         for p, minimums in prior.at_least.items()
     }
     likelihood = []
+    for f in prior.likelihood:
+        # the spec's own count factors, on the cards not played: the holder's played ones count
+        m = sum(1 for c in played_by.get(f.receiver, ()) if c in f.cards)
+        rest_cards = frozenset(c for c in f.cards if c not in played)
+        top = min(len(rest_cards), rest.sizes.get(f.receiver, 0))
+        likelihood.append(CountFactor(f.receiver, rest_cards, f.factors[m : m + top + 1]))
     for player, led, k in follows:
         # cards of the led suit in the player's hand at play k: its known ones not played
         # before, the unknown ones it plays from k on (pinned by the history), and those of

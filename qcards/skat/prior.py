@@ -66,7 +66,7 @@ class Endgame(Protocol):
 CATEGORIES = (*SUIT_NAMES.values(), "trumps")
 """Names a void or an ``at_least`` may use: the four suits and ``trumps``."""
 
-PRIOR_FIELDS = ("void", "holds", "at_least", "weight")
+PRIOR_FIELDS = ("void", "holds", "at_least", "weight", "likelihood")
 
 
 def category_suit(rules: Rules, name: str) -> str:
@@ -106,7 +106,9 @@ class Prior:
             (known hand included).
         weight: per receiver, the likelihood weight of each unknown card in its hand (default 1).
         likelihood: further count factors (a history's random-play likelihood, built by
-            :mod:`qcards.skat.history`; not written in specs).
+            :mod:`qcards.skat.history`, or written as ``likelihood = [{ holder = "B", cards =
+            ["C8"], factors = ["1", "1/2"] }]``: ``factors[n]`` when the holder gets n of the
+            cards).
     """
 
     void: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -150,15 +152,26 @@ class Prior:
 
     def deal_weight(self, spec: Endgame, owner: Mapping[Card, str]) -> Fraction:
         """W(d) of one deal (card -> receiver, known cards may be included)."""
-        weight = Fraction(1)
-        for card in spec.unknown:
-            weight *= self.card_weight(spec, card, owner[card])
-            if not weight:
-                return weight
-        for factor in self.count_factors(spec):
-            n = sum(1 for c in factor.cards if owner[c] == factor.receiver)
-            weight *= factor.factors[n] if n < len(factor.factors) else Fraction(0)
-        return weight
+        return self.weigher(spec)(owner)
+
+    def weigher(self, spec: Endgame) -> Callable[[Mapping[Card, str]], Fraction]:
+        """:meth:`deal_weight` with the card weights and count factors worked out once (the
+        referee weighs every deal with it)."""
+        table = {(c, r): self.card_weight(spec, c, r) for c in spec.unknown for r in spec.receivers}
+        factors = self.count_factors(spec)
+
+        def weight_of(owner: Mapping[Card, str]) -> Fraction:
+            weight = Fraction(1)
+            for card in spec.unknown:
+                weight *= table[card, owner[card]]
+                if not weight:
+                    return weight
+            for factor in factors:
+                n = sum(1 for c in factor.cards if owner[c] == factor.receiver)
+                weight *= factor.factors[n] if n < len(factor.factors) else Fraction(0)
+            return weight
+
+        return weight_of
 
     def tables(
         self, spec: Endgame
@@ -177,7 +190,7 @@ class Prior:
 
     def to_toml_lines(self) -> list[str]:
         """The ``[prior]`` table as TOML lines (empty for the uniform prior)."""
-        if not (self.void or self.holds or self.at_least or self.weight):
+        if self.is_uniform:
             return []
 
         def quoted(items) -> str:
@@ -199,6 +212,15 @@ class Prior:
                 p: table({str(c): f'"{w}"' for c, w in m.items()}) for p, m in self.weight.items()
             }
             lines.append("weight = " + table(inner))
+        if self.likelihood:
+            lines.append("likelihood = [")
+            for f in self.likelihood:
+                cards = quoted(sorted(f.cards, key=lambda c: (c.suit, c.rank)))
+                factors = quoted(f.factors)
+                lines.append(
+                    f'  {{ holder = "{f.receiver}", cards = {cards}, factors = {factors} }},'
+                )
+            lines.append("]")
         return lines
 
 
@@ -275,10 +297,11 @@ def partition_function(spec: Endgame) -> Fraction:
 # ----------------------------------------------------------------------------- parsing
 
 
-def exact_weight(value: Any) -> Fraction:
+def exact_weight(value: Any, zero: bool = False) -> Fraction:
     """A weight read exactly: an integer, a decimal as written (``0.1`` is 1/10) or ``"p/q"``.
 
-    Raises ``ValueError`` for anything else and for weights that are not finite and positive.
+    Raises ``ValueError`` for anything else and for weights that are not finite and positive
+    (with ``zero``, 0 is allowed: a likelihood factor may rule a count out).
     """
     if isinstance(value, bool):
         raise ValueError(f"must be a positive number, got {value!r}")
@@ -294,8 +317,9 @@ def exact_weight(value: Any) -> Fraction:
         raise ValueError(
             f'must be a positive number or a fraction like "2/3", got {value!r}'
         ) from None
-    if weight <= 0:
-        raise ValueError(f"must be > 0 (forbid a card with 'void' or 'holds'), got {value!r}")
+    if weight < 0 or (weight == 0 and not zero):
+        bound = ">= 0" if zero else "> 0 (forbid a card with 'void' or 'holds')"
+        raise ValueError(f"must be {bound}, got {value!r}")
     return weight
 
 
@@ -431,7 +455,37 @@ def parse_prior(raw: Any, spec: Endgame, fail: Callable[[str, str], SpecError]) 
             except ValueError as exc:
                 raise fail(sub, str(exc)) from None
 
-    prior = Prior(void=void, holds=holds, at_least=at_least, weight=weight)
+    likelihood = []
+    raw_likelihood = raw.get("likelihood", [])
+    if not isinstance(raw_likelihood, list):
+        raise fail("prior.likelihood", "must be a list of { holder, cards, factors } tables")
+    for k, entry in enumerate(raw_likelihood, start=1):
+        fieldname = f"prior.likelihood[{k}]"
+        if not isinstance(entry, dict) or set(entry) != {"holder", "cards", "factors"}:
+            raise fail(fieldname, "must be a table with exactly: holder, cards, factors")
+        holder = who(entry["holder"], f"{fieldname}.holder", skat=True)
+        cards = card_list(entry["cards"], f"{fieldname}.cards")
+        outside = [str(c) for c in cards if c not in spec.unknown]
+        if outside or len(set(cards)) != len(cards):
+            why = f"not unknown cards: {' '.join(outside)}" if outside else "a card twice"
+            raise fail(f"{fieldname}.cards", why)
+        needed = min(len(cards), spec.sizes[holder]) + 1
+        raw_factors = entry["factors"]
+        if not isinstance(raw_factors, list) or len(raw_factors) != needed:
+            raise fail(
+                f"{fieldname}.factors",
+                f"needs {needed} factors, one per count 0..{needed - 1} of those cards "
+                f"{holder} can get",
+            )
+        try:
+            factors = tuple(exact_weight(v, zero=True) for v in raw_factors)
+        except ValueError as exc:
+            raise fail(f"{fieldname}.factors", str(exc)) from None
+        likelihood.append(CountFactor(holder, frozenset(cards), factors))
+
+    prior = Prior(
+        void=void, holds=holds, at_least=at_least, weight=weight, likelihood=tuple(likelihood)
+    )
     if not partition_function(dataclasses.replace(spec, prior=prior)):
         raise fail("prior", "no deal of the unknown cards satisfies these constraints")
     return prior

@@ -86,8 +86,9 @@ def weighted_deals(spec: Endgame) -> Iterator[tuple[dict[Card, str], Fraction]]:
             yield owner, probability
         return
     z = partition_function(spec)
+    weight_of = spec.prior.weigher(spec)
     for owner in deals(spec):
-        weight = spec.prior.deal_weight(spec, owner)
+        weight = weight_of(owner)
         if weight:
             yield owner, weight / z
 
