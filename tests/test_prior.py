@@ -308,10 +308,7 @@ def test_history_posterior_equals_bayes_rule_by_hand():
         assert abs(report.p_win - 0.5) < TOL and abs(report.expected_points - 50.5) < TOL
 
 
-def test_history_likelihood_is_not_uniform():
-    """Three tricks, B follows hearts from a hand whose heart count differs between deals: the
-    posterior weighs the deals by 1/(hearts held), checked against brute force."""
-    text = """
+THREE_TRICKS = """
 players = ["A", "B", "C"]
 trump = "clubs"
 [hands]
@@ -320,7 +317,12 @@ A = ["HA", "SA", "S7"]
 cards = ["HK", "HQ", "H9", "S10", "SK", "D7"]
 sizes = { B = 3, C = 3 }
 """
-    spec = parse_spec(text)
+
+
+def test_history_likelihood_is_not_uniform():
+    """Three tricks, B follows hearts from a hand whose heart count differs between deals: the
+    posterior weighs the deals by 1/(hearts held), checked against brute force."""
+    spec = parse_spec(THREE_TRICKS)
     rest = after_history(spec, "A:HA B:H9 C:S10")  # C fails to follow hearts: C void in hearts
     # brute force: B holds H9 and both other hearts (C has none); C holds S10 and two others
     weights = {}
@@ -419,17 +421,6 @@ def test_declare_reports_a_refused_game(tmp_path, capsys):
 
 
 # ----------------------------------------------------------------------------- likelihood
-
-
-THREE_TRICKS = """
-players = ["A", "B", "C"]
-trump = "clubs"
-[hands]
-A = ["HA", "SA", "S7"]
-[unknown]
-cards = ["HK", "HQ", "H9", "S10", "SK", "D7"]
-sizes = { B = 3, C = 3 }
-"""
 
 
 def test_a_posterior_is_written_and_read_back():
