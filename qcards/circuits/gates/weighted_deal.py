@@ -361,7 +361,7 @@ class WeightedDealGate(Gate):
 
     def reference_state(self) -> np.ndarray:
         """The prepared state on the owner registers (``2**(n*width)`` amplitudes; the
-        ancillas end in |0>, so on the whole gate it is this vector padded with zeros)."""
+        ancillas end in ``|0>``, so on the whole gate it is this vector padded with zeros)."""
         deals, amps = self.deal_table()
         vec = np.zeros(2 ** (self.num_cards * self.width))
         vec[deal_index(deals, self.width)] = amps
