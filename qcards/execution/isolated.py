@@ -16,6 +16,8 @@ terminated worker breaks the pool; one ``Process`` a call is what the interrupt 
 from __future__ import annotations
 
 import multiprocessing
+import signal
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -45,7 +47,14 @@ def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
     context = multiprocessing.get_context("spawn")
     receive, send = context.Pipe(duplex=False)
     child = context.Process(target=_run, args=(send, function, args), daemon=True)
-    child.start()
+    # A Ctrl-C inside start() could leave a started child that no handle reaches, running on
+    # with the parent's stdout; SIGINT is held back until the child is known (and let through
+    # again in the child, which inherits the mask), so the interrupt lands in the try below.
+    held = _hold_sigint()
+    try:
+        child.start()
+    finally:
+        _release_sigint(held)
     send.close()
     try:
         # poll() is also true when the child closed the pipe by dying: recv() then fails
@@ -69,8 +78,26 @@ def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
     raise value
 
 
+def _hold_sigint() -> bool:
+    """Block SIGINT for this thread (main thread, POSIX only); whether it was blocked here."""
+    if (
+        not hasattr(signal, "pthread_sigmask")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return False
+    return signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def _release_sigint(held: bool) -> None:
+    """Unblock SIGINT if :func:`_hold_sigint` blocked it: a Ctrl-C that came meanwhile is
+    raised now."""
+    if held and hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _run(send, function: Callable, args: tuple) -> None:
     """The child: run the call and send ``(True, result)`` or ``(False, exception)``."""
+    _release_sigint(True)  # the parent held SIGINT back while starting this process
     try:
         message = (True, function(*args))
     except BaseException as exc:  # sent to the parent, which raises it
