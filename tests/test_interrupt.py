@@ -39,9 +39,21 @@ def test_written_files_are_complete_and_counted(tmp_path):
     assert png.stat().st_mode & 0o044  # readable by others, unlike mkstemp's private mode
 
 
+AS_FROM_A_TERMINAL = (
+    "import signal\n"
+    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+)
+"""The start of each interrupted child: Ctrl-C handled as a shell starts a command (SIGINT not
+blocked, Python's handler). A child inherits its parent's signal mask and ignored signals, and a
+test worker's may differ (seen in CI: both Ctrl-C tests of one worker got no interrupt)."""
+
+
 def test_ctrl_c_stops_reproduce_with_one_line_and_no_partial_file(tmp_path):
     out = tmp_path / "gallery"
-    code = "import sys; from qcards.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = (
+        AS_FROM_A_TERMINAL + "import sys; from qcards.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
     proc = subprocess.Popen(
         [sys.executable, "-c", code, "reproduce", "--out", str(out), "--shots", "200"],
         stdout=subprocess.PIPE,
@@ -70,7 +82,7 @@ CHILD_SLEEP = 300
 
 
 def test_ctrl_c_stops_an_isolated_native_call_and_its_child():
-    code = (
+    code = AS_FROM_A_TERMINAL + (
         "import time\n"
         "from qcards.execution import isolated\n"
         "try:\n"
