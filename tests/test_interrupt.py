@@ -146,3 +146,26 @@ def test_sampling_through_a_child_gives_the_same_seeded_counts(monkeypatch):
     monkeypatch.setattr(isolated, "ISOLATE_AFTER", 0.0)  # every Aer run in a child
     there = run_task(task, "aer", shots=200, seed=7)
     assert there.counts == here.counts and there.p_win == here.p_win
+
+
+def test_ctrl_c_during_the_child_start_stops_the_child():
+    """A Ctrl-C that lands inside ``Process.start()`` is held back and raised where the child
+    is stopped: none is left running (the one case a later Ctrl-C cannot reach)."""
+    code = AS_FROM_A_TERMINAL + (
+        "import os, multiprocessing, time\n"
+        "from multiprocessing.context import SpawnProcess\n"
+        "from qcards.execution import isolated\n"
+        "start = SpawnProcess.start\n"
+        "def start_then_ctrl_c(self):\n"
+        "    start(self)\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "SpawnProcess.start = start_then_ctrl_c\n"
+        "try:\n"
+        f"    isolated.call(time.sleep, {CHILD_SLEEP}, expected_seconds=1e9)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', len(multiprocessing.active_children()), flush=True)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG_GUARD
+    )
+    assert proc.stdout.split() == ["interrupted", "0"], (proc.stdout, proc.stderr)

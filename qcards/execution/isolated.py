@@ -18,7 +18,8 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from qcards.errors import ResourceError
@@ -48,15 +49,14 @@ def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
     receive, send = context.Pipe(duplex=False)
     child = context.Process(target=_run, args=(send, function, args), daemon=True)
     # A Ctrl-C inside start() could leave a started child that no handle reaches, running on
-    # with the parent's stdout; SIGINT is held back until the child is known (and let through
-    # again in the child, which inherits the mask), so the interrupt lands in the try below.
-    held = _hold_sigint()
-    try:
+    # with the parent's stdout; it is held back until the child is known and raised in the try
+    # below, which stops the child.
+    with _ctrl_c_deferred() as came:
         child.start()
-    finally:
-        _release_sigint(held)
     send.close()
     try:
+        if came:
+            raise KeyboardInterrupt
         # poll() is also true when the child closed the pipe by dying: recv() then fails
         while not receive.poll(POLL_SECONDS):
             pass
@@ -78,26 +78,34 @@ def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
     raise value
 
 
-def _hold_sigint() -> bool:
-    """Block SIGINT for this thread (main thread, POSIX only); whether it was blocked here."""
+@contextmanager
+def _ctrl_c_deferred() -> Iterator[list[int]]:
+    """Hold a Ctrl-C back for the block: the yielded list is non-empty after the block if one
+    came. Only Python's own handler in the main thread is replaced; elsewhere this does nothing.
+
+    A Python-level handler, not a blocked signal mask: Python runs its handlers in the main
+    thread whichever thread the signal reached, while a mask blocks it for one thread only and
+    a Ctrl-C is delivered to any thread of the process (NumPy's BLAS threads included)."""
+    came: list[int] = []
     if (
-        not hasattr(signal, "pthread_sigmask")
-        or threading.current_thread() is not threading.main_thread()
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
     ):
-        return False
-    return signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-
-
-def _release_sigint(held: bool) -> None:
-    """Unblock SIGINT if :func:`_hold_sigint` blocked it: a Ctrl-C that came meanwhile is
-    raised now."""
-    if held and hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        yield came
+        return
+    signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    try:
+        yield came
+    except BaseException as exc:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if came:
+            raise KeyboardInterrupt from exc  # the block failed as well: the Ctrl-C still wins
+        raise
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _run(send, function: Callable, args: tuple) -> None:
     """The child: run the call and send ``(True, result)`` or ``(False, exception)``."""
-    _release_sigint(True)  # the parent held SIGINT back while starting this process
     try:
         message = (True, function(*args))
     except BaseException as exc:  # sent to the parent, which raises it
