@@ -45,8 +45,10 @@ AS_FROM_A_TERMINAL = (
     "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
 )
 """The start of each interrupted child: Ctrl-C handled as a shell starts a command (SIGINT not
-blocked, Python's handler). A child inherits its parent's signal mask and ignored signals, and a
-test worker's may differ (seen in CI: both Ctrl-C tests of one worker got no interrupt)."""
+blocked, Python's handler). A child inherits an ignored SIGINT, and a suite started in the
+background of a shell without job control (``.ci/run &``) has SIGINT ignored in every process:
+found in CI, where both Ctrl-C tests then failed (the command ran to its end, or the child slept
+on)."""
 
 
 def test_ctrl_c_stops_reproduce_with_one_line_and_no_partial_file(tmp_path):
