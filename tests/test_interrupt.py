@@ -171,3 +171,40 @@ def test_ctrl_c_during_the_child_start_stops_the_child():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG_GUARD
     )
     assert proc.stdout.split() == ["interrupted", "0"], (proc.stdout, proc.stderr)
+
+
+SMALL_SPEC = """players = ["A", "B", "C"]
+trump = "clubs"
+leader = "A"
+declarer_points = 0
+target = 1
+[hands]
+A = ["CA"]
+[unknown]
+cards = ["SQ", "H10"]
+sizes = { B = 1, C = 1 }
+"""
+
+
+def test_ctrl_c_inside_qiskit_synthesis_is_still_an_interrupt(tmp_path):
+    """Qiskit's HighLevelSynthesis turns any exception raised while it builds a gate's
+    definition, KeyboardInterrupt included, into a TranspilerError; the command line still
+    reports the Ctrl-C (exit 130, one line), not a traceback."""
+    spec = tmp_path / "endgame.toml"
+    spec.write_text(SMALL_SPEC)
+    code = AS_FROM_A_TERMINAL + (
+        "import os, sys, time\n"
+        "from qcards.circuits.gates import states\n"
+        "def interrupted_definition(self):\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(5)\n"
+        "states.DealGate._define = interrupted_definition\n"
+        "from qcards.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    argv = ["run", str(spec), "--construction", "paper", "--backend", "sparse", "--shots", "5"]
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=HANG_GUARD
+    )
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.startswith("error: interrupted (Ctrl-C): ") and proc.stderr.count("\n") == 1

@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from qcards import interrupts
 from qcards.cli import (
     cats,
     count,
@@ -134,21 +135,30 @@ def _fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-        with display(wanted(args.quiet, getattr(args, "json", False))):
-            return int(args.run(args) or 0)
-    except QcardsError as exc:
-        return _fail(error_message(exc))
-    except UsageError as exc:
-        return _fail(str(exc))
-    except OSError as exc:  # e.g. --out pointing at a file or an unwritable place
-        where = f" {exc.filename}" if exc.filename else ""
-        return _fail(f"cannot write{where}: {exc.strerror or exc}")
-    except KeyboardInterrupt:
-        done = f"{len(WRITTEN)} file(s) written, the last {WRITTEN[-1]}" if WRITTEN else "no file"
-        print(f"error: interrupted (Ctrl-C): {done}; nothing is left half-written", file=sys.stderr)
-        return 130
+    with interrupts.noted() as ctrl_c:
+        try:
+            args = parser.parse_args(argv)
+            with display(wanted(args.quiet, getattr(args, "json", False))):
+                return int(args.run(args) or 0)
+        except KeyboardInterrupt:
+            return _interrupted()
+        except Exception as exc:
+            if ctrl_c:  # a library turned the interrupt into its own error (Qiskit's synthesis)
+                return _interrupted()
+            if isinstance(exc, QcardsError):
+                return _fail(error_message(exc))
+            if isinstance(exc, UsageError):
+                return _fail(str(exc))
+            if isinstance(exc, OSError):  # e.g. --out pointing at a file or an unwritable place
+                where = f" {exc.filename}" if exc.filename else ""
+                return _fail(f"cannot write{where}: {exc.strerror or exc}")
+            raise
+
+
+def _interrupted() -> int:
+    done = f"{len(WRITTEN)} file(s) written, the last {WRITTEN[-1]}" if WRITTEN else "no file"
+    print(f"error: interrupted (Ctrl-C): {done}; nothing is left half-written", file=sys.stderr)
+    return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

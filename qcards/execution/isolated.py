@@ -16,12 +16,10 @@ terminated worker breaks the pool; one ``Process`` a call is what the interrupt 
 from __future__ import annotations
 
 import multiprocessing
-import signal
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
+from qcards import interrupts
 from qcards.errors import ResourceError
 
 ISOLATE_AFTER = 5.0
@@ -51,12 +49,11 @@ def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
     # A Ctrl-C inside start() could leave a started child that no handle reaches, running on
     # with the parent's stdout; it is held back until the child is known and raised in the try
     # below, which stops the child.
-    with _ctrl_c_deferred() as came:
+    with interrupts.held_back() as held:
         child.start()
     send.close()
     try:
-        if came:
-            raise KeyboardInterrupt
+        held.deliver()
         # poll() is also true when the child closed the pipe by dying: recv() then fails
         while not receive.poll(POLL_SECONDS):
             pass
@@ -76,32 +73,6 @@ def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
     if ok:
         return value
     raise value
-
-
-@contextmanager
-def _ctrl_c_deferred() -> Iterator[list[int]]:
-    """Hold a Ctrl-C back for the block: the yielded list is non-empty after the block if one
-    came. Only Python's own handler in the main thread is replaced; elsewhere this does nothing.
-
-    A Python-level handler, not a blocked signal mask: Python runs its handlers in the main
-    thread whichever thread the signal reached, while a mask blocks it for one thread only and
-    a Ctrl-C is delivered to any thread of the process (NumPy's BLAS threads included)."""
-    came: list[int] = []
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
-        yield came
-        return
-    signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
-    try:
-        yield came
-    except BaseException as exc:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        if came:
-            raise KeyboardInterrupt from exc  # the block failed as well: the Ctrl-C still wins
-        raise
-    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _run(send, function: Callable, args: tuple) -> None:
