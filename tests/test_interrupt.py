@@ -88,6 +88,7 @@ def test_ctrl_c_stops_an_isolated_native_call_and_its_child():
         "import time\n"
         "from qcards.execution import isolated\n"
         "try:\n"
+        "  with isolated.enabled():\n"
         f"    isolated.call(time.sleep, {CHILD_SLEEP}, expected_seconds=1e9)\n"
         "except KeyboardInterrupt:\n"
         "    import multiprocessing\n"
@@ -109,9 +110,11 @@ def test_short_calls_run_in_process_and_long_ones_answer_from_a_child():
 
     from qcards.execution import isolated
 
-    assert isolated.call(os.getpid) == os.getpid()
-    assert isolated.call(os.getpid, expected_seconds=1e9) != os.getpid()
-    assert isolated.call(pow, 3, 4, expected_seconds=1e9) == 81
+    assert isolated.call(os.getpid, expected_seconds=1e9) == os.getpid()  # a library call
+    with isolated.enabled():  # as the command line runs it
+        assert isolated.call(os.getpid) == os.getpid()
+        assert isolated.call(os.getpid, expected_seconds=1e9) != os.getpid()
+        assert isolated.call(pow, 3, 4, expected_seconds=1e9) == 81
 
 
 def test_a_child_that_fails_or_dies_is_a_clear_error():
@@ -120,9 +123,9 @@ def test_a_child_that_fails_or_dies_is_a_clear_error():
     from qcards.errors import ResourceError
     from qcards.execution import isolated
 
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(ZeroDivisionError), isolated.enabled():
         isolated.call(divmod, 1, 0, expected_seconds=1e9)
-    with pytest.raises(ResourceError, match="exit code 3"):
+    with pytest.raises(ResourceError, match="exit code 3"), isolated.enabled():
         isolated.call(os._exit, 3, expected_seconds=1e9)
 
 
@@ -132,6 +135,7 @@ def test_evaluate_through_a_child_gives_the_referee_value(monkeypatch):
     from qcards.paper.examples import SIX_CARD
 
     monkeypatch.setattr(isolated, "ISOLATE_AFTER", 0.0)  # every native call in a child
+    monkeypatch.setattr(isolated, "_enabled", True)
     for method in ("statevector", "ddsim"):
         report = evaluate_spec(SIX_CARD.spec(), method=method, construction="paper")
         assert abs(report.p_win - float(report.p_win_exact)) < 1e-9
@@ -146,6 +150,7 @@ def test_sampling_through_a_child_gives_the_same_seeded_counts(monkeypatch):
     task = GameTask(FOUR_CARD.spec(), None, "paper")
     here = run_task(task, "aer", shots=200, seed=7)
     monkeypatch.setattr(isolated, "ISOLATE_AFTER", 0.0)  # every Aer run in a child
+    monkeypatch.setattr(isolated, "_enabled", True)
     there = run_task(task, "aer", shots=200, seed=7)
     assert there.counts == here.counts and there.p_win == here.p_win
 
@@ -163,6 +168,7 @@ def test_ctrl_c_during_the_child_start_stops_the_child():
         "    os.kill(os.getpid(), signal.SIGINT)\n"
         "SpawnProcess.start = start_then_ctrl_c\n"
         "try:\n"
+        "  with isolated.enabled():\n"
         f"    isolated.call(time.sleep, {CHILD_SLEEP}, expected_seconds=1e9)\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted', len(multiprocessing.active_children()), flush=True)\n"

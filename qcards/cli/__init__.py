@@ -28,6 +28,7 @@ from qcards.cli import (
 )
 from qcards.cli.common import error_message
 from qcards.errors import QcardsError
+from qcards.execution import isolated
 from qcards.files import WRITTEN
 from qcards.progress import display, wanted
 
@@ -135,7 +136,7 @@ def _fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    with interrupts.noted() as ctrl_c:
+    with interrupts.noted() as ctrl_c, isolated.enabled():
         try:
             args = parser.parse_args(argv)
             with display(wanted(args.quiet, getattr(args, "json", False))):

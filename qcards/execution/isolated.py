@@ -11,12 +11,23 @@ and reaches the caller within a poll. Shorter calls run in-process: starting a c
 about two seconds of imports. The standard library's ``concurrent.futures.ProcessPoolExecutor``
 would also isolate the call, but cancelling a running task does not stop its worker, and a
 terminated worker breaks the pool; one ``Process`` a call is what the interrupt needs.
+
+Isolation is the command line's business: only inside :func:`enabled` (``qcards.cli.main``
+turns it on) does :func:`call` start a child, and only when the child can start. A spawned
+child imports the parent's ``__main__`` script again; a script without an ``if __name__ ==
+"__main__":`` guard would run its library calls again in the child, which fails to start its
+own child and leaves the parent waiting on a pipe forever. Library calls from a script, a
+notebook or ``python -c`` therefore run in-process (Ctrl-C then waits for the simulator).
 """
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import multiprocessing
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Any
 
 from qcards import interrupts
@@ -29,19 +40,74 @@ a child process."""
 POLL_SECONDS = 0.1
 """How often the parent checks the child: the longest a Ctrl-C waits."""
 
+_enabled = False
+
+
+@contextlib.contextmanager
+def enabled() -> Iterator[None]:
+    """Let :func:`call` isolate long calls inside the block (the command line's setting)."""
+    global _enabled
+    before, _enabled = _enabled, True
+    try:
+        yield
+    finally:
+        _enabled = before
+
+
+def can_isolate() -> bool:
+    """Whether :func:`call` may start a child now: inside :func:`enabled`, not in a daemonic
+    process (a pool's worker may not start children), and with a ``__main__`` a spawned child
+    can import without running the caller's work again."""
+    if not _enabled or multiprocessing.current_process().daemon:
+        return False
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    return path is None or _guarded(str(path))
+
+
+@cache
+def _guarded(path: str) -> bool:
+    """Whether the script at ``path`` keeps its top-level work behind ``if __name__ ==
+    "__main__":`` (its only other statements define things), so a spawned child may import it.
+    Unreadable or unparsable: False (run in-process)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    inert = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    for node in tree.body:
+        if isinstance(node, inert) or _is_main_guard(node):
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # a docstring
+        if isinstance(node, ast.Assign | ast.AnnAssign) and _is_constant(node.value):
+            continue
+        return False
+    return True
+
+
+def _is_main_guard(node: ast.stmt) -> bool:
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+        return False
+    names = [node.test.left, *node.test.comparators]
+    return any(isinstance(n, ast.Name) and n.id == "__name__" for n in names)
+
+
+def _is_constant(value: ast.expr | None) -> bool:
+    return value is None or isinstance(value, ast.Constant)
+
 
 def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
     """``function(*args)``, in a child process when ``expected_seconds`` exceeds
-    :data:`ISOLATE_AFTER` (``function`` and its arguments must then pickle: module-level
-    functions and plain data, circuits included).
+    :data:`ISOLATE_AFTER` and :func:`can_isolate` (``function`` and its arguments must then
+    pickle: module-level functions and plain data, circuits included).
 
     An exception raised in the child is raised again here (a :class:`ResourceError` naming it if
     it cannot be pickled); a child that dies without answering (killed, out of memory) is a
     :class:`ResourceError` naming its exit code. Ctrl-C terminates the child and raises
     ``KeyboardInterrupt`` within :data:`POLL_SECONDS`.
     """
-    if expected_seconds <= ISOLATE_AFTER or multiprocessing.current_process().daemon:
-        # a daemonic process (a worker of a process pool) may not start children
+    if expected_seconds <= ISOLATE_AFTER or not can_isolate():
         return function(*args)
     context = multiprocessing.get_context("spawn")
     receive, send = context.Pipe(duplex=False)

@@ -1,0 +1,75 @@
+"""Library calls never start a child process that cannot start: an unguarded script, a notebook
+and ``python -c`` run long simulations in-process; only the command line isolates them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from qcards.execution import isolated
+
+SIX_CARD = Path(__file__).parents[1] / "qcards" / "specs" / "six-card.toml"
+
+HANG_GUARD = 300
+"""Seconds after which the script counts as hung (a guard, not a timing)."""
+
+UNGUARDED = """\
+SPEC = {spec!r}
+from qcards import Card, Construction, build_game, load_spec
+from qcards.execution.exact import exact_stage_probabilities
+
+spec = load_spec(SPEC)
+game = build_game(spec, Card.parse("CA"), construction=Construction.PAPER)
+probs = exact_stage_probabilities(game)
+print("stages", len(probs))
+"""
+
+
+def test_an_unguarded_script_runs_a_long_simulation_in_process(tmp_path):
+    """The four-line script of the outside check: it used to print, then hang on a spawned
+    child that re-ran the script (the paper construction's six-card statevector run is
+    estimated above the isolation threshold)."""
+    script = tmp_path / "script.py"
+    script.write_text(UNGUARDED.replace("{spec!r}", repr(str(SIX_CARD))))
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=HANG_GUARD
+    )
+    assert proc.returncode == 0, proc.stderr
+    word, count = proc.stdout.split()
+    assert word == "stages" and int(count) > 0
+    assert "bootstrapping phase" not in proc.stderr
+
+
+def test_isolation_is_off_outside_the_command_line(monkeypatch):
+    monkeypatch.delattr(sys.modules["__main__"], "__file__", raising=False)  # as python -c
+    assert not isolated.can_isolate()
+    with isolated.enabled():
+        assert isolated.can_isolate()
+    assert not isolated.can_isolate()
+
+
+def test_only_a_guarded_script_counts_as_safe_to_respawn(tmp_path):
+    guarded = tmp_path / "guarded.py"
+    guarded.write_text(
+        textwrap.dedent(
+            '''\
+            """A script."""
+            import sys
+            LIMIT = 3
+            def main():
+                return 0
+            if __name__ == "__main__":
+                sys.exit(main())
+            '''
+        )
+    )
+    unguarded = tmp_path / "unguarded.py"
+    unguarded.write_text(UNGUARDED)
+    broken = tmp_path / "broken.py"
+    broken.write_text("def (:\n")
+    assert isolated._guarded(str(guarded))
+    assert not isolated._guarded(str(unguarded))
+    assert not isolated._guarded(str(broken))
+    assert not isolated._guarded(str(tmp_path / "missing.py"))
