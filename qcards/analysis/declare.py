@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from qcards.analysis.evaluate import EvaluationReport, evaluate_spec
 from qcards.errors import QcardsError
 from qcards.skat.cards import Trump
+from qcards.skat.deal_sampling import fresh_seed
 from qcards.skat.spec import Endgame, parse_spec
 
 GAME_TYPES = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
@@ -53,8 +54,11 @@ def declare(spec: Endgame, games: tuple[Trump, ...] = GAME_TYPES, **options) -> 
     """Every game type's p_win and expected points for the spec's hands, best first.
 
     ``options`` go to :func:`~qcards.analysis.evaluate.evaluate_spec` (``model``, ``method``,
-    ``construction``, ...). Refused variants come last, with the reason.
+    ``construction``, ...). Refused variants come last, with the reason. With ``shots`` every
+    game type is sampled with one seed, so on the same deals (common random numbers).
     """
+    if options.get("shots") is not None:
+        options["seed"] = fresh_seed(options.get("seed"))
     out = []
     for game in games:
         try:

@@ -9,10 +9,16 @@ outcomes are decoded into card locations (:mod:`qcards.circuits.decode`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
 
+from qcards.analysis.sampled import (
+    Samples,
+    circuit_samples,
+    double_dummy_exact,
+    pimc_samples,
+)
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 from qcards.circuits.decode import decode_distribution
 from qcards.circuits.game import GameCircuit
@@ -21,19 +27,38 @@ from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.budget import check_work
 from qcards.execution.exact import exact_stage_probabilities, sparse_final_outcomes
 from qcards.execution.sampling import sample_stages
+from qcards.execution.shots import check_shots
 from qcards.execution.sweeps import sweep
 from qcards.execution.targets import EXACT_TARGETS, parse_target
 from qcards.skat.cards import Card
-from qcards.skat.referee import evaluate
+from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.referee import MODELS, evaluate, num_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
 
 SAMPLING_METHOD = "aer"
 """The sampled method: Aer's shots (``shots`` and ``seed`` apply)."""
 
-METHODS = (*EXACT_TARGETS, SAMPLING_METHOD, "classical", "auto")
+SHOTS_METHOD = "shots"
+"""Ideal-device shots of the circuit at any size (:mod:`qcards.execution.shots`): what ``auto``
+runs when ``shots`` are given with random play."""
+
+PIMC_METHOD = "pimc"
+"""Perfect-information Monte Carlo (:mod:`qcards.skat.pimc`): what the adversarial model runs
+when ``shots`` are given."""
+
+DOUBLE_DUMMY_METHOD = "double-dummy"
+"""The adversarial model's exact value from the double-dummy solver on every deal."""
+
+METHODS = (*EXACT_TARGETS, SAMPLING_METHOD, SHOTS_METHOD, "classical", "auto")
 """How :func:`evaluate_spec` computes: an exact target of :mod:`qcards.execution.targets`,
-Aer's shots, the classical referee alone, or ``auto``."""
+Aer's shots, ideal-device shots, the classical referee alone, or ``auto``."""
+
+SAMPLED = (SAMPLING_METHOD, SHOTS_METHOD, PIMC_METHOD)
+"""The methods whose answers carry 95% intervals."""
+
+AER_DEFAULT_SHOTS = 1000
+"""Aer's shots when none are given."""
 
 AUTO_METHOD = "sparse"
 """What ``auto`` runs: the fastest exact simulator measured on these circuits, qcards' sparse
@@ -71,10 +96,11 @@ class EvaluationReport:
     num_qubits: int
     shots: int | None = None
     construction: Construction = DEFAULT_CONSTRUCTION
+    samples: Samples | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         exact = self.p_win_exact
-        return {
+        out = {
             "p_win": self.p_win,
             "p_win_exact": None if exact is None else f"{exact.numerator}/{exact.denominator}",
             "expected_points": self.expected_points,
@@ -85,6 +111,12 @@ class EvaluationReport:
             "construction": str(self.construction),
             "shots": self.shots,
         }
+        if self.samples is not None:
+            out["ci"] = list(self.samples.p_win_ci)
+            out["expected_points_ci"] = list(self.samples.expected_points_ci)
+            out["seed"] = self.samples.seed
+            out["seconds"] = round(self.samples.seconds, 3)
+        return out
 
 
 def probability(total: float) -> float:
@@ -93,22 +125,38 @@ def probability(total: float) -> float:
     return min(1.0, max(0.0, float(total)))
 
 
-def resolve_method(method: str, model: str, num_qubits: int) -> str:
-    """The method that will run (``auto``: :data:`AUTO_METHOD`)."""
+def resolve_method(method: str, model: str, shots: int | None = None) -> str:
+    """The method that will run: ``auto`` is the sparse engine, or with ``shots`` the
+    ideal-device shots; the adversarial model runs the double-dummy solver on every deal, or
+    with ``shots`` perfect-information Monte Carlo. A choice that cannot answer the question
+    asked is refused, never replaced by another."""
     if method not in METHODS:
         raise ParameterError(
             "method", f"unknown method {method!r} (expected {' | '.join(METHODS)})"
         )
+    if model not in MODELS:
+        raise ModelError(f"unknown model {model!r} (expected {' | '.join(MODELS)})")
+    if shots is not None:
+        check_shots(shots)
     if model == "adversarial":
-        if method in ("statevector", "mps", "aer"):
+        if method not in ("auto", "classical"):
             raise ModelError(
-                "the adversarial (double-dummy) model is classical only: the circuits superpose "
-                "uniformly random play; use {method} classical or auto",
-                parameters=("method",),
+                f"the adversarial (double-dummy) model is classical only, so {{method}} {method} "
+                "cannot compute it: the circuits superpose uniformly random play; use {method} "
+                "classical or auto (with {shots}: double dummy on sampled deals)",
+                parameters=("method", "shots"),
             )
-        return "classical"
+        return PIMC_METHOD if shots is not None else DOUBLE_DUMMY_METHOD
+    if shots is not None and method not in ("auto", SHOTS_METHOD, SAMPLING_METHOD):
+        raise ParameterError(
+            "shots",
+            f"{{shots}} samples, but {{method}} {method} is exact: give {{shots}} with {{method}} "
+            "auto, shots or aer, or leave it out",
+        )
+    if method == SHOTS_METHOD and shots is None:
+        raise ParameterError("shots", "{method} shots needs {shots} (how many to sample)")
     if method == "auto":
-        return AUTO_METHOD
+        return SHOTS_METHOD if shots is not None else AUTO_METHOD
     return method
 
 
@@ -117,29 +165,39 @@ def evaluate_spec(
     first: Card | None = None,
     model: str = "random",
     method: str = "auto",
-    shots: int = 1000,
+    shots: int | None = None,
     seed: int | None = None,
     construction: Construction | str = DEFAULT_CONSTRUCTION,
     force: bool = False,
+    scheduler: str | None = None,
 ) -> EvaluationReport:
     """Win probability and expected declarer points of ``spec`` by the chosen method.
 
-    The classical referee's exact value is always reported beside a circuit's number.
+    The classical referee's exact value is reported beside an exact circuit's number. Sampled
+    answers (``shots``) carry 95% intervals (:mod:`qcards.analysis.sampled`) and the seed they
+    ran with; the referee is not run beside them, since they exist for sizes it cannot reach.
 
     Args:
+        shots: sample instead of computing exactly: random play samples the game circuit as
+            an ideal device would (``auto`` or ``shots``; or Aer with ``aer``, 1000 shots when
+            not given), the adversarial model solves that many sampled deals double dummy.
         construction: which game circuit runs
-            (:class:`~qcards.circuits.construction.Construction`); both give the same
+            (:class:`~qcards.circuits.construction.Construction`); all give the same
             distribution.
         force: run even when the work is estimated to exceed
             :data:`~qcards.execution.budget.TIME_BUDGET` (refused otherwise, before any work).
+        scheduler: run the chunks of shots or sampled deals as Dask tasks
+            (:func:`~qcards.execution.sweeps.sweep`); the same answer for the same seed.
     """
-    passes = 1 if method == "classical" else 2  # the referee, and the circuit beside it
-    check_work(spec, first, force, "evaluating this endgame", passes)
+    used = resolve_method(method, model, shots)
     task = GameTask(spec, first, construction)
     construction = task.construction
+    if used in (SHOTS_METHOD, PIMC_METHOD, DOUBLE_DUMMY_METHOD):
+        return _classical_or_sampled(task, model, used, shots, seed, force, scheduler)
+    passes = 1 if used == "classical" else 2  # the referee, and the circuit beside it
+    check_work(spec, first, force, "evaluating this endgame", passes)
     game = task.build()
     num_qubits = game.num_qubits
-    used = resolve_method(method, model, num_qubits)
     if used != "classical":
         parse_target(used, "method").check_capacity(num_qubits)  # refuse before any work
     referee = evaluate(spec, model, first)
@@ -167,6 +225,7 @@ def evaluate_spec(
             None,
             construction,
         )
+    shots = AER_DEFAULT_SHOTS if shots is None else shots
     try:
         dist = final_distribution(game, used, shots, seed, force)
     except ResourceError:
@@ -191,6 +250,43 @@ def evaluate_spec(
     )
 
 
+def _classical_or_sampled(
+    task: GameTask,
+    model: str,
+    used: str,
+    shots: int | None,
+    seed: int | None,
+    force: bool,
+    scheduler: str | None,
+) -> EvaluationReport:
+    """The methods that reach the full game: ideal shots, PIMC and exact double dummy."""
+    spec, first = task.spec, task.first
+    num_qubits = task.build().num_qubits
+    deals = num_deals(spec)
+    if used == DOUBLE_DUMMY_METHOD:
+        p_win, points, solved = double_dummy_exact(spec, first, force)
+        return EvaluationReport(
+            float(p_win), p_win, float(points), model, used, solved, num_qubits, None,
+            task.construction,
+        )  # fmt: skip
+    if used == SHOTS_METHOD:
+        samples = circuit_samples(spec, first, shots, seed, task.construction, scheduler)
+    else:
+        samples = pimc_samples(spec, first, shots, seed, scheduler)
+    return EvaluationReport(
+        samples.p_win,
+        None,
+        samples.expected_points,
+        model,
+        used,
+        deals,
+        num_qubits,
+        shots,
+        task.construction,
+        samples,
+    )
+
+
 def evaluate_specs(
     specs: Sequence[Endgame], scheduler: str | None = None, **options
 ) -> list[EvaluationReport]:
@@ -211,13 +307,17 @@ def recommend_spec(
     construction: Construction | str = DEFAULT_CONSTRUCTION,
     scheduler: str | None = None,
     force: bool = False,
+    shots: int | None = None,
 ) -> list[tuple[Card, EvaluationReport]]:
     """p_win of every first card of the declarer (who must lead), best first.
 
-    Each first card is one independent :func:`evaluate_spec`; ``scheduler`` runs them as Dask
-    tasks (:func:`~qcards.execution.sweeps.sweep`: ``"local"`` or a scheduler address), with the
-    same results as without. The work of all first cards together is estimated first and
-    refused above :data:`~qcards.execution.budget.TIME_BUDGET` unless ``force``.
+    Exact methods: each first card is one independent :func:`evaluate_spec`; ``scheduler`` runs
+    them as Dask tasks (:func:`~qcards.execution.sweeps.sweep`: ``"local"`` or a scheduler
+    address), with the same results as without. The work of all first cards together is
+    estimated first and refused above :data:`~qcards.execution.budget.TIME_BUDGET` unless
+    ``force``. With ``shots`` every card is sampled with one seed, so on the same deals
+    (common random numbers; :func:`card_differences` measures the gaps), and ``scheduler``
+    runs each card's chunks of shots.
     """
     if spec.leader != spec.declarer:
         raise ModelError(
@@ -227,18 +327,27 @@ def recommend_spec(
     hand = spec.hands[spec.declarer]
     if not hand:
         raise ModelError(f"the declarer {spec.declarer} has no known cards to choose from")
-    passes = 1 if method == "classical" else 2
-    check_work(spec, None, force, "recommending a first card", passes)
+    used = resolve_method(method, model, shots)
+    options = {"model": model, "method": method, "construction": construction}
+    if used in (SHOTS_METHOD, PIMC_METHOD):
+        seed = fresh_seed(seed)
+        reports = [
+            evaluate_spec(spec, card, shots=shots, seed=seed, scheduler=scheduler, **options)
+            for card in hand
+        ]
+        return sorted(zip(hand, reports, strict=True), key=lambda item: -item[1].p_win)
+    if used != DOUBLE_DUMMY_METHOD:
+        passes = 1 if used == "classical" else 2
+        check_work(spec, None, force, "recommending a first card", passes)
     one_card = partial(
         evaluate_spec,
         spec,
-        model=model,
-        method=method,
         seed=seed,
-        construction=construction,
+        shots=shots,
         # the play paths were checked above for all first cards together (so each card's own
         # check passes); each card's simulation is checked against the budget on its own
         force=force,
+        **options,
     )
     reports = list(zip(hand, sweep(one_card, hand, scheduler, "first cards"), strict=True))
 
@@ -246,8 +355,23 @@ def recommend_spec(
         # exact methods differ from the referee's fraction only by rounding: rank by the
         # fraction, so exact ties keep the hand order; sampled values rank by themselves
         report = item[1]
-        if report.method == SAMPLING_METHOD or report.p_win_exact is None:
+        if report.method in SAMPLED or report.p_win_exact is None:
             return -report.p_win
         return -report.p_win_exact
 
     return sorted(reports, key=rank)
+
+
+def card_differences(
+    ranked: Sequence[tuple[object, EvaluationReport]],
+) -> list[tuple[float, tuple[float, float]] | None]:
+    """For each sampled answer of a ranking, its p_win minus the best one's, measured on the
+    same shots, with the 95% interval of that difference (None for exact answers)."""
+    best = ranked[0][1].samples if ranked else None
+    out = []
+    for _, report in ranked:
+        if best is None or report.samples is None:
+            out.append(None)
+        else:
+            out.append(report.samples.difference(best))
+    return out

@@ -125,6 +125,20 @@ def estimation_options(args) -> EstimationOptions:
     )
 
 
+def shots_arguments(parser) -> None:
+    """``--shots N`` and ``--seed S`` of evaluate, recommend and declare."""
+    parser.add_argument(
+        "--shots",
+        type=int,
+        default=None,
+        help="sample instead of computing exactly, at any size: random play samples the game "
+        "circuit shot by shot as an ideal device would (--method auto or shots; Aer with "
+        "--method aer, 1000 shots by default), the adversarial model solves N sampled deals "
+        "double dummy; answers carry 95%% intervals",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the sampling")
+
+
 def json_argument(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
 

@@ -6,11 +6,13 @@ from qcards.analysis.declare import declare
 from qcards.analysis.evaluate import METHODS
 from qcards.cli.common import (
     construction_argument,
+    dask_argument,
     force_argument,
     json_argument,
     load,
     print_json,
     print_table,
+    shots_arguments,
     spec_argument,
 )
 from qcards.skat.referee import MODELS
@@ -23,7 +25,9 @@ def add_parser(sub) -> None:
     spec_argument(p)
     p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
     p.add_argument("--method", choices=METHODS, default="auto", help="how p_win is computed")
+    shots_arguments(p)
     construction_argument(p)
+    dask_argument(p)
     force_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
@@ -36,6 +40,9 @@ def run(args) -> int:
         method=args.method,
         construction=args.construction,
         force=args.force,
+        shots=args.shots,
+        seed=args.seed,
+        scheduler=args.dask,
     )
     if args.json:
         print_json({"model": args.model, "games": [c.to_json() for c in choices]})
@@ -46,8 +53,11 @@ def run(args) -> int:
             rows.append([c.game.value, "-", "-", "-", c.refused])
             continue
         record = c.report.to_json()
+        note = ""
+        if "ci" in record:
+            note = "95% [{:.4f}, {:.4f}]".format(*record["ci"])
         rows.append(
-            [c.game.value, record["p_win"], record["p_win_exact"], record["expected_points"], ""]
+            [c.game.value, record["p_win"], record["p_win_exact"], record["expected_points"], note]
         )
     print_table(["game", "p_win", "exact", "expected_points", "note"], rows)
     return 0

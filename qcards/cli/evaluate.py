@@ -17,9 +17,9 @@ from qcards.cli.common import (
     load,
     print_json,
     print_record,
+    shots_arguments,
     spec_argument,
 )
-from qcards.errors import QcardsError
 from qcards.skat.referee import MODELS
 
 
@@ -29,8 +29,7 @@ def add_parser(sub) -> None:
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
     p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
     p.add_argument("--method", choices=METHODS, default="auto", help="how the number is computed")
-    p.add_argument("--shots", type=int, default=1000, help="shots for --method aer")
-    p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
+    shots_arguments(p)
     history_argument(p)
     construction_argument(p)
     dask_argument(p)
@@ -40,8 +39,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    if args.shots < 1:
-        raise QcardsError("--shots must be at least 1")
     specs = [load(path, args.history) for path in args.spec]
     reports = evaluate_specs(
         specs,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qcards.analysis.evaluate import METHODS, recommend_spec
+from qcards.analysis.evaluate import METHODS, card_differences, recommend_spec
 from qcards.cli.common import (
     construction_argument,
     dask_argument,
@@ -12,6 +12,7 @@ from qcards.cli.common import (
     load,
     print_json,
     print_table,
+    shots_arguments,
     spec_argument,
 )
 from qcards.skat.referee import MODELS
@@ -22,7 +23,7 @@ def add_parser(sub) -> None:
     spec_argument(p)
     p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
     p.add_argument("--method", choices=METHODS, default="auto", help="how p_win is computed")
-    p.add_argument("--seed", type=int, default=None, help="sampler seed for --method aer")
+    shots_arguments(p)
     history_argument(p)
     construction_argument(p)
     dask_argument(p)
@@ -40,18 +41,45 @@ def run(args) -> int:
         args.construction,
         args.dask,
         force=args.force,
+        shots=args.shots,
     )
-    cards = [
-        {
+    cards = []
+    for (card, r), gap in zip(ranked, card_differences(ranked), strict=True):
+        record = r.to_json()
+        entry = {
             "card": str(card),
             "p_win": r.p_win,
-            "p_win_exact": r.to_json()["p_win_exact"],
+            "p_win_exact": record["p_win_exact"],
             "method": r.method,
         }
-        for card, r in ranked
-    ]
+        if gap is not None:  # sampled: the interval, and the gap to the best on the same deals
+            entry["ci"] = record["ci"]
+            entry["expected_points"] = r.expected_points
+            entry["expected_points_ci"] = record["expected_points_ci"]
+            entry["delta_vs_best"] = gap[0]
+            entry["delta_ci"] = list(gap[1])
+        cards.append(entry)
+    sampled = ranked[0][1].samples if ranked else None
     if args.json:
-        print_json({"model": args.model, "cards": cards})
-    else:
+        out = {"model": args.model, "cards": cards}
+        if sampled is not None:
+            out.update(shots=sampled.count, seed=sampled.seed)
+        print_json(out)
+        return 0
+    if sampled is None:
         print_table(["card", "p_win", "exact", "method"], [list(c.values()) for c in cards])
+        return 0
+    print_table(
+        ["card", "p_win", "95% interval", "vs best", "95% interval", "method"],
+        [
+            [c["card"], c["p_win"], _interval(c["ci"]), c["delta_vs_best"],
+             _interval(c["delta_ci"]), c["method"]]
+            for c in cards
+        ],
+    )  # fmt: skip
+    print(f"{sampled.count:,} shots per card, seed {sampled.seed}: the same deals for every card")
     return 0
+
+
+def _interval(pair) -> str:
+    return f"[{pair[0]:.4f}, {pair[1]:.4f}]"

@@ -70,6 +70,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DROP_PROB",
     "AncillaError",
+    "Compiler",
     "SparseMemoryError",
     "SparseState",
     "compile_circuit",
@@ -292,7 +293,7 @@ class SparseState:
         if definition is None:
             raise ValueError(f"the sparse engine cannot simulate {op.name!r}: no definition")
         q = tuple(qubits)
-        for fn, args in _Compiler().circuit_steps(definition):
+        for fn, args in Compiler().circuit_steps(definition):
             fn(self, *_remap(fn, args, q))
 
     def _note_rows(self) -> None:
@@ -750,7 +751,11 @@ def _ucpauli_matrices(op: UCPauliRotGate) -> list[np.ndarray]:
     return out
 
 
-class _Compiler:
+class Compiler:
+    """Compiles instructions into engine steps, caching each gate object's local program
+    (public for engines that run a circuit instruction by instruction, such as the shot
+    sampler :mod:`qcards.execution.shots`)."""
+
     def __init__(self, classical_actions: bool = True) -> None:
         # compiled local programs of gate objects (kept alive, so ids stay unique)
         self.cache: dict[int, tuple[Instruction, list[Step]]] = {}
@@ -781,6 +786,10 @@ class _Compiler:
                 )
             steps.extend(self._placed(op, qubits))
         return steps
+
+    def placed(self, op: Instruction, qubits: tuple[int, ...]) -> list[Step]:
+        """The steps of ``op`` acting on the circuit's qubits ``qubits``."""
+        return self._placed(op, qubits)
 
     def _placed(self, op: Instruction, qubits: tuple[int, ...]) -> list[Step]:
         local = self.op_steps(op)
@@ -871,7 +880,7 @@ def compile_circuit(circuit: QuantumCircuit, classical_actions: bool = True) -> 
     """The flat list of engine steps of ``circuit`` (decompositions resolved, cached per
     gate object). ``classical_actions=False`` ignores the gates' ``sparse_apply`` and runs
     their definitions (for comparisons)."""
-    return _Compiler(classical_actions).circuit_steps(circuit)
+    return Compiler(classical_actions).circuit_steps(circuit)
 
 
 def simulate_prefixes(
@@ -892,7 +901,7 @@ def simulate_prefixes(
     if max_rows is None:
         max_rows = rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n)
     state = SparseState(n, max_rows=max_rows)
-    compiler = _Compiler(classical_actions)
+    compiler = Compiler(classical_actions)
     done = 0
     if circuit.global_phase:
         state.global_phase(float(circuit.global_phase))

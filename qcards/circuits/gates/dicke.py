@@ -33,7 +33,12 @@ from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import UCRYGate, UnitaryGate
 
 from qcards.circuits.gates.cubes import cube_x, open_controls
-from qcards.circuits.gates.states import check_deal_shape, deal_action, enumerate_deals
+from qcards.circuits.gates.states import (
+    check_deal_shape,
+    deal_action,
+    deal_sample_action,
+    enumerate_deals,
+)
 
 # CX cost of the building blocks, as Qiskit lowers them to {cx, u} (checked by the tests).
 _CX_SCS_FIRST = 4  # CX . CRY . CX, the CRY as a 1-control UCRY (2 CX)
@@ -280,6 +285,11 @@ class MultinomialDealGate(Gate):
     def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
         """The classical action: see :func:`~qcards.circuits.gates.states.deal_action`."""
         deal_action(self, state, qubits)
+
+    def sparse_sample(self, state, qubits: tuple[int, ...], rng) -> None:
+        """One shot's branch per row: see
+        :func:`~qcards.circuits.gates.states.deal_sample_action`."""
+        deal_sample_action(self, state, qubits, rng)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MultinomialDealGate) and (self.sizes, self.width) == (

@@ -6,6 +6,7 @@ under per-card weights and :class:`Tally` factors, and :class:`DealGate` prepare
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from qiskit.circuit import Gate, QuantumCircuit
 from qiskit.circuit.library import StatePreparation
 
 from qcards.circuits.gates.classical import classical_domain
+from qcards.skat.deal_sampling import ReceiverTable
 
 
 class WStateGate(Gate):
@@ -299,6 +301,10 @@ class DealGate(Gate):
         """The classical action: see :func:`deal_action`."""
         deal_action(self, state, qubits)
 
+    def sparse_sample(self, state, qubits: tuple[int, ...], rng) -> None:
+        """One shot's branch per row: see :func:`deal_sample_action`."""
+        deal_sample_action(self, state, qubits, rng)
+
     def _key(self) -> tuple:
         return (self.sizes, self.width, self.weights, self.tallies)
 
@@ -348,6 +354,30 @@ def deal_action(gate: Gate, state, qubits: Sequence[int]) -> None:
         w = gate.width
         for j in range(deals.shape[1] if w else 0):
             state.write(qubits[j * w : (j + 1) * w], np.tile(deals[:, j], count))
+
+
+def deal_sample_action(gate: Gate, state, qubits: Sequence[int], rng: np.random.Generator) -> None:
+    """The deal of one shot per row (ideal-device sampling, :mod:`qcards.execution.shots`): a
+    row whose owner registers and ancillas are all 0 gets one deal drawn with probability
+    :math:`P(d) = |\\langle d|U_{ini}|0\\rangle|^2`, the branch of :func:`deal_action` a
+    measurement would find; any other row takes the gate's definition (all its branches).
+
+    ``gate`` has ``sizes``, ``width`` and, when weighted, ``weights`` and ``tallies``.
+    """
+    fresh = state.match(qubits, [0] * len(qubits))
+    with classical_domain(state, gate, qubits, fresh):
+        sizes = gate.sizes
+        weights = getattr(gate, "weights", None) or normalise_weights(sizes, None)
+        tallies = tuple((t.receiver, t.cards, t.factors) for t in getattr(gate, "tallies", ()))
+        deals = _receiver_table(sizes, weights, tallies).draw(rng, state.num_rows)
+        w = gate.width
+        for j in range(deals.shape[1] if w else 0):
+            state.write(qubits[j * w : (j + 1) * w], deals[:, j])
+
+
+@functools.lru_cache(maxsize=32)
+def _receiver_table(sizes, weights, tallies) -> ReceiverTable:
+    return ReceiverTable(sizes, weights, tallies)
 
 
 def _synth_deal(gate: DealGate) -> QuantumCircuit:

@@ -39,6 +39,7 @@ from qcards.circuits.gates.states import (
     deal_action,
     deal_amplitudes,
     deal_index,
+    deal_sample_action,
     normalise_tallies,
     normalise_weights,
 )
@@ -373,6 +374,11 @@ class WeightedDealGate(Gate):
     def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
         """The classical action: see :func:`~qcards.circuits.gates.states.deal_action`."""
         deal_action(self, state, qubits)
+
+    def sparse_sample(self, state, qubits: tuple[int, ...], rng) -> None:
+        """One shot's branch per row: see
+        :func:`~qcards.circuits.gates.states.deal_sample_action`."""
+        deal_sample_action(self, state, qubits, rng)
 
     def _key(self) -> tuple:
         return (self.sizes, self.width, self.weights, self.tallies)

@@ -1,0 +1,141 @@
+"""Answers at any size: the circuit's ideal-device shots, double dummy on sampled deals, and the
+double-dummy solver on every deal.
+
+* Random play, ``shots`` given: the game circuit sampled shot by shot as a fault-tolerant device
+  would return it (:mod:`qcards.execution.shots`); p_win with Wilson's 95% interval, expected
+  points with the normal interval of the mean.
+* Adversarial play, ``shots`` given: perfect-information Monte Carlo, the double-dummy value of
+  ``shots`` deals drawn from the prior (:mod:`qcards.skat.pimc`), with the same intervals.
+* Adversarial play without shots: the exact average of the double-dummy solver over every deal,
+  refused up front when the deals would take longer than the time budget (the refusal names
+  ``shots``).
+
+Every sampled method of one seed draws the same deals chunk by chunk, so answers compared on
+one seed (first cards, game types) differ by their play, not by their luck of the deal.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+
+import numpy as np
+
+from qcards.analysis.intervals import mean_interval, wilson
+from qcards.circuits.task import GameTask
+from qcards.errors import ResourceError
+from qcards.execution.budget import TIME_BUDGET
+from qcards.execution.shots import check_shots, sample_game
+from qcards.execution.sweeps import sweep
+from qcards.skat.cards import Card
+from qcards.skat.deal_sampling import chunks, fresh_seed, sample_owners
+from qcards.skat.double_dummy import solve_deal
+from qcards.skat.pimc import PIMC_CHUNK, exact_double_dummy, pimc_chunk
+from qcards.skat.referee import num_deals
+from qcards.skat.spec import Endgame
+
+
+@dataclass(frozen=True)
+class Samples:
+    """Per-sample outcomes (one per shot or solved deal) and their summary."""
+
+    wins: np.ndarray
+    points: np.ndarray
+    seed: int
+    seconds: float
+
+    @property
+    def count(self) -> int:
+        return int(self.wins.size)
+
+    @property
+    def p_win(self) -> float:
+        return float(self.wins.mean())
+
+    @property
+    def p_win_ci(self) -> tuple[float, float]:
+        return wilson(int(self.wins.sum()), self.count)
+
+    @property
+    def expected_points(self) -> float:
+        return float(self.points.mean())
+
+    @property
+    def expected_points_ci(self) -> tuple[float, float]:
+        return mean_interval(self.points)
+
+    def difference(self, other: Samples) -> tuple[float, tuple[float, float]]:
+        """p_win of this minus ``other``'s, measured shot by shot on the same deals, and its
+        95% interval (common random numbers: tighter than either interval alone)."""
+        delta = self.wins.astype(float) - other.wins.astype(float)
+        return float(delta.mean()), mean_interval(delta)
+
+
+def circuit_samples(
+    spec: Endgame,
+    first: Card | None,
+    shots: int,
+    seed: int | None,
+    construction,
+    scheduler: str | None = None,
+) -> Samples:
+    """``shots`` ideal-device shots of the game circuit, decoded into wins and points."""
+    check_shots(shots)
+    seed = fresh_seed(seed)
+    start = time.perf_counter()
+    result = sample_game(GameTask(spec, first, construction), shots, seed, scheduler)
+    return Samples(result.wins(spec), result.points, seed, time.perf_counter() - start)
+
+
+def pimc_samples(
+    spec: Endgame, first: Card | None, shots: int, seed: int | None, scheduler: str | None = None
+) -> Samples:
+    """Perfect-information Monte Carlo: ``shots`` deals drawn from the prior, each solved
+    double dummy."""
+    check_shots(shots)
+    seed = fresh_seed(seed)
+    start = time.perf_counter()
+    parts = sweep(partial(pimc_chunk, spec, first, seed), chunks(shots, PIMC_CHUNK), scheduler)
+    points = np.concatenate([p for p, _ in parts])
+    wins = np.concatenate([w for _, w in parts])
+    return Samples(wins, points, seed, time.perf_counter() - start)
+
+
+TIMING_DEALS = 3
+"""Deals solved (after one that warms the compiled solver up) to estimate the exact
+double-dummy average's time."""
+
+
+def check_double_dummy_work(spec: Endgame, first: Card | None, force: bool) -> float:
+    """Refuse (unless ``force``) an exact double-dummy average estimated to take longer than
+    :data:`~qcards.execution.budget.TIME_BUDGET`: the number of deals times the measured time
+    of a few random ones. Returns the estimated seconds."""
+    deals = num_deals(spec)
+    rng = np.random.default_rng(0)
+    owners = sample_owners(spec, rng, TIMING_DEALS + 1)
+    solve_deal(spec, owners[0], first)  # compiles on the first call in a process
+    start = time.perf_counter()
+    for owner in owners[1:]:
+        solve_deal(spec, owner, first)
+    per_deal = (time.perf_counter() - start) / TIMING_DEALS
+    seconds = per_deal * deals
+    if seconds > TIME_BUDGET and not force:
+        fits = max(1, int(TIME_BUDGET / max(per_deal, 1e-9)))
+        raise ResourceError(
+            f"solving all {deals:,} deals double dummy would take about {seconds / 60:,.0f} "
+            f"minutes ({per_deal:.2g} s a deal); about {fits:,} deals fit in "
+            f"{TIME_BUDGET / 60:.0f} minutes (give {{shots}} to solve that many sampled deals, "
+            "perfect-information Monte Carlo, or {force} to solve them all)",
+            parameters=("shots", "force"),
+        )
+    return seconds
+
+
+def double_dummy_exact(
+    spec: Endgame, first: Card | None, force: bool = False
+) -> tuple[Fraction, Fraction, int]:
+    """The adversarial model's exact value by the double-dummy solver on every deal."""
+    check_double_dummy_work(spec, first, force)
+    return exact_double_dummy(spec, first)

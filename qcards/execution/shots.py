@@ -1,0 +1,217 @@
+"""Ideal-device sampling of a game circuit, shot by shot, at any size.
+
+What a fault-tolerant quantum computer returns for a game circuit is one measured basis state
+per shot. This module draws exactly those samples without holding the state: each shot is one
+row of a :class:`~qcards.execution.sparse.SparseState` that follows a single basis state through
+the circuit, instruction by instruction. A gate that branches (the deal, a card play) first acts
+as the exact engine applies it -- every branch with its amplitude -- and the shot then keeps one
+branch, drawn with probability :math:`|a|^2` of its amplitude (``collapse``). The deal gates
+skip the expansion: they draw the shot's deal directly with its probability :math:`P(d)`
+(``sparse_sample``, :func:`~qcards.circuits.gates.states.deal_sample_action`), since the full
+game deals its 22 unknown cards in about 4.3e7 ways.
+
+Why this is exact: keeping one branch is a measurement of the computational basis after the
+gate. It leaves the final distribution of the measured qubits unchanged when the branches never
+interfere later, which holds for the game circuits: every card play writes the card into a
+register that no later gate erases, so two branches of a shot never reach the same basis state
+again (the deals likewise differ in their owner registers for ever). The tests check it per
+construction: the exact engine with a basis measurement after every instruction gives the same
+distribution as without (``tests/test_shots.py``). Inside one instruction nothing is cut short:
+a gate run through its definition keeps all its branches, and rows of the same shot holding the
+same basis state add up before the draw (the shot's index is part of the row's key).
+
+Cost: per shot, the circuit's instructions times the branches of each (at most the cards in a
+hand), whatever the number of play paths. Shots run in chunks of :data:`CHUNK_SHOTS`, each with
+its own random streams derived from ``(seed, chunk)``, so the samples of a seed are the same
+however the chunks are spread over Dask workers. A deal's draw has a stream of its own, so two
+circuits with the same deal gate (the first cards of ``recommend``, the game types of
+``declare``) see the same deals shot for shot: common random numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+from qiskit.circuit import QuantumCircuit
+
+from qcards.circuits.game import GameCircuit
+from qcards.circuits.task import GameTask
+from qcards.errors import ParameterError
+from qcards.execution.sparse import Compiler, SparseState
+from qcards.execution.sweeps import sweep
+from qcards.skat.deal_sampling import chunks, deal_stream, fresh_seed
+
+CHUNK_SHOTS = 10_000
+"""Shots simulated together (one Dask task each); fixed, so a seed's samples do not depend on
+the number of workers."""
+
+MAX_SHOTS = 10**9
+"""The most shots one call takes (the per-shot results alone are then gigabytes)."""
+
+
+def shot_streams(seed: int, chunk: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """The random streams of one chunk: the deals' (:func:`~qcards.skat.deal_sampling.
+    deal_stream`, shared with every sampled method), then the card plays'."""
+    return deal_stream(seed, chunk), np.random.default_rng([seed, chunk, 1])
+
+
+def run_shots(
+    circuit: QuantumCircuit,
+    shots: int,
+    deal_rng: np.random.Generator,
+    play_rng: np.random.Generator,
+) -> SparseState:
+    """Follow ``shots`` shots through ``circuit`` (no measurements); one row per shot at the
+    end, in shot order. The state is ``circuit.num_qubits`` qubits wide plus one 64-bit word
+    holding each row's shot index (:func:`shot_word`)."""
+    n = circuit.num_qubits
+    word = shot_word(n)
+    state = SparseState(64 * (word + 1))
+    bits = np.zeros((shots, word + 1), dtype=np.uint64)
+    bits[:, word] = np.arange(shots, dtype=np.uint64)
+    state.set_rows(bits, np.ones(shots, dtype=complex))
+    compiler = Compiler()
+    index = {q: i for i, q in enumerate(circuit.qubits)}
+    for instruction in circuit.data:
+        op = instruction.operation
+        qubits = tuple(index[q] for q in instruction.qubits)
+        draw = getattr(op, "sparse_sample", None)
+        if callable(draw):
+            state.fold()
+            draw(state, qubits, deal_rng)
+        else:
+            for fn, args in compiler.placed(op, qubits):
+                fn(state, *args)
+        if state.num_rows != shots:
+            collapse(state, shots, play_rng)
+    return state
+
+
+def shot_word(num_qubits: int) -> int:
+    """The word of a shot state that holds the shot index (the one after the circuit's)."""
+    return max(1, math.ceil(num_qubits / 64))
+
+
+def collapse(state: SparseState, shots: int, rng: np.random.Generator) -> None:
+    """Keep one row per shot, drawn with probability :math:`|a|^2` among the shot's rows
+    (after rows of one shot holding the same basis state are summed); amplitudes become 1."""
+    state.merge()
+    bits = state.bits
+    amps = state.amps
+    shot = bits[:, -1]
+    order = np.argsort(shot, kind="stable")
+    sorted_shot = shot[order]
+    starts = np.flatnonzero(np.concatenate(([True], sorted_shot[1:] != sorted_shot[:-1])))
+    if starts.size != shots:
+        raise AssertionError(f"{shots - starts.size} shots lost all their amplitude")
+    ends = np.append(starts[1:], order.size)
+    weight = (amps.real**2 + amps.imag**2)[order]
+    cumulative = np.cumsum(weight)
+    before = np.concatenate(([0.0], cumulative))[starts]
+    total = cumulative[ends - 1] - before
+    point = before + rng.random(shots) * total
+    pick = np.clip(np.searchsorted(cumulative, point, side="right"), starts, ends - 1)
+    kept = order[pick]
+    state.set_rows(bits[kept], np.ones(shots, dtype=complex))
+
+
+@dataclass(frozen=True)
+class GameShots:
+    """Per-shot results of a game circuit: the declarer's final points and tricks (and, when
+    asked for, the measured outcome of each shot as an integer, bit k = ``layout.measured[k]``).
+    """
+
+    points: np.ndarray
+    tricks: np.ndarray
+    outcomes: tuple[int, ...] | None = field(default=None, repr=False)
+
+    @property
+    def shots(self) -> int:
+        return int(self.points.size)
+
+    def wins(self, spec) -> np.ndarray:
+        """Whether the declarer won, shot by shot
+        (:meth:`~qcards.skat.spec.Endgame.declarer_wins` of each distinct outcome)."""
+        pairs, where = np.unique(np.stack([self.points, self.tricks]), axis=1, return_inverse=True)
+        won = np.array([spec.declarer_wins(int(p), int(t)) for p, t in pairs.T], dtype=bool)
+        return won[where.ravel()]
+
+    def counts(self) -> dict[int, int]:
+        """The measured outcomes' counts (as a sampler's ``get_int_counts``)."""
+        if self.outcomes is None:
+            raise ValueError("these shots kept no outcomes")
+        values, counts = np.unique(np.array(self.outcomes, dtype=object), return_counts=True)
+        return {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+
+    @staticmethod
+    def join(parts: Sequence[GameShots]) -> GameShots:
+        outcomes = None
+        if parts and parts[0].outcomes is not None:
+            outcomes = tuple(o for part in parts for o in part.outcomes)
+        return GameShots(
+            np.concatenate([p.points for p in parts]),
+            np.concatenate([p.tricks for p in parts]),
+            outcomes,
+        )
+
+
+def game_chunk(
+    task: GameTask, seed: int, chunk: tuple[int, int], outcomes: bool = False
+) -> GameShots:
+    """The shots of chunk ``chunk = (index, shots)`` of ``task``'s game circuit (module level,
+    so Dask can run it)."""
+    index, shots = chunk
+    game = task.build()
+    state = run_shots(game.circuit, shots, *shot_streams(seed, index))
+    return read_game(game, state, outcomes)
+
+
+def read_game(game: GameCircuit, state: SparseState, outcomes: bool) -> GameShots:
+    """The final points and tricks of every shot (and the measured outcomes if asked)."""
+    position = {q: i for i, q in enumerate(game.circuit.qubits)}
+
+    def bit(q):
+        return state.read([position[q]])
+
+    rows = (state.num_rows,)
+    points = np.broadcast_to(game.layout.final_declarer_points(bit), rows).astype(np.int64)
+    tricks = np.broadcast_to(game.layout.final_declarer_tricks(bit), rows).astype(np.int64)
+    measured = None
+    if outcomes:
+        measured = read_integers(state, [position[q] for q in game.layout.measured])
+    return GameShots(points, tricks, measured)
+
+
+def read_integers(state: SparseState, qubits: Sequence[int]) -> tuple[int, ...]:
+    """The integer held by ``qubits`` (bit k = qubits[k]) on every row, of any width."""
+    values = [0] * state.num_rows
+    for start in range(0, len(qubits), 63):
+        part = state.read(qubits[start : start + 63]).tolist()
+        values = [v | (p << start) for v, p in zip(values, part, strict=True)]
+    return tuple(values)
+
+
+def check_shots(shots: int) -> None:
+    if not isinstance(shots, int) or isinstance(shots, bool) or not 1 <= shots <= MAX_SHOTS:
+        raise ParameterError(
+            "shots", f"shots must be a whole number in 1..{MAX_SHOTS:,}, got {shots!r}"
+        )
+
+
+def sample_game(
+    task: GameTask,
+    shots: int,
+    seed: int | None = None,
+    scheduler: str | None = None,
+    outcomes: bool = False,
+) -> GameShots:
+    """``shots`` ideal-device shots of ``task``'s game circuit, in chunks (on Dask with a
+    ``scheduler``: the same samples for the same seed)."""
+    check_shots(shots)
+    seed = fresh_seed(seed)
+    fn = partial(game_chunk, task, seed, outcomes=outcomes)
+    return GameShots.join(sweep(fn, chunks(shots, CHUNK_SHOTS), scheduler, "shot chunks"))
