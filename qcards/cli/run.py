@@ -64,7 +64,15 @@ def run(args) -> int:
     task = GameTask(spec, first, args.construction or default_construction(spec, first, args))
 
     def announce(size) -> None:
-        if not args.json:
+        if args.json:
+            return
+        if size is None:
+            print(
+                "sampling shot by shot (the exact state does not fit); the paper construction "
+                "is not lowered at this size (see qcards resources)",
+                file=sys.stderr,
+            )
+        else:
             print(
                 f"transpiled: {size.two_qubit_gates} two-qubit gates, depth {size.depth}, "
                 f"{size.num_qubits} qubits",

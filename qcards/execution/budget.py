@@ -103,14 +103,27 @@ def check_memory(
             + (f", {read_qubits} qubits read" if read_qubits else "")
             + f"); the budget is {budget / GIB:.1f} GiB, "
             + _fitting(method, num_qubits, fits, read_qubits)
-            + " "
-            + (
-                "(use {method} classical, or a smaller spec)"
-                if alternative == "method"
-                else f"(choose another {{{alternative}}}, or use a smaller spec)"
-            ),
-            parameters=(alternative,),
+            + f" ({_way_forward(alternative)})",
+            parameters=(alternative, "shots"),
         )
+
+
+def _way_forward(alternative: str, force: bool = False) -> str:
+    """What a refused exact computation can do instead: sample the circuit shot by shot, which
+    reaches any size (:mod:`qcards.execution.shots`); where ``alternative`` is ``backend``
+    (``run``, whose shots are given) that is the sparse target."""
+    forced = "{force} to run it anyway, " if force else ""
+    if alternative == "backend":
+        return (
+            f"use {{backend}} sparse, which samples the circuit shot by shot at any size, "
+            f"{forced}or a smaller spec"
+        )
+    if alternative == "method":
+        return (
+            f"give {{shots}} to sample the circuit shot by shot at any size, {forced}"
+            "use {method} classical, or a smaller spec"
+        )
+    return f"give {{shots}} to sample it, {forced}choose another {{{alternative}}}"
 
 
 def largest_fitting(cost, budget: float) -> int:
@@ -171,9 +184,9 @@ def check_work(
         raise ResourceError(
             f"{what} would follow about {paths:,.0f} play paths, about {_duration(seconds)} at "
             f"about {PATHS_PER_SECOND:,.0f} paths per second; about {fits:,.0f} fit in "
-            f"{TIME_BUDGET / 60:.0f} minutes (give {{force}} to run it anyway, or use a smaller "
-            "spec)",
-            parameters=("force",),
+            f"{TIME_BUDGET / 60:.0f} minutes (give {{shots}} to sample the circuit shot by shot "
+            "at any size, {force} to run it anyway, or use a smaller spec)",
+            parameters=("force", "shots"),
         )
     return seconds
 
@@ -259,8 +272,8 @@ def check_time(
             size += f", about {paths:,.0f} play paths"
         raise ResourceError(
             f"{what or f'the {method} method'} would take about {_duration(seconds)} on this "
-            f"circuit ({size}); {fits} in {TIME_BUDGET / 60:.0f} minutes (give {{force}} to run "
-            f"it anyway, choose another {{{alternative}}}, or use a smaller spec)",
-            parameters=("force", alternative),
+            f"circuit ({size}); {fits} in {TIME_BUDGET / 60:.0f} minutes "
+            f"({_way_forward(alternative, force=True)})",
+            parameters=("force", alternative, "shots"),
         )
     return seconds

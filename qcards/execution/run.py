@@ -7,14 +7,18 @@ it runs, and the measured outcomes are decoded into game states (:mod:`qcards.ci
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
+from qcards.circuits.construction import Construction
 from qcards.circuits.task import GameTask
+from qcards.errors import ResourceError
 from qcards.execution import isolated
 from qcards.execution.budget import check_time
 from qcards.execution.exact import check_game_cost
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
 from qcards.execution.results import RunReport
+from qcards.execution.shots import sample_game
 from qcards.execution.targets import check_seed, parse_target
 from qcards.execution.transpile import (
     lower,
@@ -23,6 +27,7 @@ from qcards.execution.transpile import (
     transpile_to,
     transpiled_size,
 )
+from qcards.skat.deal_sampling import fresh_seed
 
 
 def run_task(
@@ -61,7 +66,13 @@ def run_task(
     if not target.is_device:
         target.check_capacity(game.num_qubits)
         # a local simulator computes the state once and samples it: its exact method's cost
-        seconds = check_game_cost(game, target.simulated_method, force, alternative="backend")
+        try:
+            seconds = check_game_cost(game, target.simulated_method, force, alternative="backend")
+        except ResourceError:
+            if target.simulated_method != "sparse" or mitigation.name != "none":
+                raise
+            # the exact state does not fit: the sparse engine samples the circuit shot by shot
+            return ideal_shots_report(task, game, backend, shots, seed, on_transpiled, mitigation)
     transpile_target, sampler = target.sampler(seed)
     emulated = target.is_emulated
     if transpile_target is None:
@@ -89,6 +100,24 @@ def run_task(
     else:  # one Aer run holding the interpreter lock: a long one runs in a child process
         counts = isolated.call(sample_on, backend, seed, circuits, shots, expected_seconds=seconds)
     return mitigated_report(task.spec, game, backend, size, counts, mitigation, seed)
+
+
+def ideal_shots_report(
+    task: GameTask, game, backend: str, shots: int, seed, on_transpiled, mitigation
+) -> RunReport:
+    """The run of ``task`` as an ideal device would return it, shot by shot
+    (:mod:`qcards.execution.shots`), decoded like any other run. The paper construction's size
+    is not reported: at sizes where the state does not fit, its deal and card-play syntheses are
+    exponential (``qcards resources`` counts them by formula)."""
+    size = None
+    if task.construction is not Construction.PAPER:
+        size = transpiled_size(lower(measured_circuit(game)))
+    if on_transpiled is not None:
+        on_transpiled(size)
+    seed = fresh_seed(seed)
+    counts = sample_game(task, shots, seed, outcomes=True).counts()
+    report = mitigated_report(task.spec, game, backend, size, [counts], mitigation, seed)
+    return dataclasses.replace(report, sampling="ideal shots")
 
 
 def sampled_counts(sampler, circuits, shots: int) -> list[dict]:

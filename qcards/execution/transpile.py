@@ -30,7 +30,7 @@ def transpiled_size(circuit: QuantumCircuit) -> TranspiledSize:
     dag = circuit_to_dag(circuit)
     qubits = set(circuit.qubits)
     idle = [wire for wire in dag.idle_wires(ignore=["barrier"]) if wire in qubits]
-    return TranspiledSize(len(dag.two_qubit_ops()), circuit.depth(), circuit.num_qubits - len(idle))
+    return TranspiledSize(len(dag.two_qubit_ops()), dag.depth(), circuit.num_qubits - len(idle))
 
 
 LOWERED_BASIS = ("cx", "u")

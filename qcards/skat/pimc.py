@@ -31,9 +31,7 @@ PIMC_CHUNK = 4
 """Deals solved per chunk (one Dask task each): a full deal takes about a second."""
 
 
-def exact_double_dummy(
-    spec: Endgame, first: Card | None = None
-) -> tuple[Fraction, Fraction, int]:
+def exact_double_dummy(spec: Endgame, first: Card | None = None) -> tuple[Fraction, Fraction, int]:
     """The adversarial model's exact p_win, expected points and number of deals (every deal
     of positive probability solved once)."""
     p_win, points, deals = Fraction(0), Fraction(0), 0
