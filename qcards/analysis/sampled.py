@@ -23,12 +23,12 @@ from functools import partial
 
 import numpy as np
 
-from qcards.analysis.intervals import mean_interval, wilson
 from qcards.circuits.task import GameTask
 from qcards.errors import ResourceError
 from qcards.execution.budget import TIME_BUDGET
 from qcards.execution.shots import check_shots, sample_game
 from qcards.execution.sweeps import sweep
+from qcards.intervals import mean_interval, wilson
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import chunks, fresh_seed, sample_owners
 from qcards.skat.double_dummy import solve_deal

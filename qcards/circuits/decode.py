@@ -88,6 +88,19 @@ def outcome_verdicts(
     return out
 
 
+def outcome_labels(game: GameCircuit, outcomes, stage: Stage | None = None) -> dict[int, str]:
+    """The readable label of each outcome (:data:`INVALID_LABEL` for one that encodes no game
+    state): :func:`outcome_verdicts` without the rules' checks, for an ideal device's shots."""
+    stage = game.stages[-1] if stage is None else stage
+    out = {}
+    for outcome in outcomes:
+        try:
+            out[outcome] = readable_label(game.layout.decode(outcome, stage), game.spec)
+        except InvalidOutcome:
+            out[outcome] = INVALID_LABEL
+    return out
+
+
 def decode_counts(
     spec: Endgame,
     game: GameCircuit,

@@ -10,7 +10,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from qcards import interrupts
 from qcards.cli import (
     cats,
     count,
@@ -30,6 +29,7 @@ from qcards.cli.common import error_message
 from qcards.errors import QcardsError
 from qcards.execution import isolated
 from qcards.files import WRITTEN
+from qcards.interrupts import noted
 from qcards.progress import display, wanted
 
 COMMANDS = (
@@ -136,7 +136,7 @@ def _fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    with interrupts.noted() as ctrl_c, isolated.enabled():
+    with noted() as ctrl_c, isolated.enabled():
         try:
             args = parser.parse_args(argv)
             with display(wanted(args.quiet, getattr(args, "json", False))):

@@ -21,7 +21,7 @@ from qcards.errors import ParameterError, QcardsError
 from qcards.execution.mitigation import MITIGATIONS
 from qcards.execution.run import run_task
 from qcards.execution.targets import LOCAL_TARGETS
-from qcards.viz.plots import save_histogram
+from qcards.viz.plots import save_histogram, save_points_histogram
 
 
 def add_parser(sub) -> None:
@@ -36,7 +36,20 @@ def add_parser(sub) -> None:
     p.add_argument("--shots", type=int, default=1000)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
-    p.add_argument("--plot", metavar="FILE", help="save a histogram of the decoded outcomes")
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="save a histogram of the decoded outcomes (of the declarer's final points when "
+        f"the shots hold more than {MOST_BARS} different outcomes)",
+    )
+    p.add_argument(
+        "--top",
+        type=int,
+        default=None,
+        metavar="K",
+        help=f"print the K most frequent outcomes (default {TERMINAL_TOP} on a terminal, all "
+        "otherwise; --json always has all)",
+    )
     p.add_argument(
         "--mitigate",
         choices=MITIGATIONS,
@@ -58,6 +71,8 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     if args.shots < 1:
         raise QcardsError("--shots must be at least 1")
+    if args.top is not None and args.top < 0:
+        raise QcardsError("--top must be at least 0")
     check_hardware_arguments(args)
     spec = load(args.spec)
     first = card_option(args.first)
@@ -91,8 +106,16 @@ def run(args) -> int:
         )
     extra["construction"] = str(task.construction)
     if args.plot:
-        save_histogram(report.counts, args.plot, f"{spec.source} on {args.backend}")
-    print_report(report, args.json, **extra)
+        title = f"{spec.source} on {args.backend}"
+        if report.points is not None and len(report.counts) > MOST_BARS:
+            target = None if spec.is_null else spec.target
+            save_points_histogram(
+                report.points, args.plot, f"{title}: {report.shots:,} shots", target
+            )
+        else:
+            save_histogram(report.counts, args.plot, title)
+    top = args.top if args.top is not None else (TERMINAL_TOP if sys.stdout.isatty() else None)
+    print_report(report, args.json, top=top, **extra)
     return 0
 
 
@@ -109,13 +132,33 @@ def default_construction(spec, first, args) -> str:
     return "hardware"
 
 
-def print_report(report, as_json: bool, **extra) -> None:
-    """Decoded counts and p_win (``extra`` fields go into the JSON only)."""
+MOST_BARS = 40
+"""Above this many different outcomes a plot shows the declarer's points instead."""
+
+TERMINAL_TOP = 20
+"""Outcomes printed on a terminal unless ``--top`` says otherwise."""
+
+
+def print_report(report, as_json: bool, top: int | None = None, **extra) -> None:
+    """Decoded counts (the ``top`` most frequent, all if None) and p_win (``extra`` fields go
+    into the JSON only)."""
     if as_json:
         print_json({**extra, **report.to_json()})
         return
-    print_table(["outcome", "count"], list(report.counts.items()))
+    rows = list(report.counts.items())
+    if top is not None and len(rows) > top:
+        shown = sorted(rows, key=lambda row: -row[1])[:top]
+        print_table(["outcome", "count"], shown)
+        print(f"... {len(rows) - top:,} more outcomes not shown (--top K, or --json for all)")
+    else:
+        print_table(["outcome", "count"], rows)
     print(f"p_win {report.p_win:.4f} from {report.shots} shots on {report.backend}")
+    if report.sampling == "ideal shots":
+        low, high = report.ci
+        print(
+            f"sampled shot by shot as an ideal device would (the exact state does not fit): "
+            f"95% interval [{low:.4f}, {high:.4f}]"
+        )
     if report.mitigation != "none":
         low, high = report.ci
         print(

@@ -30,8 +30,8 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from qcards import interrupts
 from qcards.errors import ResourceError
+from qcards.interrupts import held_back
 
 ISOLATE_AFTER = 5.0
 """Calls estimated (:mod:`qcards.execution.budget`) to take longer than this many seconds run in
@@ -115,7 +115,7 @@ def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
     # A Ctrl-C inside start() could leave a started child that no handle reaches, running on
     # with the parent's stdout; it is held back until the child is known and raised in the try
     # below, which stops the child.
-    with interrupts.held_back() as held:
+    with held_back() as held:
         child.start()
     send.close()
     try:

@@ -17,7 +17,9 @@ class RunReport:
     ``extrapolation`` what zero-noise extrapolation saw
     (:meth:`~qcards.execution.mitigation.Extrapolation.to_json`), with zne only; ``sampling``
     how a simulator drew the shots: from the ``exact state``, or as ``ideal shots`` followed one
-    by one through the circuit (:mod:`qcards.execution.shots`) where the state does not fit.
+    by one through the circuit (:mod:`qcards.execution.shots`) where the state does not fit;
+    ``points`` the declarer's final card points, shot counts by points (ideal shots only, read
+    from the registers of every shot).
     """
 
     backend: str
@@ -31,6 +33,7 @@ class RunReport:
     mitigation: str = "none"
     extrapolation: dict | None = None
     sampling: str = "exact state"
+    points: dict[int, int] | None = None
 
     def to_json(self) -> dict:
         out = asdict(self)  # nested: "transpiled" becomes a dict too

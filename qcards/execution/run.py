@@ -7,10 +7,12 @@ it runs, and the measured outcomes are decoded into game states (:mod:`qcards.ci
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
+import numpy as np
+
 from qcards.circuits.construction import Construction
+from qcards.circuits.decode import outcome_labels, regroup
 from qcards.circuits.task import GameTask
 from qcards.errors import ResourceError
 from qcards.execution import isolated
@@ -27,6 +29,7 @@ from qcards.execution.transpile import (
     transpile_to,
     transpiled_size,
 )
+from qcards.intervals import wilson
 from qcards.skat.deal_sampling import fresh_seed
 
 
@@ -72,7 +75,7 @@ def run_task(
             if target.simulated_method != "sparse" or mitigation.name != "none":
                 raise
             # the exact state does not fit: the sparse engine samples the circuit shot by shot
-            return ideal_shots_report(task, game, backend, shots, seed, on_transpiled, mitigation)
+            return ideal_shots_report(task, game, backend, shots, seed, on_transpiled)
     transpile_target, sampler = target.sampler(seed)
     emulated = target.is_emulated
     if transpile_target is None:
@@ -103,21 +106,35 @@ def run_task(
 
 
 def ideal_shots_report(
-    task: GameTask, game, backend: str, shots: int, seed, on_transpiled, mitigation
+    task: GameTask, game, backend: str, shots: int, seed, on_transpiled
 ) -> RunReport:
     """The run of ``task`` as an ideal device would return it, shot by shot
-    (:mod:`qcards.execution.shots`), decoded like any other run. The paper construction's size
-    is not reported: at sizes where the state does not fit, its deal and card-play syntheses are
-    exponential (``qcards resources`` counts them by formula)."""
+    (:mod:`qcards.execution.shots`): decoded counts, p_win with Wilson's 95% interval and the
+    declarer's final points. The paper construction's size is not reported: at sizes where the
+    state does not fit, its deal and card-play syntheses are exponential (``qcards resources``
+    counts them by formula)."""
     size = None
     if task.construction is not Construction.PAPER:
         size = transpiled_size(lower(measured_circuit(game)))
     if on_transpiled is not None:
         on_transpiled(size)
-    seed = fresh_seed(seed)
-    counts = sample_game(task, shots, seed, outcomes=True).counts()
-    report = mitigated_report(task.spec, game, backend, size, [counts], mitigation, seed)
-    return dataclasses.replace(report, sampling="ideal shots")
+    result = sample_game(task, shots, fresh_seed(seed), outcomes=True)
+    raw = result.counts()
+    labels = outcome_labels(game, raw)
+    wins = result.wins(task.spec)
+    points, counts = np.unique(result.points, return_counts=True)
+    p_win = float(wins.mean())
+    return RunReport(
+        backend,
+        result.shots,
+        dict(sorted(regroup(raw, labels.__getitem__).items())),
+        p_win,
+        size,
+        p_win_raw=p_win,
+        ci=wilson(int(wins.sum()), result.shots),
+        sampling="ideal shots",
+        points={int(p): int(c) for p, c in zip(points, counts, strict=True)},
+    )
 
 
 def sampled_counts(sampler, circuits, shots: int) -> list[dict]:

@@ -30,6 +30,8 @@ circuits with the same deal gate (the first cards of ``recommend``, the game typ
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -165,9 +167,16 @@ def game_chunk(
     """The shots of chunk ``chunk = (index, shots)`` of ``task``'s game circuit (module level,
     so Dask can run it)."""
     index, shots = chunk
-    game = task.build()
+    game = _built(json.dumps(task.to_json(), sort_keys=True))
     state = run_shots(game.circuit, shots, *shot_streams(seed, index))
     return read_game(game, state, outcomes)
+
+
+@functools.lru_cache(maxsize=2)
+def _built(task_json: str) -> GameCircuit:
+    """The game circuit of a task, built once per process for all its chunks (the paper
+    construction's gates also cache their terms on first use)."""
+    return GameTask.from_json(json.loads(task_json)).build()
 
 
 def read_game(game: GameCircuit, state: SparseState, outcomes: bool) -> GameShots:

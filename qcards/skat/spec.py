@@ -33,6 +33,7 @@ Every problem is reported as a :class:`~qcards.errors.SpecError` naming the file
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -142,9 +143,10 @@ class Endgame:
         """Players that receive unknown cards, in seat order, then :data:`SKAT` if it gets any."""
         return tuple(r for r in (*self.players, SKAT) if self.sizes.get(r, 0) > 0)
 
-    @property
+    @functools.cached_property
     def cards(self) -> tuple[Card, ...]:
-        """All cards in play, in the paper's order (trumps first, strongest first)."""
+        """All cards in play, in the paper's order (trumps first, strongest first); computed
+        once (decoding reads it for every outcome)."""
         known = [c for p in self.players for c in self.hands[p]]
         return self.rules.sorted(known + list(self.unknown))
 

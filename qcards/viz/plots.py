@@ -36,6 +36,32 @@ def save_histogram(counts: Mapping[str, int], path: str | Path, title: str) -> P
     return save_figure(histogram_figure(counts, title), path)
 
 
+def points_histogram_figure(
+    points: Mapping[int, int], title: str, target: int | None = None
+) -> Figure:
+    """Bar chart of the declarer's final card points over the shots (the readable picture of a
+    run whose every shot is a different game, as in the full game); a dashed line marks the
+    ``target`` the declarer needs, if given."""
+    fig = Figure(figsize=(8, 4.5))
+    ax = fig.subplots()
+    values = sorted(points)
+    ax.bar(values, [points[v] for v in values], width=0.9, color="#4c72b0")
+    if target is not None:
+        ax.axvline(target - 0.5, color="#c44e52", linestyle="--", label=f"target {target}")
+        ax.legend()
+    ax.set_xlabel("declarer's card points at the end of the game")
+    ax.set_ylabel("shots")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def save_points_histogram(
+    points: Mapping[int, int], path: str | Path, title: str, target: int | None = None
+) -> Path:
+    return save_figure(points_histogram_figure(points, title, target), path)
+
+
 def comparison_figure(distributions: Mapping[str, Mapping[str, float]], title: str) -> Figure:
     """Side-by-side bars of several distributions over decoded labels (e.g. exact vs sampled).
 

@@ -1,4 +1,5 @@
-"""95% intervals of sampled answers: a win rate, a mean, and a paired difference.
+"""95% intervals of sampled answers: a win rate, a mean, and a paired difference (below all
+layers: plain arithmetic with numpy).
 
 A win probability from n shots gets Wilson's score interval (it stays inside [0, 1] and keeps
 its coverage near 0 and 1, where the normal interval's collapses); a mean (expected points) and
