@@ -115,7 +115,6 @@ class EvaluationReport:
             out["ci"] = list(self.samples.p_win_ci)
             out["expected_points_ci"] = list(self.samples.expected_points_ci)
             out["seed"] = self.samples.seed
-            out["seconds"] = round(self.samples.seconds, 3)
         return out
 
 
@@ -294,8 +293,12 @@ def evaluate_specs(
 
     The specs are independent: ``scheduler`` runs them as Dask tasks
     (:func:`~qcards.execution.sweeps.sweep`), and each report equals that of the spec evaluated
-    alone (a sampled method's seed included).
+    alone (a sampled method's seed included). With ``shots`` the specs run one after another
+    and ``scheduler`` runs each one's chunks of shots or sampled deals instead (a full game
+    is one spec of many chunks).
     """
+    if options.get("shots") is not None and options.get("method", "auto") != SAMPLING_METHOD:
+        return [evaluate_spec(spec, scheduler=scheduler, **options) for spec in specs]
     return sweep(partial(evaluate_spec, **options), specs, scheduler, "specs evaluated")
 
 
@@ -309,7 +312,8 @@ def recommend_spec(
     force: bool = False,
     shots: int | None = None,
 ) -> list[tuple[Card, EvaluationReport]]:
-    """p_win of every first card of the declarer (who must lead), best first.
+    """p_win of every first card of the declarer (who must lead), best first (equal chances:
+    more expected points first).
 
     Exact methods: each first card is one independent :func:`evaluate_spec`; ``scheduler`` runs
     them as Dask tasks (:func:`~qcards.execution.sweeps.sweep`: ``"local"`` or a scheduler
@@ -335,7 +339,10 @@ def recommend_spec(
             evaluate_spec(spec, card, shots=shots, seed=seed, scheduler=scheduler, **options)
             for card in hand
         ]
-        return sorted(zip(hand, reports, strict=True), key=lambda item: -item[1].p_win)
+        return sorted(
+            zip(hand, reports, strict=True),
+            key=lambda item: (-item[1].p_win, -item[1].expected_points),
+        )
     if used != DOUBLE_DUMMY_METHOD:
         passes = 1 if used == "classical" else 2
         check_work(spec, None, force, "recommending a first card", passes)
@@ -351,13 +358,14 @@ def recommend_spec(
     )
     reports = list(zip(hand, sweep(one_card, hand, scheduler, "first cards"), strict=True))
 
-    def rank(item: tuple[Card, EvaluationReport]) -> float | Fraction:
+    def rank(item: tuple[Card, EvaluationReport]) -> tuple[float | Fraction, float]:
         # exact methods differ from the referee's fraction only by rounding: rank by the
-        # fraction, so exact ties keep the hand order; sampled values rank by themselves
+        # fraction, so exact ties keep the hand order; sampled values rank by themselves;
+        # equal chances are told apart by the expected points
         report = item[1]
         if report.method in SAMPLED or report.p_win_exact is None:
-            return -report.p_win
-        return -report.p_win_exact
+            return -report.p_win, -report.expected_points
+        return -report.p_win_exact, -round(report.expected_points, 9)
 
     return sorted(reports, key=rank)
 

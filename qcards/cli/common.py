@@ -234,4 +234,6 @@ def _cell(value: object) -> str:
         return "yes" if value else "NO"
     if isinstance(value, float):
         return f"{value:.6f}"
+    if isinstance(value, list | tuple) and value and all(isinstance(v, float) for v in value):
+        return "[" + ", ".join(_cell(v) for v in value) + "]"  # an interval
     return str(value)

@@ -50,11 +50,11 @@ def run(args) -> int:
             "card": str(card),
             "p_win": r.p_win,
             "p_win_exact": record["p_win_exact"],
+            "expected_points": r.expected_points,
             "method": r.method,
         }
         if gap is not None:  # sampled: the interval, and the gap to the best on the same deals
             entry["ci"] = record["ci"]
-            entry["expected_points"] = r.expected_points
             entry["expected_points_ci"] = record["expected_points_ci"]
             entry["delta_vs_best"] = gap[0]
             entry["delta_ci"] = list(gap[1])
@@ -67,13 +67,16 @@ def run(args) -> int:
         print_json(out)
         return 0
     if sampled is None:
-        print_table(["card", "p_win", "exact", "method"], [list(c.values()) for c in cards])
+        print_table(
+            ["card", "p_win", "exact", "expected_points", "method"],
+            [list(c.values()) for c in cards],
+        )
         return 0
     print_table(
-        ["card", "p_win", "95% interval", "vs best", "95% interval", "method"],
+        ["card", "p_win", "95% interval", "vs best", "95% interval", "points", "method"],
         [
             [c["card"], c["p_win"], _interval(c["ci"]), c["delta_vs_best"],
-             _interval(c["delta_ci"]), c["method"]]
+             _interval(c["delta_ci"]), c["expected_points"], c["method"]]
             for c in cards
         ],
     )  # fmt: skip
