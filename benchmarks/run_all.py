@@ -56,6 +56,7 @@ BENCHMARKS = {
     "gofish": ("bench_gofish.py", [], ["--moves", "50", "--runs", "1", "--cap", "50"]),
     "cost-model": ("bench_cost_model.py", [], ["--repeat", "1", "--max-k", "2"]),
     "weighted-deal": ("bench_weighted_deal.py", [], ["--repeat", "1", "--cards", "2", "4"]),
+    "full-game": ("bench_full_game.py", [], ["--quick"]),
 }
 """name: (script, full-run options, quick-run options)."""
 
