@@ -73,9 +73,9 @@ def test_resources_bad_n(capsys):
     expect_error(capsys, ["resources", "--cards-per-player", "11"], "1..10")
 
 
-def test_evaluate_adversarial_is_classical(capsys):
+def test_evaluate_adversarial_is_solved_double_dummy(capsys):
     data = run_json(capsys, "evaluate", SIX, "--first", "CA", "--model", "adversarial")
-    assert data["method"] == "classical" and data["p_win_exact"] == "1/3"
+    assert data["method"] == "double-dummy" and data["p_win_exact"] == "1/3"
 
 
 def test_evaluate_aer_seeded(capsys):

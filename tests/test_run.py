@@ -54,6 +54,8 @@ def test_run_json_and_plot(capsys, tmp_path):
         "construction",
         "two_qubit_gates",
         "depth",
+        "sampling",
+        "points",
     }
     assert data["mitigation"] == "none" and data["p_win"] == data["p_win_raw"]
     assert data["extrapolation"] is None  # zne only

@@ -65,7 +65,7 @@ def test_the_library_refuses_before_any_work_and_force_lets_it_through():
     spec = parse_spec(HUGE["full-game"], "full.toml")
     with pytest.raises(ResourceError, match="play paths") as refused:
         evaluate_spec(spec, method="classical")
-    assert refused.value.parameters == ("force",)
+    assert refused.value.parameters == ("force", "shots")
     assert check_work(spec, force=True) > TIME_BUDGET  # estimated, not refused
 
 
@@ -103,7 +103,7 @@ def test_a_simulation_past_the_budget_is_refused_naming_what_fits():
     fits = int(message.split("; about ")[1].split(" play paths fit")[0].replace(",", ""))
     assert estimated_seconds("mps", 40, fits, 11_541) <= TIME_BUDGET
     assert estimated_seconds("mps", 40, fits + 1, 11_541) > TIME_BUDGET
-    assert refused.value.parameters == ("force", "method")
+    assert refused.value.parameters == ("force", "method", "shots")
     assert check_time("mps", 40, 2_075, 11_541, force=True) > TIME_BUDGET
 
 
@@ -191,17 +191,33 @@ def test_count_checks_the_simulator_it_samples_for_every_grover_power(capsys):
 
 
 @pytest.mark.parametrize(
-    ("argv", "advice"),
+    ("argv", "method", "advice"),
     [
-        (["evaluate", "--method", "sparse"], "use --method classical"),
-        (["run", "--backend", "sparse", "--shots", "10"], "choose another --backend"),
+        (["evaluate", "--method", "sparse"], "sparse", "give --shots to sample the circuit"),
+        (["evaluate", "--method", "sparse"], "sparse", "use --method classical"),
+        (["run", "--backend", "aer-mps", "--shots", "10"], "mps", "use --backend sparse"),
     ],
 )
-def test_a_memory_refusal_names_the_right_alternative(monkeypatch, capsys, argv, advice):
+def test_a_memory_refusal_names_the_right_alternative(monkeypatch, capsys, argv, method, advice):
     from qcards.execution import budget
 
     monkeypatch.setattr(budget, "MEMORY_BUDGET", 1_000)  # bytes: nothing fits
     assert main([argv[0], "qcards/specs/four-card.toml", *argv[1:]]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "the sparse method would need about" in err[0]
+    assert len(err) == 1 and f"the {method} method would need about" in err[0]
     assert advice in err[0]
+
+
+def test_run_on_the_sparse_engine_samples_shot_by_shot_when_the_state_does_not_fit(
+    monkeypatch, capsys
+):
+    from qcards.execution import budget
+
+    monkeypatch.setattr(budget, "MEMORY_BUDGET", 1_000)  # bytes: no exact state fits
+    argv = ["run", "qcards/specs/four-card.toml", "--backend", "sparse", "--shots", "3000"]
+    assert main([*argv, "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sampling"] == "ideal shots" and data["shots"] == 3000
+    low, high = data["ci"]
+    assert low <= 5 / 12 <= high  # the exact 5/12 (seed 1; a 95% interval)
+    assert sum(data["points"].values()) == 3000

@@ -207,7 +207,7 @@ def read_integers(state: SparseState, qubits: Sequence[int]) -> tuple[int, ...]:
 def check_shots(shots: int) -> None:
     if not isinstance(shots, int) or isinstance(shots, bool) or not 1 <= shots <= MAX_SHOTS:
         raise ParameterError(
-            "shots", f"shots must be a whole number in 1..{MAX_SHOTS:,}, got {shots!r}"
+            "shots", f"{{shots}} must be a whole number in 1..{MAX_SHOTS:,}, got {shots!r}"
         )
 
 
