@@ -13,13 +13,13 @@ import pytest
 from qcards.analysis.evaluate import evaluate_spec
 from qcards.circuits.oracle import build_win_circuit
 from qcards.cli import main
-from qcards.errors import ModelError, SpecError
+from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.execution import sparse
 from qcards.skat.cards import SUIT_NAMES, Trump
 from qcards.skat.history import after_history
 from qcards.skat.prior import partition_function
 from qcards.skat.referee import evaluate
-from qcards.skat.spec import SKAT, parse_spec
+from qcards.skat.spec import SKAT, load_spec, parse_spec
 
 from conftest import REPO, generated_specs, random_spec
 
@@ -353,7 +353,7 @@ BAD_HISTORIES = [
     ("A:CA B:CK C:C9", "in A's known hand"),
     ("A:CA B:C10 C:C10", "already played"),
     ("A:CA B:C10 C:H10", "no deal is consistent"),  # C void in clubs, but holds two clubs
-    ("A:CA B:C10 C:C9 A:CK B:C8 C:H10", "nothing is left"),
+    ("A:CA B:C10 C:C9 A:CK B:C8 C:H10 A:CQ B:C7 C:H9", "the game has 6 to play"),
     ("A:CA B:XX C:C9", "unknown card"),
     ("A-CA", "PLAYER:CARD"),
 ]
@@ -364,6 +364,20 @@ def test_bad_histories_are_refused(capsys, history, message):
     assert main(["evaluate", str(SIX), "--history", history]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: --history") and message in err[0]
+
+
+@pytest.mark.parametrize("model", ["random", "adversarial"])
+def test_a_history_of_the_whole_game_is_answered(model):
+    """Every card played: the outcome is known (A's ace takes the first trick and the second,
+    11 + 10 + 0 and 4 + 0 + 10 points on top of 40: 75, a win); the referee answers it, and a
+    circuit method is refused (there is no circuit left), not replaced."""
+    rest = after_history(load_spec(SIX), "A:CA B:C10 C:C9 A:CK B:C8 C:H10")
+    report = evaluate_spec(rest, model=model)
+    assert (report.p_win_exact, report.expected_points) == (Fraction(1), 75.0)
+    assert report.method == "classical"
+    assert main(["evaluate", str(SIX), "--history", "A:CA B:C10 C:C9 A:CK B:C8 C:H10"]) == 0
+    with pytest.raises(ParameterError, match="no circuit to run"):
+        evaluate_spec(rest, method="statevector")
 
 
 def test_a_known_hand_must_follow():

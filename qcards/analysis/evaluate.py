@@ -189,6 +189,8 @@ def evaluate_spec(
             (:func:`~qcards.execution.sweeps.sweep`); the same answer for the same seed.
     """
     used = resolve_method(method, model, shots)
+    if spec.num_tricks == 0:
+        return _game_over(spec, model, method)
     task = GameTask(spec, first, construction)
     construction = task.construction
     if used in (SHOTS_METHOD, PIMC_METHOD, DOUBLE_DUMMY_METHOD):
@@ -246,6 +248,29 @@ def evaluate_spec(
         num_qubits,
         shots if used == SAMPLING_METHOD else None,
         construction,
+    )
+
+
+def _game_over(spec: Endgame, model: str, method: str) -> EvaluationReport:
+    """A spec with no trick left (a history that played the whole game): the outcome is known,
+    or an average over the unknown Skat's contents, and the referee gives it exactly; there is
+    no circuit to run, so a circuit method is refused rather than replaced."""
+    if method not in ("auto", "classical"):
+        raise ParameterError(
+            "method",
+            f"every card has been played, so there is no circuit to run with {{method}} {method}: "
+            "the outcome is known (or averages over the Skat's contents); use {method} classical "
+            "or auto",
+        )
+    referee = evaluate(spec, model)
+    return EvaluationReport(
+        float(referee.p_win),
+        referee.p_win,
+        float(referee.expected_points),
+        model,
+        "classical",
+        referee.num_deals,
+        0,
     )
 
 

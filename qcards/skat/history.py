@@ -72,8 +72,10 @@ def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> E
             f"{OPTION}: {len(history)} cards played; a history must end at the end of a trick "
             f"({n} cards each), since the rest of the game starts at a trick"
         )
-    if len(history) >= n * spec.num_tricks:
-        raise ModelError(f"{OPTION}: the history plays the whole game: nothing is left to evaluate")
+    if len(history) > n * spec.num_tricks:
+        raise ModelError(
+            f"{OPTION}: {len(history)} cards played; the game has {n * spec.num_tricks} to play"
+        )
 
     in_hand = {p: set(spec.hands[p]) for p in players}  # known cards not yet played
     pinned: dict[str, list[Card]] = {r: [] for r in spec.sizes}  # unknown cards played, by player
