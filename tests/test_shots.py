@@ -18,8 +18,9 @@ What is checked, and against what:
 7. The CLI's sampled answers and its refusals.
 
 Statistical checks use fixed seeds, so each either passes or fails for good; each states its
-tolerance. Tests marked ``xfail(strict=True)`` document bugs found while writing this file (see
-their reasons).
+tolerance. Two bugs were found while writing this file and are fixed: ``run_shots`` returned its
+rows out of shot order after a gate that permuted them without branching (which broke the
+pairing of first cards), and two refusals printed a literal ``{method}``.
 """
 
 from __future__ import annotations
@@ -188,11 +189,21 @@ def game_or_skip(name: str, first: str | None, construction: str) -> GameCircuit
         pytest.skip(f"{construction} refuses {name}: {exc}")
 
 
-def case_ids(cases) -> list[str]:
-    return [f"{n}-{f or 'any'}-{c}" for n, f, c in cases]
+SLOW_CASES = {("four-players", "paper")}
+"""The paper construction's four-player gates run through their definitions for 5-10 s."""
 
 
-CIRCUIT_CASES = [(n, f, c) for n, f in GAME_CASES for c in CONSTRUCTIONS]
+def circuit_cases() -> list:
+    out = []
+    for name, first in GAME_CASES:
+        for construction in CONSTRUCTIONS:
+            marks = [pytest.mark.slow] if (name, construction) in SLOW_CASES else []
+            case_id = f"{name}-{first or 'any'}-{construction}"
+            out.append(pytest.param(name, first, construction, marks=marks, id=case_id))
+    return out
+
+
+CIRCUIT_CASES = circuit_cases()
 
 
 def max_difference(a: dict[int, float], b: dict[int, float]) -> float:
@@ -222,7 +233,7 @@ def run_by_instruction(
     return state
 
 
-@pytest.mark.parametrize("name,first,construction", CIRCUIT_CASES, ids=case_ids(CIRCUIT_CASES))
+@pytest.mark.parametrize("name,first,construction", CIRCUIT_CASES)
 def test_random_phases_between_instructions_change_no_outcome(name, first, construction):
     """A random phase on every basis state after each instruction (a computational-basis
     measurement) leaves the measured registers' distribution as it was: tolerance 1e-9 per
@@ -304,6 +315,7 @@ def definition_probabilities(circuit: QuantumCircuit, k: int, row: np.ndarray) -
     index = {q: i for i, q in enumerate(circuit.qubits)}
     instruction = circuit.data[k]
     state = SparseState(circuit.num_qubits)
+    # a copy: set_rows keeps a one-word bits array without copying it, and the gate edits it
     state.set_rows(row[None, :].copy(), np.ones(1, dtype=complex))
     state.run_definition(instruction.operation, tuple(index[q] for q in instruction.qubits))
     return {key: abs(a) ** 2 for key, a in state.amplitudes().items() if abs(a) ** 2 > 1e-12}
@@ -340,7 +352,7 @@ class BranchTally:
         assert self.max_z < MAX_Z, f"{where}: a branch is {self.max_z:.1f} sigma off"
 
 
-@pytest.mark.parametrize("name,first,construction", CIRCUIT_CASES, ids=case_ids(CIRCUIT_CASES))
+@pytest.mark.parametrize("name,first,construction", CIRCUIT_CASES)
 def test_each_gate_branches_as_its_unitary(name, first, construction):
     """Before every instruction, up to three basis states the game reaches are each sent
     through it as 4000 shots by ``run_shots`` (one branch kept per shot; deal gates draw their
@@ -359,7 +371,7 @@ def test_each_gate_branches_as_its_unitary(name, first, construction):
             counts = one_gate_shots(circuit, k, row, BRANCH_SHOTS, (k, int(j)))
             where = f"{name} {construction} {circuit.data[k].operation.name} row {int(j)}"
             tally.add(counts, definition_probabilities(circuit, k, row), BRANCH_SHOTS, where)
-    assert tally.branching >= 2  # the deal and at least one card play branched
+    assert tally.branching >= 1  # at least the deal branched (after a history, only it)
     tally.check(f"{name} {construction}")
 
 
@@ -591,18 +603,8 @@ def test_first_cards_see_the_same_deals_shot_by_shot():
     assert not np.array_equal(deals[0], other)
 
 
-ORDER_BUG = (
-    "run_shots does not return its rows in shot order (its docstring says it does): a gate "
-    "that does not branch for any shot (e.g. the last trick's forced plays, whose "
-    "choose_uniformly groups rows by the card played) permutes the rows, and collapse, which "
-    "sorts them back by shot, only runs when the row count changed (shots.py, run_shots: "
-    "'if state.num_rows != shots'). read_game then reports points/tricks in that permuted "
-    "order, so Samples.difference / card_differences / recommend's delta_ci pair unrelated "
-    "shots."
-)
 
 
-@pytest.mark.xfail(strict=True, reason=ORDER_BUG)
 @pytest.mark.parametrize("first", [None, "CA"])
 def test_run_shots_returns_one_row_per_shot_in_shot_order(first):
     """The final state holds one row per shot, row i being shot i (run_shots' docstring)."""
@@ -611,7 +613,6 @@ def test_run_shots_returns_one_row_per_shot_in_shot_order(first):
     assert state.bits[:, -1].tolist() == list(range(1000))
 
 
-@pytest.mark.xfail(strict=True, reason=ORDER_BUG)
 def test_card_differences_pair_the_same_shots():
     """A spec where both first cards win on exactly the same deals, whatever the play (checked
     deal by deal with the referee): on common deals every shot's difference is 0, so
@@ -631,7 +632,6 @@ def test_card_differences_pair_the_same_shots():
         assert delta == 0 and lo == hi == 0
 
 
-@pytest.mark.xfail(strict=True, reason=ORDER_BUG)
 def test_paired_difference_interval_covers_the_exact_difference():
     """Six-card example: CA and CK first both win with exactly 2/3, so their difference is 0.
     Over 100 seeds of 1000 shots, the paired interval of ``Samples.difference`` covers 0 in a
@@ -653,7 +653,7 @@ def test_paired_difference_interval_covers_the_exact_difference():
 def test_paired_difference_is_the_difference_of_shot_ordered_wins():
     """What ``Samples.difference`` measures, rebuilt from ``run_shots`` in shot order: its mean
     is the difference of the two p_wins whatever the order (checked exactly), so a wrong
-    pairing shows only in the interval (see the xfail tests above)."""
+    pairing shows only in the interval (the shot-order tests above)."""
     s = spec("six-card")
     wins = []
     for first in ("CA", "CK"):
@@ -734,18 +734,11 @@ def test_cli_evaluate_adversarial_with_shots_is_pimc(capsys):
     assert out["model"] == "adversarial" and len(out["ci"]) == 2
 
 
-FLAG_BUG = (
-    "resolve_method (qcards/analysis/evaluate.py, the two ParameterError('shots', ...) raises "
-    "for an exact --method with --shots and for --method shots without --shots) writes "
-    "'{method}' in messages whose ParameterError lists only the parameter 'shots', so the CLI "
-    "prints a literal '{method}' instead of '--method'"
-)
 
 REFUSALS = [
     pytest.param(
         ["--method", "classical", "--shots", "10"],
         ("--shots", "--method"),
-        marks=pytest.mark.xfail(strict=True, reason=FLAG_BUG),
         id="exact-method-with-shots",
     ),
     pytest.param(["--method", "shots"], ("--shots",), id="shots-method-without-shots"),
@@ -766,7 +759,6 @@ def test_cli_refusals_are_one_error_line(capsys, extra, flags):
         assert flag in line, (flag, line)
 
 
-@pytest.mark.xfail(strict=True, reason=FLAG_BUG)
 @pytest.mark.parametrize(
     "extra", [["--method", "classical", "--shots", "10"], ["--method", "shots"]]
 )

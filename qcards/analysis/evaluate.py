@@ -147,13 +147,15 @@ def resolve_method(method: str, model: str, shots: int | None = None) -> str:
             )
         return PIMC_METHOD if shots is not None else DOUBLE_DUMMY_METHOD
     if shots is not None and method not in ("auto", SHOTS_METHOD, SAMPLING_METHOD):
-        raise ParameterError(
-            "shots",
+        raise ModelError(
             f"{{shots}} samples, but {{method}} {method} is exact: give {{shots}} with {{method}} "
             "auto, shots or aer, or leave it out",
+            parameters=("shots", "method"),
         )
     if method == SHOTS_METHOD and shots is None:
-        raise ParameterError("shots", "{method} shots needs {shots} (how many to sample)")
+        raise ModelError(
+            "{method} shots needs {shots} (how many to sample)", parameters=("method", "shots")
+        )
     if method == "auto":
         return SHOTS_METHOD if shots is not None else AUTO_METHOD
     return method

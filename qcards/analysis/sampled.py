@@ -68,7 +68,10 @@ class Samples:
 
     def difference(self, other: Samples) -> tuple[float, tuple[float, float]]:
         """p_win of this minus ``other``'s, measured shot by shot on the same deals, and its
-        95% interval (common random numbers: tighter than either interval alone)."""
+        95% interval (common random numbers). Pairing removes the deal's share of the variance:
+        much of it in double dummy, where the deal is all the randomness; under random play the
+        rest of the game differs from card to card, and two cards' wins can even be negatively
+        correlated, so the paired interval can be wider than either card's own."""
         delta = self.wins.astype(float) - other.wins.astype(float)
         return float(delta.mean()), mean_interval(delta)
 

@@ -90,6 +90,10 @@ def run_shots(
                 fn(state, *args)
         if state.num_rows != shots:
             collapse(state, shots, play_rng)
+    # a gate may reorder rows without branching (the forced plays of the last trick): put the
+    # shots back in order, so that shot k of two circuits run on one seed is the same deal
+    order = np.argsort(state.bits[:, word], kind="stable")
+    state.set_rows(state.bits[order], state.amps[order])
     return state
 
 

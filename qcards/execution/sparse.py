@@ -195,7 +195,7 @@ class SparseState:
         if bits.ndim != 2 or bits.shape[1] != self.num_words or bits.shape[0] != amps.shape[0]:
             raise ValueError("bits must have shape (rows, words) matching amps")
         self._check_rows(bits.shape[0])
-        self._w = np.ascontiguousarray(bits.T)
+        self._w = np.array(bits.T, order="C")  # a copy: later gates write into it
         self._a = amps.copy()
         self._flip = [0] * self.num_words
         self._phase = 1.0 + 0j
