@@ -1,22 +1,53 @@
-"""``qcards export [--out DIR]``: the paper examples' circuits as OpenQASM 3 and QPY files."""
+"""``qcards export [SPEC]``: game circuits as OpenQASM 3 and QPY files, for other stacks."""
 
 from __future__ import annotations
 
-from qcards.cli.common import json_argument, print_json
-from qcards.paper.export import DEFAULT_DIR, export_circuits
+from qcards.cli.common import (
+    card_option,
+    construction_argument,
+    json_argument,
+    load,
+    print_json,
+)
+from qcards.paper.export import DEFAULT_DIR, FORMATS, export_circuits, export_spec
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("export", help="write the paper examples' circuits (OpenQASM 3, QPY)")
+    p = sub.add_parser(
+        "export",
+        help="write game circuits as OpenQASM 3 and QPY (a spec's, or the paper examples')",
+        description="Write a game circuit, measured into an 'outcome' register and lowered to "
+        "{cx, u}, as OpenQASM 3 (.qasm) and QPY (.qpy) files that other stacks read. Without "
+        "SPEC: the paper's four- and six-card examples in both constructions (the files kept in "
+        "circuits/). The outcome bits decode as qcards' GameLayout.measured qubits.",
+        epilog="example: qcards export qcards/specs/six-card.toml --first CA --format qasm3",
+    )
+    p.add_argument("spec", nargs="?", help="endgame spec (TOML); default: the paper's examples")
+    p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
+    construction_argument(p, note="with SPEC")
+    p.add_argument(
+        "--format",
+        choices=(*FORMATS, "all"),
+        default="all",
+        help="qasm3 (OpenQASM 3 text), qpy (Qiskit's binary format) or all (default)",
+    )
     p.add_argument("--out", default=str(DEFAULT_DIR), help=f"directory (default {DEFAULT_DIR}/)")
     json_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    paths = [str(p) for p in export_circuits(args.out)]
+    formats = FORMATS if args.format == "all" else (args.format,)
+    if args.spec is None:
+        if args.first is not None:
+            raise ValueError("--first needs a SPEC")
+        paths = export_circuits(args.out, formats)
+    else:
+        paths = export_spec(
+            load(args.spec), args.out, card_option(args.first), args.construction, formats
+        )
     if args.json:
-        print_json({"files": paths})
+        print_json({"files": [str(p) for p in paths]})
     else:
         for path in paths:
             print(path)

@@ -1,4 +1,5 @@
-"""Export the paper examples' game circuits as OpenQASM 3 and QPY (``qcards export``).
+"""Export game circuits as OpenQASM 3 and QPY (``qcards export``): the paper's examples, or any
+spec with a fixed first card and a construction of choice.
 
 Each example is exported in both constructions, lowered to the basis {cx, u} (so any OpenQASM 3
 consumer can read it without qcards' gate definitions) and with every history register measured
@@ -15,10 +16,14 @@ from pathlib import Path
 from qiskit import qasm3, qpy, transpile
 from qiskit.circuit import ClassicalRegister, QuantumCircuit
 
-from qcards.circuits.construction import CONSTRUCTIONS
+from qcards.analysis.resources import paper_deal_count, paper_play_count, paper_trick_count
+from qcards.circuits.construction import CONSTRUCTIONS, DEFAULT_CONSTRUCTION, Construction
 from qcards.circuits.game import build_game
+from qcards.errors import ParameterError, ResourceError
 from qcards.files import atomic_path, write_text
 from qcards.paper.examples import EXAMPLES
+from qcards.skat.cards import Card
+from qcards.skat.spec import Endgame
 
 DEFAULT_DIR = Path("circuits")
 BASIS = ["cx", "u"]
@@ -32,32 +37,108 @@ class ExportedCircuit:
     circuit: QuantumCircuit
 
 
+FORMATS = ("qasm3", "qpy")
+"""The file formats written: OpenQASM 3 text (``.qasm``) and Qiskit's binary QPY (``.qpy``)."""
+
+MAX_LOWERED_CX = 5_000_000
+"""The most CX a circuit may have to be lowered and written (about a minute and a gigabyte of
+QASM text; the full game's efficient circuit has 423,558)."""
+
+
+def exported_circuit(
+    spec: Endgame,
+    first: Card | None,
+    construction: Construction | str,
+    name: str,
+    paper_codes: bool = False,
+) -> ExportedCircuit:
+    """``spec``'s game circuit, measured into ``outcome`` and lowered to {cx, u}."""
+    game = build_game(spec, first, paper_codes, construction)
+    qc = game.circuit.copy_empty_like(name.replace("-", "_"))
+    qc.compose(game.circuit, inplace=True)
+    qc.add_register(ClassicalRegister(len(game.layout.measured), "outcome"))
+    qc.measure(game.layout.measured, qc.clbits)
+    lowered = transpile(qc, basis_gates=BASIS, optimization_level=0, seed_transpiler=0)
+    lowered.name = name.replace("-", "_")
+    return ExportedCircuit(name, lowered)
+
+
 def exported_circuits() -> list[ExportedCircuit]:
     """The circuits ``qcards export`` writes, built fresh."""
-    out = []
-    for key, example in EXAMPLES.items():
-        for construction in CONSTRUCTIONS:
-            game = build_game(example.spec(), construction=construction)
-            qc = game.circuit.copy_empty_like(f"{key}_{construction}")
-            qc.compose(game.circuit, inplace=True)
-            qc.add_register(ClassicalRegister(len(game.layout.measured), "outcome"))
-            qc.measure(game.layout.measured, qc.clbits)
-            lowered = transpile(qc, basis_gates=BASIS, optimization_level=0, seed_transpiler=0)
-            lowered.name = f"{key}_{construction}"
-            out.append(ExportedCircuit(f"{key}-{construction}", lowered))
-    return out
+    return [
+        exported_circuit(example.spec(), None, construction, f"{key}-{construction}")
+        for key, example in EXAMPLES.items()
+        for construction in CONSTRUCTIONS
+    ]
 
 
-def export_circuits(out_dir: str | Path = DEFAULT_DIR) -> list[Path]:
+def check_export_size(spec: Endgame, construction: Construction) -> None:
+    """Refuse, before building anything, a circuit too large to lower and write: the paper
+    construction's deal and card plays grow exponentially (counted by the paper's formulas,
+    :mod:`qcards.analysis.resources`)."""
+    if construction is not Construction.PAPER:
+        return
+    cx = paper_deal_count(spec).cx + paper_play_count(spec).cx + paper_trick_count(spec).cx
+    if cx > MAX_LOWERED_CX:
+        raise ResourceError(
+            f"the paper construction of this spec has about {cx:.3g} CX gates lowered; qcards "
+            f"writes circuits of at most {MAX_LOWERED_CX:,} (use {{construction}} efficient, "
+            "which builds the same game polynomially)",
+            parameters=("construction",),
+        )
+
+
+def spec_name(spec: Endgame, first: Card | None, construction: Construction) -> str:
+    """The file stem of a spec's export: ``<spec file stem>[-<first>]-<construction>``."""
+    stem = Path(spec.source).stem if spec.source else "spec"
+    return "-".join([stem, *([str(first)] if first else []), str(construction)])
+
+
+def export_spec(
+    spec: Endgame,
+    out_dir: str | Path = DEFAULT_DIR,
+    first: Card | None = None,
+    construction: Construction | str = DEFAULT_CONSTRUCTION,
+    formats: tuple[str, ...] = FORMATS,
+) -> list[Path]:
+    """Write one spec's game circuit (``first`` card fixed or not) in ``formats``."""
+    construction = Construction.parse(construction)
+    check_formats(formats)
+    check_export_size(spec, construction)
+    item = exported_circuit(spec, first, construction, spec_name(spec, first, construction))
+    return write_circuits([item], out_dir, formats)
+
+
+def export_circuits(
+    out_dir: str | Path = DEFAULT_DIR, formats: tuple[str, ...] = FORMATS
+) -> list[Path]:
     """Write ``<example>-<construction>.qasm`` and ``.qpy`` for every exported circuit."""
+    check_formats(formats)
+    return write_circuits(exported_circuits(), out_dir, formats)
+
+
+def check_formats(formats: tuple[str, ...]) -> None:
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown or not formats:
+        raise ParameterError(
+            "formats", f"unknown format {unknown or formats!r} (expected {' | '.join(FORMATS)})"
+        )
+
+
+def write_circuits(
+    items: list[ExportedCircuit], out_dir: str | Path, formats: tuple[str, ...]
+) -> list[Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for item in exported_circuits():
-        qasm_path = out_dir / f"{item.name}.qasm"
-        write_text(qasm_path, qasm3.dumps(item.circuit) + "\n")
-        qpy_path = out_dir / f"{item.name}.qpy"
-        with atomic_path(qpy_path) as temporary, temporary.open("wb") as handle:
-            qpy.dump(item.circuit, handle)
-        written += [qasm_path, qpy_path]
+    for item in items:
+        if "qasm3" in formats:
+            qasm_path = out_dir / f"{item.name}.qasm"
+            write_text(qasm_path, qasm3.dumps(item.circuit) + "\n")
+            written.append(qasm_path)
+        if "qpy" in formats:
+            qpy_path = out_dir / f"{item.name}.qpy"
+            with atomic_path(qpy_path) as temporary, temporary.open("wb") as handle:
+                qpy.dump(item.circuit, handle)
+            written.append(qpy_path)
     return written

@@ -1,7 +1,8 @@
 """The figure gallery written by ``qcards reproduce --out DIR``.
 
-Beside the paper's histograms (Figs. 4-14, written by :mod:`qcards.paper.reproduce`) the gallery
-has qcards' own figures, each with the data behind it as JSON:
+The paper's histograms (Figs. 4-14, written by :mod:`qcards.paper.reproduce`) come with the
+counts behind them in ``histograms.json``; beside them the gallery has qcards' own figures,
+each with the data behind it as JSON:
 
 * ``resources-growth.png``: CX gates and qubits of the whole game for N = 1..10 cards per player,
   paper versus efficient construction (:func:`qcards.analysis.growth.resource_growth`);
@@ -9,7 +10,9 @@ has qcards' own figures, each with the data behind it as JSON:
   estimation and plain sampling on the four-card example
   (:func:`qcards.analysis.estimation_error.estimation_error`);
 
-and ``index.md``, a page showing every figure with its caption.
+and ``index.md``, a page showing every figure with its caption. Each caption is computed from
+the data beside its figure (:func:`resources_growth_caption`, :func:`estimation_error_caption`),
+so a test can tell a committed gallery (``docs/gallery/``) that no longer matches the code.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from qcards.analysis.estimation_error import estimation_error
 from qcards.analysis.growth import resource_growth
 from qcards.files import write_text
 from qcards.paper.examples import FOUR_CARD
-from qcards.paper.reproduce import ExampleResult
+from qcards.paper.reproduce import ExampleResult, histogram_title
 from qcards.viz.plots import estimation_error_figure, resource_growth_figure, save_figure
 
 GALLERY_SETTINGS = {
@@ -36,6 +39,32 @@ GALLERY_SETTINGS = {
 GALLERY_SEEDS = {"canonical": 3, "iae": 3, "mlae": 3, "sampling": 30}
 """Seeds per method: sampling costs a tenth of a second, so it gets enough for a steady median."""
 MAX_CARDS_PER_PLAYER = 10
+HISTOGRAM_DATA = "histograms.json"
+"""Beside the paper's histograms: per file, its title and the plotted counts."""
+
+
+def resources_growth_caption(rows: list[dict]) -> str:
+    """The caption of ``resources-growth.png`` from its data (``resources-growth.json``)."""
+    full = rows[-1]
+    paper, efficient = full["paper"], full["efficient"]
+    return (
+        f"Resources of the whole game against cards per player. At N = "
+        f"{full['cards_per_player']} the paper construction needs "
+        f"{paper['stages']['game']['cx']:.3g} CX gates on {paper['num_qubits']} qubits, "
+        f"the efficient one {efficient['stages']['game']['cx']:,} on "
+        f"{efficient['num_qubits']} ({full['ratio']:.3g} times fewer)."
+    )
+
+
+def estimation_error_caption(study: dict) -> str:
+    """The caption of ``estimation-error.png`` from its data (``estimation-error.json``)."""
+    slopes = ", ".join(f"{m} {s:+.2f}" for m, s in study["slopes"].items())
+    seed_counts = ", ".join(f"{m} {n}" for m, n in study["seeds"].items())
+    return (
+        f"Four-card example: median error of p_win (exact {study['exact']}) against oracle "
+        f"calls (seeds: {seed_counts}). Fitted log-log slopes: {slopes} "
+        f"(amplitude estimation tends to -1, sampling to -1/2)."
+    )
 
 
 def write_new_figures(
@@ -46,41 +75,25 @@ def write_new_figures(
     out = Path(out_dir)
     rows = resource_growth(range(1, MAX_CARDS_PER_PLAYER + 1))
     save_figure(resource_growth_figure(rows), out / "resources-growth.png")
-    write_text(
-        out / "resources-growth.json", json.dumps([row.to_json() for row in rows], indent=1) + "\n"
-    )
-    full = rows[-1]
+    growth = [row.to_json() for row in rows]
+    write_text(out / "resources-growth.json", json.dumps(growth, indent=1) + "\n")
     study = estimation_error("four-card", FOUR_CARD.spec(), None, GALLERY_SETTINGS, seeds)
     save_figure(estimation_error_figure([study]), out / "estimation-error.png")
     write_text(out / "estimation-error.json", json.dumps(study.to_json(), indent=1) + "\n")
-    slopes = ", ".join(f"{m} {s:+.2f}" for m, s in study.slopes.items())
-    seed_counts = ", ".join(f"{m} {n}" for m, n in study.seeds.items())
     return [
-        {
-            "file": "resources-growth.png",
-            "caption": (
-                f"Resources of the whole game against cards per player. At N = "
-                f"{full.cards_per_player} the paper construction needs "
-                f"{full.paper.stages['game'].cx:.3g} CX gates on {full.paper.num_qubits} qubits, "
-                f"the efficient one {full.efficient.stages['game'].cx:,} on "
-                f"{full.efficient.num_qubits} ({full.ratio:.3g} times fewer)."
-            ),
-        },
-        {
-            "file": "estimation-error.png",
-            "caption": (
-                f"Four-card example: median error of p_win (exact {study.exact}) against oracle "
-                f"calls (seeds: {seed_counts}). Fitted log-log slopes: {slopes} "
-                f"(amplitude estimation tends to -1, sampling to -1/2)."
-            ),
-        },
+        {"file": "resources-growth.png", "caption": resources_growth_caption(growth)},
+        {"file": "estimation-error.png", "caption": estimation_error_caption(study.to_json())},
     ]
 
 
 def paper_figures(reproduced: dict[str, ExampleResult], out_dir: str | Path) -> list[dict]:
     """``{"file", "caption"}`` records of the histograms that
-    :func:`qcards.paper.reproduce.reproduce` wrote, in the paper's order."""
+    :func:`qcards.paper.reproduce.reproduce` wrote, in the paper's order; writes the counts
+    behind them to ``histograms.json`` (:func:`histogram_data`)."""
     figures = []
+    data = histogram_data(reproduced, out_dir)
+    if data:
+        write_text(Path(out_dir) / HISTOGRAM_DATA, json.dumps(data, indent=1) + "\n")
     for key, result in reproduced.items():
         for r in result.figures:
             if r.histogram:
@@ -98,6 +111,21 @@ def paper_figures(reproduced: dict[str, ExampleResult], out_dir: str | Path) -> 
                     }
                 )
     return figures
+
+
+def histogram_data(reproduced: dict[str, ExampleResult], out_dir: str | Path) -> dict[str, dict]:
+    """Per histogram file written (relative to ``out_dir``): its title and the counts it shows
+    (readable labels), sorted by label."""
+    data = {}
+    for result in reproduced.values():
+        for r in result.figures:
+            if r.histogram:
+                shots = sum(r.counts.values())
+                data[str(Path(r.histogram).relative_to(out_dir))] = {
+                    "title": histogram_title(result.example, r.figure, shots),
+                    "counts": dict(sorted((r.readable_counts or r.counts).items())),
+                }
+    return data
 
 
 def write_index(out_dir: str | Path, figures: list[dict]) -> Path:

@@ -2,22 +2,22 @@
 
 For each figure of Sec. VII the exact distribution of the circuit's state (statevector) is
 decoded into the paper's card codes (Tables 4 and 6) and compared with the classical referee's
-exact fractions; the same game built with the paper's own card registers (``paper_codes``,
-simulated as a matrix product state) is read directly and compared too; 1000 Aer shots give
-the histogram PNG. Each number stands
+exact fractions; the same game built with the paper's own card registers (``paper_codes``) is
+read directly and compared too; 1000 Aer shots give the histogram PNG, labelled in words
+(:func:`~qcards.circuits.card_codes.readable_label`: hands, table, stacks). Each number stands
 beside the one the paper prints, with a flag and a reason where they differ.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
 from qcards.analysis.evaluate import AUTO_METHOD
-from qcards.circuits.card_codes import paper_label
+from qcards.circuits.card_codes import paper_label, readable_label
 from qcards.circuits.construction import Construction
 from qcards.circuits.decode import decode_distribution, regroup
 from qcards.circuits.game import build_game
@@ -47,6 +47,9 @@ class FigureResult:
     histogram: str | None
     register_probabilities: dict[str, float]
     register_qubits: int
+    readable_counts: dict[str, int] = field(default_factory=dict)
+    """``counts`` keyed by :func:`~qcards.circuits.card_codes.readable_label` (what the
+    histogram shows); the same numbers, one label per outcome."""
 
     @property
     def num_outcomes(self) -> int:
@@ -167,6 +170,7 @@ def reproduce_example(
     with ``out_dir``, the histograms are then written there (:func:`write_histograms`)."""
     spec = example.spec()
     label = partial(paper_label, spec=spec)
+    readable = partial(readable_label, spec=spec)
     figure_results: list[FigureResult] = []
     wins: dict[Card | None, WinResult] = {}
     with step(example.key, total=_PHASES * len(example.firsts)) as task:
@@ -194,7 +198,8 @@ def reproduce_example(
             task.advance()
             for fig in figures:
                 probs = regroup(decode_distribution(game, fig.stage, exact_probs[fig.stage]), label)
-                counts = regroup(decode_distribution(game, fig.stage, samples[fig.stage]), label)
+                decoded = decode_distribution(game, fig.stage, samples[fig.stage])
+                counts = regroup(decoded, label)
                 exact = regroup(referee[fig.stage], label)
                 figure_results.append(
                     FigureResult(
@@ -205,6 +210,7 @@ def reproduce_example(
                         None,
                         regroup(registers[fig.stage], paper_game.layout.code_label),
                         paper_game.num_qubits,
+                        {k: int(v) for k, v in regroup(decoded, readable).items()},
                     )
                 )
             last = game.stages[-1]
@@ -229,16 +235,22 @@ def reproduce_example(
     return result
 
 
+def histogram_title(example: PaperExample, figure: PaperFigure, shots: int) -> str:
+    """The title of one figure's histogram."""
+    return f"{example.key}, Fig. {figure.figure}: {figure.description} ({shots} shots)"
+
+
 def write_histograms(result: ExampleResult, out_dir: str | Path, shots: int) -> ExampleResult:
-    """Write each figure's sampled histogram to ``out_dir``; the result with their paths."""
+    """Write each figure's sampled histogram to ``out_dir``, labelled in words
+    (``readable_counts``); the result with their paths."""
     example = result.example
     written = []
     for r in result.figures:
         fig = r.figure
         png = save_histogram(
-            r.counts,
+            r.readable_counts or r.counts,
             Path(out_dir) / f"{example.key}-fig{fig.figure:02d}.png",
-            f"{example.key}, Fig. {fig.figure}: {fig.description} ({shots} shots)",
+            histogram_title(example, fig, shots),
         )
         written.append(replace(r, histogram=str(png)))
     return replace(result, figures=tuple(written))

@@ -25,9 +25,24 @@ if TYPE_CHECKING:
     from qcards.analysis.growth import GrowthRow
 
 
+HEADROOM = 1.15
+"""The y axis of a histogram reaches this multiple of the tallest bar, so the count printed
+above each bar (at 1.05 times its height) stays inside the frame."""
+
+
 def histogram_figure(counts: Mapping[str, int], title: str) -> Figure:
-    """Bar chart of ``counts`` keyed by decoded labels (Qiskit's histogram, sorted by label)."""
-    fig = plot_histogram(dict(counts), title=title, figsize=(max(6, 0.45 * len(counts) + 3), 5))
+    """Bar chart of ``counts`` keyed by decoded labels (Qiskit's histogram, sorted by label).
+
+    The figure grows with the number of labels (width) and with the longest label (height: the
+    labels stand at 70 degrees under the axis), so readable labels such as
+    ``A:CK B:C8 C:C10 | table A:CA B:C9 C:H10`` leave the bars their room.
+    """
+    longest = max((len(str(label)) for label in counts), default=0)
+    size = (max(6, 0.45 * len(counts) + 3), max(5, 3.5 + 0.085 * longest))
+    fig = plot_histogram(dict(counts), title=title, figsize=size)
+    tallest = max(counts.values(), default=0)
+    if tallest > 0:
+        fig.axes[0].set_ylim(0, HEADROOM * tallest)
     fig.tight_layout()
     return fig
 
