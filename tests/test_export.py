@@ -54,3 +54,58 @@ def test_export_command_writes_every_file(tmp_path, capsys):
     constructions = ("paper", "efficient", "hardware")
     stems = [f"{e}-{c}" for e in ("four-card", "six-card") for c in constructions]
     assert names == {f"{stem}.{ext}" for stem in stems for ext in ("qasm", "qpy")}
+
+
+SPECS = Path(__file__).resolve().parents[1] / "qcards" / "specs"
+
+
+def test_export_any_spec_with_a_first_card_and_a_format(tmp_path, capsys):
+    """A spec's own circuit, the first card fixed: the QPY file holds the circuit qcards
+    builds, and its samples decode to the referee's p_win for that card (2/3 for the ace)."""
+    from qcards.circuits.game import build_game
+    from qcards.paper.export import exported_circuit
+    from qcards.skat.cards import Card
+    from qcards.skat.spec import load_spec
+
+    spec_path = SPECS / "six-card.toml"
+    argv = ["export", str(spec_path), "--first", "CA", "--out", str(tmp_path), "--format", "qpy"]
+    assert main(argv) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["six-card-CA-efficient.qpy"]
+    spec = load_spec(spec_path)
+    expected = exported_circuit(spec, Card.parse("CA"), "efficient", "six-card-CA-efficient")
+    with (tmp_path / "six-card-CA-efficient.qpy").open("rb") as handle:
+        (loaded,) = qpy.load(handle)
+    assert loaded == expected.circuit
+    game = build_game(spec, Card.parse("CA"), construction="efficient")
+    shots = 3000
+    simulator = AerSimulator(method="matrix_product_state", seed_simulator=5)  # 34 qubits
+    counts = simulator.run(loaded, shots=shots).result().get_counts()
+    last = game.stages[-1]
+    wins = sum(
+        n for key, n in counts.items() if game.layout.decode(int(key, 2), last).declarer_won(spec)
+    )
+    p = float(evaluate(spec, first=Card.parse("CA")).p_win)
+    assert abs(wins / shots - p) < 5 * (p * (1 - p) / shots) ** 0.5
+
+
+def test_export_qasm3_only_and_the_paper_construction(tmp_path, capsys):
+    argv = ["export", str(SPECS / "four-card.toml"), "--construction", "paper"]
+    assert main([*argv, "--format", "qasm3", "--out", str(tmp_path), "--json"]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["four-card-paper.qasm"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["export", str(SPECS / "full-game.toml"), "--construction", "paper"], "--construction"),
+        (["export", "--first", "CA"], "--first needs a SPEC"),
+        (["export", str(SPECS / "six-card.toml"), "--first", "S7"], "first card S7"),
+    ],
+)
+def test_export_refusals_are_one_line(tmp_path, capsys, argv, fragment):
+    """The paper construction of the full game is refused before anything is built (1.76e13
+    CX); a first card needs a spec and must be in the declarer's hand."""
+    assert main([*argv, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and fragment in err[0], err
+    assert not list(tmp_path.iterdir())

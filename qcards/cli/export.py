@@ -9,6 +9,7 @@ from qcards.cli.common import (
     load,
     print_json,
 )
+from qcards.errors import ParameterError
 from qcards.paper.export import DEFAULT_DIR, FORMATS, export_circuits, export_spec
 
 
@@ -24,7 +25,7 @@ def add_parser(sub) -> None:
     )
     p.add_argument("spec", nargs="?", help="endgame spec (TOML); default: the paper's examples")
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
-    construction_argument(p, note="with SPEC")
+    construction_argument(p, note="efficient (with SPEC)")
     p.add_argument(
         "--format",
         choices=(*FORMATS, "all"),
@@ -40,7 +41,7 @@ def run(args) -> int:
     formats = FORMATS if args.format == "all" else (args.format,)
     if args.spec is None:
         if args.first is not None:
-            raise ValueError("--first needs a SPEC")
+            raise ParameterError("first", "{first} needs a SPEC to fix the first card of")
         paths = export_circuits(args.out, formats)
     else:
         paths = export_spec(
