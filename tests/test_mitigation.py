@@ -161,3 +161,47 @@ def test_kept_shots_are_shots_after_the_readout_correction():
     correct = ReadoutCorrection([np.eye(2)] * len(game.layout.measured))
     found = win_probability(verdicts, runs, Mitigation.parse("all"), correct)
     assert found.extrapolation.kept_shots == pytest.approx((500.0,) * len(ZNE_SCALES))
+
+
+def test_zne_is_dropped_when_its_variance_outweighs_the_bias_it_removes():
+    """The rule, on bootstrap values: the fit is kept when its variance is at most the plain
+    estimate's variance plus the squared shift it makes, dropped otherwise."""
+    from qcards.execution.mitigation import zne_pays
+
+    rng = np.random.default_rng(0)
+    plain = rng.normal(0.40, 0.01, 400)
+    noisy_fit = rng.normal(0.45, 0.10, 400)  # variance 1e-2 > 1e-4 + 0.05**2
+    steady_fit = rng.normal(0.45, 0.02, 400)  # variance 4e-4 < 1e-4 + 0.05**2
+    pays, reason = zne_pays(0.45, 0.40, np.stack([noisy_fit, plain], axis=1))
+    assert not pays and "exceeds" in reason
+    pays, reason = zne_pays(0.45, 0.40, np.stack([steady_fit, plain], axis=1))
+    assert pays and "within" in reason
+
+
+def test_a_dropped_fit_reports_the_unextrapolated_estimate():
+    """Synthetic runs as detection leaves them on a noisy device: 200 shots at scale 1 and only
+    20 at scales 3 and 5 (win rates 0.30, 0.35, 0.25). The line moves p_win by 0.04 while its
+    variance (about 4e-3, mostly from the folded scales) exceeds the unfolded estimate's (1e-3)
+    plus that shift squared, so the bootstrap drops it, the report says so, and p_win and its
+    interval are the unextrapolated ones."""
+    from qcards.execution.mitigation import mitigated_report
+
+    spec = FOUR_CARD.spec()
+    game = GameTask(spec, None, "paper").build()
+    layout = game.layout
+    final = dict(stage_distributions(spec))[game.stages[-1]]
+    won = [layout.encode(s) for s in final if s.declarer_won(spec)]
+    lost = [layout.encode(s) for s in final if not s.declarer_won(spec)]
+
+    def run(p_win, shots=200):
+        wins = round(p_win * shots)
+        return {won[0]: wins, lost[0]: shots - wins}
+
+    mitigation = Mitigation("zne", False, False, True)
+    runs = [run(0.30), run(0.35, 20), run(0.25, 20)]
+    report = mitigated_report(spec, game, "test", None, runs, mitigation, seed=1)
+    zne = report.extrapolation
+    assert zne["extrapolated"] and zne["dropped"] and "exceeds" in zne["reason"]
+    assert report.p_win == pytest.approx(0.30)
+    low, high = report.ci
+    assert low < 0.30 < high and high - low < 0.2

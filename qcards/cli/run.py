@@ -21,6 +21,7 @@ from qcards.errors import ParameterError, QcardsError
 from qcards.execution.mitigation import MITIGATIONS
 from qcards.execution.run import run_task
 from qcards.execution.targets import LOCAL_TARGETS
+from qcards.files import figure_format
 from qcards.viz.plots import save_histogram, save_points_histogram
 
 
@@ -74,6 +75,8 @@ def run(args) -> int:
     if args.top is not None and args.top < 0:
         raise QcardsError("--top must be at least 0")
     check_hardware_arguments(args)
+    if args.plot:
+        figure_format(args.plot, "plot")  # before the run, not after it
     spec = load(args.spec)
     first = card_option(args.first)
     task = GameTask(spec, first, args.construction or default_construction(spec, first, args))
@@ -171,3 +174,8 @@ def print_report(report, as_json: bool, top: int | None = None, **extra) -> None
         kept = ", ".join(f"{k:.0f}" for k in zne["kept_shots"])
         verdict = "extrapolated" if zne["extrapolated"] else "too few kept shots: not extrapolated"
         print(f"zne: scales used {scales} (kept shots per scale {kept}); {verdict}")
+        if zne.get("dropped"):
+            print(
+                f"zne: the fit gave {zne['p_win_extrapolated']:.4f} but is left out, since "
+                f"{zne['reason']}; p_win is the unextrapolated estimate"
+            )

@@ -25,6 +25,7 @@ decoupling has no effect there (the emulation has no idle noise).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -277,13 +278,14 @@ def _probability(value: float | None) -> float:
     return 0.0 if value is None else float(np.clip(value, 0, 1))
 
 
-def bootstrap_interval(
-    estimate: Callable[[Sequence[Mapping[int, int]]], float],
+def bootstrap_values(
+    estimate: Callable[[Sequence[Mapping[int, int]]], float | tuple[float, ...]],
     runs: Sequence[Mapping[int, int]],
     seed: int | None,
     resamples: int = BOOTSTRAP,
-) -> tuple[float, float]:
-    """Percentile interval of ``estimate`` over multinomial resamples of every run's counts."""
+) -> np.ndarray:
+    """``estimate`` (one value or a tuple of values) on multinomial resamples of every run's
+    counts: one row per resample."""
     rng = np.random.default_rng(seed)
     values = []
     for _ in range(resamples):
@@ -294,9 +296,40 @@ def bootstrap_interval(
             draw = rng.multinomial(int(shots.sum()), shots / shots.sum())
             resampled.append({o: int(n) for o, n in zip(outcomes, draw, strict=True) if n})
         values.append(estimate(resampled))
+    return np.array(values, dtype=float)
+
+
+def percentile_interval(values: np.ndarray) -> tuple[float, float]:
+    """The :data:`CONFIDENCE` percentile interval of bootstrap values."""
     tail = (1 - CONFIDENCE) / 2 * 100
     low, high = np.percentile(values, [tail, 100 - tail])
     return float(low), float(high)
+
+
+def bootstrap_interval(
+    estimate: Callable[[Sequence[Mapping[int, int]]], float],
+    runs: Sequence[Mapping[int, int]],
+    seed: int | None,
+    resamples: int = BOOTSTRAP,
+) -> tuple[float, float]:
+    """Percentile interval of ``estimate`` over multinomial resamples of every run's counts."""
+    return percentile_interval(bootstrap_values(estimate, runs, seed, resamples))
+
+
+def zne_pays(extrapolated: float, plain: float, values: np.ndarray) -> tuple[bool, str]:
+    """Whether zero-noise extrapolation lowers the estimated mean squared error: its bootstrap
+    variance (``values[:, 0]``) against the unextrapolated estimate's variance
+    (``values[:, 1]``) plus the squared shift the fit makes, the bias it removes at best.
+    Returns the verdict and its reason in numbers."""
+    var_fit, var_plain = float(np.var(values[:, 0])), float(np.var(values[:, 1]))
+    shift = (extrapolated - plain) ** 2
+    verdict = var_fit <= var_plain + shift
+    reason = (
+        f"the fit's bootstrap variance {var_fit:.2g} "
+        f"{'is within' if verdict else 'exceeds'} the unextrapolated estimate's {var_plain:.2g} "
+        f"plus its squared shift {shift:.2g}"
+    )
+    return verdict, reason
 
 
 def mitigation_circuits(
@@ -332,19 +365,34 @@ def mitigated_report(
     decoded = decode_counts(spec, game, runs[0])
     verdicts = Verdicts(spec, game)
 
+    # without extrapolation: the same detection and readout correction on the unfolded run
+    plain = dataclasses.replace(mitigation, zne=False)
+
     def estimate(samples):
-        return win_probability(verdicts, samples, mitigation, correct).p_win
+        return (
+            win_probability(verdicts, samples, mitigation, correct).p_win,
+            win_probability(verdicts, samples[:1], plain, correct).p_win,
+        )
 
     found = win_probability(verdicts, runs, mitigation, correct)
+    values = bootstrap_values(estimate, runs, seed)
+    p_win, ci = found.p_win, percentile_interval(values[:, 0])
+    extrapolation = found.extrapolation.to_json() if found.extrapolation else None
+    if extrapolation is not None and extrapolation["extrapolated"]:
+        unextrapolated = win_probability(verdicts, runs[:1], plain, correct).p_win
+        pays, reason = zne_pays(found.p_win, unextrapolated, values)
+        extrapolation.update(p_win_extrapolated=found.p_win, dropped=not pays, reason=reason)
+        if not pays:  # the fit adds more variance than it can remove bias: leave it out
+            p_win, ci = unextrapolated, percentile_interval(values[:, 1])
     return RunReport(
         backend,
         decoded.shots,
         decoded.counts,
-        found.p_win,
+        p_win,
         size,
         p_win_raw=decoded.p_win,
-        ci=bootstrap_interval(estimate, runs, seed),
+        ci=ci,
         kept_fraction=found.kept_fraction,
         mitigation=mitigation.name,
-        extrapolation=found.extrapolation.to_json() if found.extrapolation else None,
+        extrapolation=extrapolation,
     )
