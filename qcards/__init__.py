@@ -49,6 +49,8 @@ _API = {
     "recommend": ("qcards.analysis.evaluate", "recommend_spec"),
     "referee_evaluate": ("qcards.skat.referee", "evaluate"),
     "run": ("qcards.execution.run", "run_task"),
+    "sample_game": ("qcards.execution.shots", "sample_game"),
+    "solve_deal": ("qcards.skat.double_dummy", "solve_deal"),
 }
 
 __all__ = sorted(_API)
