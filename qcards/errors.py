@@ -51,6 +51,11 @@ class SpecError(QcardsError, ValueError):
     """An endgame spec that cannot be read or breaks a rule; names the file and the field."""
 
 
+class FileError(QcardsError, ValueError):
+    """A path qcards will not write or read: not a regular file (a device, a FIFO, a directory,
+    a socket), or an input file larger than qcards reads; names the path."""
+
+
 class ResourceError(QcardsError):
     """A request that would need more qubits (or memory) than the chosen method can hold."""
 

@@ -21,6 +21,22 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+TIME_BUDGET = 600.0
+"""Seconds a command may plan to run before it refuses (unless forced): ten minutes. The
+estimates of :mod:`qcards.execution.budget` and of the games (:mod:`qcards.games.work`) refuse
+past it."""
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` in words at a useful unit: minutes, hours, days or years."""
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:,.0f} minutes"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:,.0f} hours"
+    if seconds < 2 * 31_557_600:
+        return f"{seconds / 86400:,.0f} days"
+    return f"{seconds / 31_557_600:,.2g} years"
+
 _PROGRESS: ContextVar[object | None] = ContextVar("qcards_progress", default=None)
 
 

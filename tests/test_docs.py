@@ -5,7 +5,9 @@ A code block is *runnable* when the line right before its opening fence is ``<!-
 with ``$ qcards`` is a command, run in-process from the repository root; the lines after it, up to
 the next command or the end of the block, are what it prints (stdout and stderr together). A
 line ``...`` stands for any number of lines. A command whose expected output has an ``error:``
-line must exit with status 2, any other with 0. docs/development.md describes the convention
+line must exit with status 2, any other with 0. A block right after ``<!-- file: PATH -->`` shows
+the file PATH (the blocks of a page naming the same file, in order, are the whole file), so a
+runnable command can read what the page shows. docs/development.md describes the conventions
 for writers.
 """
 
@@ -27,6 +29,7 @@ DOCS = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 DOCS = [p for p in DOCS if "_build" not in p.parts and "jupyter_execute" not in p.parts]
 
 MARKER = re.compile(r"^<!--\s*runnable(?P<slow>\s+slow)?\s*-->\s*$")
+FILE_MARKER = re.compile(r"^<!--\s*file:\s*(?P<path>\S+)\s*-->\s*$")
 FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})")
 ELLIPSIS = "..."
 
@@ -218,3 +221,110 @@ def test_public_api_is_documented():
     text = (ROOT / "docs" / "api" / "index.md").read_text(encoding="utf-8")
     missing = [name for name in qcards.__all__ if f"`qcards.{name}`" not in text]
     assert not missing, f"docs/api/index.md does not list {missing}"
+
+
+def shown_files(path: Path) -> dict[str, list[list[str]]]:
+    """The blocks of ``path`` that show a file (``<!-- file: PATH -->`` before the fence), by
+    file, in page order."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    shown: dict[str, list[list[str]]] = {}
+    for i, line in enumerate(lines):
+        marker = FILE_MARKER.match(line)
+        if not marker:
+            continue
+        fence = FENCE.match(lines[i + 1]) if i + 1 < len(lines) else None
+        if not fence:
+            raise AssertionError(f"{path}:{i + 1}: a file marker must precede a fence")
+        end = i + 2
+        while end < len(lines) and not lines[end].startswith(fence["fence"]):
+            end += 1
+        shown.setdefault(marker["path"], []).append(lines[i + 2 : end])
+    return shown
+
+
+def _shown_file_params() -> list:
+    return [
+        pytest.param(page, name, blocks, id=f"{page.relative_to(ROOT)}:{name}")
+        for page in DOCS
+        for name, blocks in shown_files(page).items()
+    ]
+
+
+@pytest.mark.parametrize(("page", "name", "blocks"), _shown_file_params())
+def test_shown_files_are_the_files(page: Path, name: str, blocks: list[list[str]]):
+    """What a page shows of a file is that file, so the runnable commands that read it run
+    what the reader sees."""
+    path = ROOT / name
+    assert path.is_file(), f"{page.relative_to(ROOT)} shows {name}, which does not exist"
+    shown = "\n\n".join("\n".join(block) for block in blocks) + "\n"
+    assert shown == path.read_text(encoding="utf-8"), (
+        f"{page.relative_to(ROOT)}: its blocks differ from {name}; copy one into the other"
+    )
+
+
+def test_the_spec_page_shows_a_spec_with_a_prior_that_runs():
+    """The spec page's format block and its [prior] block are one file that a runnable command
+    of the page evaluates."""
+    page = ROOT / "docs" / "how-to" / "write-a-spec.md"
+    (name,) = shown_files(page)
+    assert any(block[0] == "[prior]" for block in shown_files(page)[name])
+    assert any(name in command.argv for command in runnable_commands(page))
+
+
+def test_shown_files_parser(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "<!-- file: a.toml -->\n```toml\nx = 1\n```\n\n<!-- file: a.toml -->\n"
+        "```toml\n[t]\ny = 2\n```\n"
+    )
+    assert shown_files(page) == {"a.toml": [["x = 1"], ["[t]", "y = 2"]]}
+
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_titles_are_numbered(notebook: Path):
+    """Every tutorial starts with ``# NN · Title``, NN its file's number."""
+    import json
+
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    first = next(cell for cell in cells if cell["cell_type"] == "markdown")
+    title = "".join(first["source"]).splitlines()[0]
+    number = notebook.name[:2]
+    assert re.fullmatch(rf"# {number} · \S.*", title), f"{notebook.name}: title {title!r}"
+
+
+def test_tutorials_index_lists_every_notebook():
+    """docs/tutorials/ links every notebook of notebooks/ and its index lists each in the table
+    and in the table of contents."""
+    index = (ROOT / "docs" / "tutorials" / "index.md").read_text(encoding="utf-8")
+    assert len(NOTEBOOKS) == 8
+    for notebook in NOTEBOOKS:
+        link = ROOT / "docs" / "tutorials" / notebook.name
+        assert link.resolve() == notebook.resolve(), f"docs/tutorials/{notebook.name}"
+        assert f"`{notebook.name}`" in index
+        assert re.search(rf"(?m)^{re.escape(notebook.stem)}$", index), notebook.stem
+
+
+def _site_config() -> dict:
+    import runpy
+
+    return runpy.run_path(str(ROOT / "docs" / "conf.py"))
+
+
+def test_the_site_runs_the_notebooks():
+    """The tutorials show outputs: the build executes them (through a cache), and a failing
+    cell fails it."""
+    config = _site_config()
+    assert config["nb_execution_mode"] == "cache"
+    assert config["nb_execution_raise_on_error"] is True
+    assert 0 < config["nb_execution_timeout"] <= 600
+
+
+def test_the_site_serves_mathjax_itself():
+    """Math renders without a network: MathJax is a static file of the site."""
+    config = _site_config()
+    path = config["mathjax_path"]
+    assert "://" not in path and not path.startswith("//")
+    assert any((Path(d) / path).is_file() for d in config["html_static_path"])

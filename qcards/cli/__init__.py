@@ -7,8 +7,12 @@ Every :class:`~qcards.errors.QcardsError` (and every argument error) becomes one
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import io
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from qcards.cli import (
     cats,
@@ -136,11 +140,15 @@ def _fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    with noted() as ctrl_c, isolated.enabled():
+    with noted() as ctrl_c, isolated.enabled(), _stdout_checked():
         try:
             args = parser.parse_args(argv)
             with display(wanted(args.quiet, getattr(args, "json", False))):
-                return int(args.run(args) or 0)
+                code = int(args.run(args) or 0)
+            # written out here, not at the interpreter's exit: a full disk or a closed pipe is
+            # then one error line and status 2, not "Exception ignored" and status 120
+            sys.stdout.flush()
+            return code
         except KeyboardInterrupt:
             return _interrupted()
         except Exception as exc:
@@ -150,10 +158,49 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _fail(error_message(exc))
             if isinstance(exc, UsageError):
                 return _fail(str(exc))
-            if isinstance(exc, OSError):  # e.g. --out pointing at a file or an unwritable place
+            if isinstance(exc, OSError):  # e.g. --out pointing at a file, a full disk
+                _discard_stdout()
                 where = f" {exc.filename}" if exc.filename else ""
                 return _fail(f"cannot write{where}: {exc.strerror or exc}")
             raise
+
+
+class _ClosedStdout(io.TextIOBase):
+    """What ``sys.stdout`` is while a command runs with standard output closed (``>&-``, when
+    Python sets it to ``None``): not a terminal, and every write fails as the closed file
+    descriptor would."""
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+@contextlib.contextmanager
+def _stdout_checked() -> Iterator[None]:
+    """A closed standard output replaced by :class:`_ClosedStdout` for the command's run."""
+    if sys.stdout is not None:
+        yield
+        return
+    sys.stdout = _ClosedStdout()
+    try:
+        yield
+    finally:
+        sys.stdout = None
+
+
+def _discard_stdout() -> None:
+    """After an error writing: whatever stdout still buffers is written now, or dropped if it
+    cannot be (the file descriptor then points at the null device), so that the interpreter's
+    exit does not fail on it again and print "Exception ignored"."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
 
 
 def _interrupted() -> int:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from qcards.cli.common import json_argument, print_json, print_table
+from qcards.cli.common import force_argument, json_argument, print_json, print_table
+from qcards.files import figure_format
 from qcards.games.cats.cards import COLOURS, Colour, parse_cards
 from qcards.games.cats.referee import play
 from qcards.games.cats.simulate import DEALERS, Estimate, Noise, simulate
@@ -44,6 +45,7 @@ def add_parser(sub) -> None:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--plot", metavar="FILE", help="save a bar chart of the points (PNG)")
     json_argument(s)
+    force_argument(s)
     s.set_defaults(run=run_simulate)
 
 
@@ -87,7 +89,10 @@ def _estimate(e: Estimate) -> str:
 
 def run_simulate(args) -> int:
     dealers = (args.dealer,) if args.dealer else tuple(DEALERS)
-    study = simulate(args.players, args.hands, dealers, Noise.parse(args.noise), args.seed)
+    if args.plot:
+        figure_format(args.plot, "plot")  # before the study, not after it
+    noise = Noise.parse(args.noise)
+    study = simulate(args.players, args.hands, dealers, noise, args.seed, force=args.force)
     if args.plot:
         from qcards.games.cats.plot import save_strategy_figure  # matplotlib only when asked
 

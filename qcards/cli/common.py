@@ -20,9 +20,11 @@ FLAGS = {
     "bots": "--bots",
     "depth": "--depth",
     "games": "--games",
+    "hands": "--rounds",
     "max_moves": "--max-moves",
     "names": "--names",
     "players": "--players",
+    "plot": "--plot",
     "alpha": "--alpha",
     "backend": "--backend",
     "construction": "--construction",
@@ -209,7 +211,7 @@ def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> Non
     """A table on stdout: drawn by ``rich`` on a terminal, plain aligned text when piped (the
     form scripts and the documentation's examples read)."""
     cells = [[str(h) for h in headers]] + [[_cell(v) for v in row] for row in rows]
-    if sys.stdout.isatty():
+    if _terminal():
         from rich import box
         from rich.console import Console
         from rich.table import Table
@@ -225,6 +227,12 @@ def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> Non
         print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
         if k == 0:
             print("  ".join("-" * w for w in widths))
+
+
+def _terminal() -> bool:
+    """Whether stdout is a terminal (not when it is closed: ``sys.stdout`` is then ``None``)."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def _cell(value: object) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from qcards.cli.common import (
     estimation_arguments,
     estimation_options,
+    force_argument,
     json_argument,
     print_json,
     print_record,
@@ -61,6 +62,7 @@ def add_parser(sub) -> None:
         help="a game still going after this many moves is a draw (default: %(default)s)",
     )
     json_argument(t)
+    force_argument(t)
     t.set_defaults(run=run_tournament)
 
     v = actions.add_parser(
@@ -177,6 +179,7 @@ def run_tournament(args) -> int:
         **_variant_options(args),
         max_moves=args.max_moves,
         depth=args.depth,
+        force=args.force,
     )
     if args.json:
         print_json(league.to_json())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from qcards.cli.common import json_argument, print_json, print_table
 from qcards.cli.hardware import fetch_command_hint
 from qcards.cli.run import print_report
@@ -24,12 +26,14 @@ def add_parser(sub) -> None:
 
 def list_jobs(args) -> int:
     store = JobStore.default()
-    records = store.records()
+    records, unreadable = store.listing()
+    for problem in unreadable:  # hand-edited records: named on stderr, the others listed
+        print(f"unreadable: {problem}; skipped", file=sys.stderr)
     if args.json:
         print_json([_summary(r) for r in records])
         return 0
     if not records:
-        print(f"no jobs in {store.file}")
+        print(f"no {'readable ' if unreadable else ''}jobs in {store.file}")
         return 0
     rows = [list(_summary(r).values()) for r in records]
     headers = ["job id", "backend", "created", "status", "spec", "shots", "mitigation", "p_win"]

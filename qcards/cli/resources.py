@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from qcards.analysis.resources import count_resources
 from qcards.circuits.construction import CONSTRUCTIONS
 from qcards.cli.common import json_argument, print_json, print_table
 from qcards.errors import SpecError
+from qcards.files import read_text
 
 
 def add_parser(sub) -> None:
@@ -36,10 +35,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     prior = None
     if args.prior is not None:
-        try:
-            prior = Path(args.prior).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SpecError(f"{args.prior}: cannot read prior: {exc}") from None
+        prior = read_text(args.prior, SpecError, "prior")  # a regular file of at most 1 MiB
     report = count_resources(
         args.cards_per_player, args.construction, prior=prior, prior_source=str(args.prior)
     )

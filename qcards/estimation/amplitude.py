@@ -213,9 +213,7 @@ def _estimate(problem, options, sampler, ae, iae, mlae, marked) -> AmplitudeEsti
         ci = result.confidence_interval
         estimate = float(result.estimation)
     else:
-        top = max(1, math.ceil(math.log2(math.pi / (4 * epsilon))))
-        schedule = [0] + [2**j for j in range(top)]
-        algorithm = mlae(schedule, sampler=sampler)
+        algorithm = mlae(options.schedule, sampler=sampler)
         # at a = 0 or 1 the Fisher information divides by a(1 - a) = 0, in estimate() (which
         # computes an interval of its own) as in the interval asked for here
         with np.errstate(divide="ignore", invalid="ignore"):

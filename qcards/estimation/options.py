@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from qcards.errors import ParameterError
+from qcards.execution.budget import check_shot_memory
 from qcards.execution.targets import check_seed
 
 ALGORITHMS = ("canonical", "iae", "mlae")
@@ -54,7 +56,19 @@ class EstimationOptions:
             )
         if self.shots < 1:
             raise ParameterError("shots", f"{{shots}} must be at least 1, got {self.shots}")
+        # a run samples every circuit of the schedule at once (one for iae and canonical),
+        # measuring at most the evaluation qubits (one qubit for iae and mlae)
+        check_shot_memory(self.shots, self.eval_qubits, len(self.schedule) or 1)
         check_seed(self.seed)
+
+    @property
+    def schedule(self) -> list[int]:
+        """The Grover powers ``mlae`` samples in one run: 0, then doubling up to about
+        :math:`\\pi/(4\\epsilon)`; empty for the other algorithms."""
+        if self.algorithm != "mlae":
+            return []
+        top = max(1, math.ceil(math.log2(math.pi / (4 * self.epsilon))))
+        return [0] + [2**j for j in range(top)]
 
     @property
     def extra_qubits(self) -> int:

@@ -15,8 +15,10 @@ import os
 from contextlib import contextmanager
 
 from qcards.errors import ResourceError
-from qcards.execution.sparse import SparseMemoryError
+from qcards.execution.sparse import DECK, SparseMemoryError
 from qcards.execution.sparse import estimate_bytes as sparse_bytes
+from qcards.progress import TIME_BUDGET
+from qcards.progress import duration as _duration
 from qcards.skat.cards import Card
 from qcards.skat.referee import estimate_paths
 from qcards.skat.spec import Endgame
@@ -43,16 +45,19 @@ DD_BYTES_PER_NODE = 200
 """A decision-diagram node with its two edges, complex weights and table entries."""
 
 
-def estimated_bytes(method: str, num_qubits: int, paths: float, read_qubits: int = 0) -> float:
+def estimated_bytes(
+    method: str, num_qubits: int, paths: float, read_qubits: int = 0, cards: int = DECK
+) -> float:
     """Peak bytes of the exact ``method`` on a circuit of ``num_qubits`` whose state has about
     ``paths`` nonzero amplitudes, reading the probabilities of ``read_qubits`` of them (Aer's
     statevector and MPS simulators build the dense vector of all 2^read_qubits outcome
-    probabilities before the dictionary)."""
+    probabilities before the dictionary); the sparse engine's classical actions work with
+    ``cards`` cards (the game's; the deck's when not known)."""
     dense_read = 8.0 * 2.0**read_qubits if method in ("statevector", "mps") and read_qubits else 0.0
     if method == "statevector":
         return 2.0 * 16 * 2.0**num_qubits + dense_read  # the state, Aer's copy for the results
     if method == "sparse":
-        return float(sparse_bytes(int(paths), num_qubits))
+        return float(sparse_bytes(int(paths), num_qubits, cards))
     if method == "ddsim":
         return DD_BYTES_PER_NODE * paths * num_qubits
     if method == "mps":
@@ -86,16 +91,18 @@ def check_memory(
     budget: float | None = None,
     read_qubits: int = 0,
     alternative: str = "method",
+    cards: int = DECK,
 ) -> None:
     """Refuse (:class:`ResourceError`) when ``method`` would need more than the budget; the
     message names the estimate, the largest size that fits (:func:`largest_fitting`) and what
     to do instead: the classical referee where ``alternative`` is ``method`` (``evaluate``),
-    another simulator where it is ``backend`` (``run``)."""
+    another simulator where it is ``backend`` (``run``). ``cards``: the game's cards, which
+    the sparse engine's classical actions work with (:func:`estimated_bytes`)."""
     budget = MEMORY_BUDGET if budget is None else budget
-    need = estimated_bytes(method, num_qubits, paths, read_qubits)
+    need = estimated_bytes(method, num_qubits, paths, read_qubits, cards)
     if need > budget:
         fits = largest_fitting(
-            lambda p: estimated_bytes(method, num_qubits, p, read_qubits), budget
+            lambda p: estimated_bytes(method, num_qubits, p, read_qubits, cards), budget
         )
         raise ResourceError(
             f"the {method} method would need about {need / GIB:,.1f} GiB for this circuit "
@@ -156,8 +163,43 @@ def _fitting(method: str, num_qubits: int, paths: int, read_qubits: int) -> str:
     return f"which holds at most about {paths:,} play paths at {num_qubits} qubits"
 
 
-TIME_BUDGET = 600.0
-"""Seconds a command may plan to run before it refuses (unless forced): ten minutes."""
+SHOT_BYTES = 256
+"""Bytes a sampled shot takes in memory besides its measured bits, rounded up from peak memory
+measured at 2-4 million shots of the four- and six-card games (``qcards run``): Aer keeps each
+shot as a hex string in C++ and again in Python before Qiskit packs them (about 240 bytes a
+shot), the sparse engine's sampler a list of Python integers (about 150), the shot-by-shot
+sampler each shot's points, tricks and outcome (about 200)."""
+
+
+def shot_bytes(num_bits: int) -> float:
+    """Bytes of one shot of ``num_bits`` measured bits: :data:`SHOT_BYTES` and a byte per bit
+    (its hex digits twice, the packed bits and a Python integer of the outcome)."""
+    return SHOT_BYTES + float(num_bits)
+
+
+def check_shot_memory(
+    shots: int, num_bits: int, circuits: int = 1, budget: float | None = None
+) -> None:
+    """Refuse (:class:`ResourceError` naming ``shots``) ``shots`` shots of each of ``circuits``
+    circuits measuring ``num_bits`` bits whose samples would not fit in the memory budget; a
+    sampler holds every shot of one run (Aer fails with ``std::bad_alloc``, or the machine
+    kills it, long after it started)."""
+    budget = MEMORY_BUDGET if budget is None else budget
+    each = shot_bytes(num_bits) * max(1, circuits)
+    need = shots * each
+    if need > budget:
+        times = f"{circuits} circuits x " if circuits > 1 else ""
+        raise ResourceError(
+            f"{{shots}} {shots:,} would hold about {need / GIB:,.1f} GiB of samples "
+            f"({times}about {shot_bytes(num_bits):,.0f} bytes a shot, {num_bits} bits "
+            f"measured); the budget is {budget / GIB:.1f} GiB: at most {int(budget // each):,} "
+            "shots fit",
+            parameters=("shots",),
+        )
+
+
+# TIME_BUDGET, the seconds a command may plan to run before it refuses unless forced (ten
+# minutes), lives below every layer in qcards.progress: the games' pure-Python referees share it
 
 PATHS_PER_SECOND = 150_000.0
 """Play paths per second of the referee and the sparse engine, rounded down from the scale
@@ -189,16 +231,6 @@ def check_work(
             parameters=("force", "shots"),
         )
     return seconds
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 2 * 3600:
-        return f"{seconds / 60:,.0f} minutes"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:,.0f} hours"
-    if seconds < 2 * 31_557_600:
-        return f"{seconds / 86400:,.0f} days"
-    return f"{seconds / 31_557_600:,.2g} years"
 
 
 SECONDS_PER_UNIT = {

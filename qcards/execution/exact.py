@@ -122,7 +122,8 @@ def check_game_cost(
     estimator); ``alternative`` is the parameter that picks another simulator. Returns the
     estimated seconds."""
     paths = estimate_paths(game.spec, game.first)
-    check_memory(method, game.num_qubits, paths, None, read_qubits, alternative)
+    cards = len(game.layout.cards)
+    check_memory(method, game.num_qubits, paths, None, read_qubits, alternative, cards)
     return check_circuit_time(
         game.circuit, game.num_qubits, paths, method, force, runs, alternative
     )

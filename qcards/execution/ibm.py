@@ -125,6 +125,19 @@ def runtime_service():
         return QiskitRuntimeService()
     except (IBMError, OSError, ValueError) as exc:
         raise CredentialsError(f"IBM Quantum refused the account: {exc}") from None
+    except (AttributeError, TypeError, LookupError):  # the runtime's parsers, on a bad instance
+        raise CredentialsError(_unreadable_instance()) from None
+
+
+def _unreadable_instance() -> str:
+    """The error of an account whose instance the runtime cannot parse (it raises
+    ``AttributeError`` on a CRN of too few fields), naming where the instance came from."""
+    instance = os.environ.get("QISKIT_IBM_INSTANCE")
+    where = f"QISKIT_IBM_INSTANCE={instance!r}" if instance else "the saved account's instance"
+    return (
+        f"IBM Quantum account: {where} cannot be read; give the instance's name or its full "
+        "CRN (crn:v1:bluemix:public:quantum-computing:REGION:a/ACCOUNT:INSTANCE::)"
+    )
 
 
 def device_name(backend: str) -> str:
@@ -294,7 +307,9 @@ def complete(record: JobRecord, pub_results, store: JobStore) -> RunReport:
 
 def report_of(record: JobRecord) -> RunReport:
     """The :class:`RunReport` of a fetched record (no network)."""
-    result = record.result or {}
+    result = record.result
+    if result is None:  # the record's shape is checked when it is read, its result's too
+        raise JobStoreError(f"job {record.job_id}: marked {record.status} but holds no result")
     ci = result.get("ci")
     return RunReport(
         record.backend,

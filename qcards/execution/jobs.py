@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from qcards.errors import JobStoreError, SpecError
+from qcards.files import read_text
 
 if TYPE_CHECKING:
     from qcards.circuits.task import GameTask
@@ -144,9 +145,13 @@ class JobRecord:
         if unknown:
             raise JobStoreError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         try:
-            return cls(**data)
+            record = cls(**data)
         except TypeError as exc:
             raise JobStoreError(f"{where}: {exc}") from None
+        problem = _shape_problem(record)
+        if problem:
+            raise JobStoreError(f"{where}: {problem}")
+        return record
 
 
 class JobStore:
@@ -215,7 +220,20 @@ class JobStore:
         """Every record, oldest first.
 
         Raises :class:`~qcards.errors.JobStoreError` naming the files of the earlier store that
-        could not be imported (the others are in the database).
+        could not be imported (the others are in the database), or the first stored record
+        that cannot be read.
+        """
+        readable, unreadable = self.listing()
+        if unreadable:
+            raise unreadable[0]
+        return readable
+
+    def listing(self) -> tuple[list[JobRecord], list[JobStoreError]]:
+        """Every record that can be read, oldest first, and one error for each stored record
+        that cannot (hand-edited, say), naming its job id: what ``qcards jobs list`` shows.
+
+        Raises :class:`~qcards.errors.JobStoreError` naming the files of the earlier store that
+        could not be imported, as :meth:`records` does.
         """
         rows = []
         with self._connection(create=False) as db:
@@ -224,7 +242,13 @@ class JobStore:
                 rows = rows.fetchall()
         if self._unreadable:
             raise JobStoreError(self._not_imported(list(self._unreadable.values())))
-        return [self._decode(job_id, text) for job_id, text in rows]
+        readable, unreadable = [], []
+        for job_id, text in rows:
+            try:
+                readable.append(self._decode(job_id, text))
+            except JobStoreError as exc:
+                unreadable.append(exc)
+        return readable, unreadable
 
     # ------------------------------------------------------------------------- the database
 
@@ -249,6 +273,11 @@ class JobStore:
         if file.is_dir():
             raise JobStoreError(
                 f"{file}: a directory where the job store's database should be; "
+                f"{_RECOVER.format(name=file.name)}"
+            )
+        if file.exists() and not file.is_file():  # a FIFO would block the first read
+            raise JobStoreError(
+                f"{file}: not a regular file where the job store's database should be; "
                 f"{_RECOVER.format(name=file.name)}"
             )
         try:
@@ -346,11 +375,11 @@ class JobStore:
         unreadable: dict[Path, str] = {}
         for path in self._legacy_files():
             try:
-                text = path.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                continue  # moved by another process migrating at the same time
-            except (OSError, UnicodeDecodeError) as exc:
-                unreadable[path] = f"{path}: unreadable job record ({exc})"
+                text = read_text(path, JobStoreError, "job record")  # regular, at most 1 MiB
+            except JobStoreError as exc:
+                if not path.exists():
+                    continue  # moved by another process migrating at the same time
+                unreadable[path] = str(exc)
                 continue
             try:
                 record = _parse(text, str(path))
@@ -425,6 +454,92 @@ def _problem(record: JobRecord) -> str | None:
         if not isinstance(value, str):
             return f"job {record.job_id}: {name} {value!r} is not a string"
     return None
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "job_id": (str,),
+    "backend": (str,),
+    "spec_path": (str,),
+    "spec_text": (str,),
+    "first": (str, type(None)),
+    "construction": (str,),
+    "shots": (int,),
+    "seed": (int, type(None)),
+    "register": (dict,),
+    "transpiled": (dict,),
+    "options": (dict,),
+    "created": (str,),
+    "status": (str,),
+    "result": (dict, type(None)),
+    "error": (str, type(None)),
+}
+"""The JSON types of a record's fields."""
+
+_SIZE_FIELDS = ("two_qubit_gates", "depth", "num_qubits")
+"""The fields of a record's ``transpiled`` table (a
+:class:`~qcards.execution.transpile.TranspiledSize`)."""
+
+_RESULT_TYPES: dict[str, tuple[type, ...]] = {
+    "shots": (int,),
+    "counts": (dict,),
+    "p_win": (int, float),
+}
+"""The fields a fetched record's ``result`` must hold, and their types."""
+
+_RESULT_OPTIONAL: dict[str, tuple[type, ...]] = {
+    "p_win_raw": (int, float, type(None)),
+    "ci": (list, type(None)),
+    "kept_fraction": (int, float),
+    "mitigation": (str,),
+    "extrapolation": (dict, type(None)),
+}
+"""The fields a fetched record's ``result`` may hold, and their types."""
+
+_EXTRAPOLATION_LISTS = ("scales", "values", "kept_shots", "used")
+"""The lists of numbers of a result's ``extrapolation`` (zero-noise extrapolation)."""
+
+
+def _shape_problem(record: JobRecord) -> str | None:
+    """What in ``record`` has a type or shape qcards cannot use (a hand-edited record), if
+    anything: the fields' JSON types, the transpiled size's fields, a result's counts."""
+
+    def wrong(value, types: tuple[type, ...]) -> bool:
+        return isinstance(value, bool) or not isinstance(value, types)
+
+    def numbers(value) -> bool:
+        return isinstance(value, list) and not any(wrong(v, (int, float)) for v in value)
+
+    for name, types in _TYPES.items():
+        value = getattr(record, name)
+        if wrong(value, types):
+            return f"field {name!r} is {value!r}, not {' or '.join(_names(types))}"
+    if record.status not in (SUBMITTED, DONE, FAILED):
+        return f"status {record.status!r} is not one of {SUBMITTED}, {DONE}, {FAILED}"
+    size = record.transpiled
+    if sorted(size) != sorted(_SIZE_FIELDS) or any(wrong(v, (int,)) for v in size.values()):
+        return f"transpiled {size!r} is not {{{', '.join(_SIZE_FIELDS)}}} with whole numbers"
+    result = record.result
+    if result is not None:
+        for name, types in _RESULT_TYPES.items():
+            if name not in result or wrong(result[name], types):
+                return f"result {name!r} is missing or not {' or '.join(_names(types))}"
+        for name, types in _RESULT_OPTIONAL.items():
+            if name in result and wrong(result[name], types):
+                return f"result {name!r} is {result[name]!r}, not {' or '.join(_names(types))}"
+        if any(wrong(v, (int,)) for v in result["counts"].values()):
+            return "result 'counts' holds a count that is not a whole number"
+        ci, zne = result.get("ci"), result.get("extrapolation")
+        if ci is not None and not (numbers(ci) and len(ci) == 2):
+            return f"result 'ci' is {ci!r}, not two numbers"
+        lists = zne is None or all(numbers(zne.get(k)) for k in _EXTRAPOLATION_LISTS)
+        if not lists or (zne is not None and not isinstance(zne.get("extrapolated"), bool)):
+            return f"result 'extrapolation' is {zne!r}, not lists {_EXTRAPOLATION_LISTS} and a flag"
+    return None
+
+
+def _names(types: tuple[type, ...]) -> list[str]:
+    names = {str: "a string", int: "a whole number", float: "a number", dict: "a table"}
+    return [names.get(t, "a list" if t is list else "null") for t in types]
 
 
 def _parse(text: str, where: str) -> JobRecord:

@@ -16,7 +16,7 @@ from qcards.circuits.decode import outcome_labels, regroup
 from qcards.circuits.task import GameTask
 from qcards.errors import ResourceError
 from qcards.execution import isolated
-from qcards.execution.budget import check_time
+from qcards.execution.budget import check_shot_memory, check_time
 from qcards.execution.exact import check_game_cost
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
 from qcards.execution.results import RunReport
@@ -65,6 +65,7 @@ def run_task(
 
         return run_on_ibm(task, backend, shots, seed, on_transpiled, mitigate=mitigation.name)
     game = task.build()
+    check_shot_memory(shots, len(game.layout.measured))  # before any work
     seconds = 0.0
     if not target.is_device:
         target.check_capacity(game.num_qubits)
@@ -92,6 +93,7 @@ def run_task(
     if emulated:
         target.check_capacity(size.num_qubits)  # Aer keeps only the active device qubits
     circuits = mitigation_circuits(transpiled, mitigation, seed, transpile_target)
+    check_shot_memory(shots, max(c.num_clbits for c in circuits), len(circuits))
     if emulated:
         check_emulation_time(target, circuits, size.num_qubits, shots, force)
     if on_transpiled is not None:

@@ -10,6 +10,7 @@ from qiskit.primitives import BaseSamplerV2
 
 from qcards.circuits.game import GameCircuit
 from qcards.errors import ModelError
+from qcards.execution.budget import check_shot_memory
 from qcards.execution.targets import parse_target
 from qcards.execution.transpile import measured_circuit, outcome_counts
 from qcards.skat.stages import Stage
@@ -26,10 +27,10 @@ def sample_stages(
     parsed = parse_target(target)
     parsed.check_capacity(game.num_qubits)
     backend, sampler = parsed.sampler(seed)
-    circuits = []
-    for stage in stages:
-        qc = measured_circuit(game, stage)
-        circuits.append(qc if backend is None else transpile(qc, backend))
+    circuits = [measured_circuit(game, stage) for stage in stages]
+    check_shot_memory(shots, max(qc.num_clbits for qc in circuits), len(circuits))
+    if backend is not None:
+        circuits = [transpile(qc, backend) for qc in circuits]
     results = sampler.run(circuits, shots=shots).result()
     return {stage: outcome_counts(res) for stage, res in zip(stages, results, strict=True)}
 

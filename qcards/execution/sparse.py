@@ -74,6 +74,7 @@ __all__ = [
     "SparseMemoryError",
     "SparseState",
     "compile_circuit",
+    "action_cards",
     "estimate_bytes",
     "simulate",
     "simulate_prefixes",
@@ -122,17 +123,43 @@ def _words(num_qubits: int) -> int:
     return max(1, (num_qubits + 63) // 64)
 
 
-def estimate_bytes(rows: int, num_qubits: int) -> int:
-    """Peak bytes for ``rows`` rows: the state (words + complex amplitude per row) plus a
-    merge's temporaries (hash, sort order, sorted copies of words and amplitudes)."""
+ACTION_BYTES = 32
+"""Bytes per row of a classical action's work arrays besides its cards' (masks, counters; the
+game gates' ``sparse_apply``), rounded up from peak memory measured on the twelve- and
+fifteen-card endgames (``tests/fuzz/test_hostile_input.py`` checks the model against it)."""
+
+ACTION_BYTES_PER_CARD = 4
+"""Bytes per row and card of a card play's work arrays (its ``(cards, rows)`` masks of held,
+led and legal cards), rounded up likewise."""
+
+DECK = 32
+"""Cards of a Skat deck: the most a game circuit's classical actions work with."""
+
+
+def estimate_bytes(rows: int, num_qubits: int, cards: int = DECK) -> int:
+    """Peak bytes for ``rows`` rows of a state of ``num_qubits`` qubits whose gates' classical
+    actions work with ``cards`` cards (a game's; the deck's 32 when not known, 0 for circuits
+    without them), the largest of:
+
+    - a branching step (``expand``, the card plays' uniform choice): the old rows and the new
+      ones side by side, the parent index and amplitude scale of every new row, and the
+      classical action's work arrays (:data:`ACTION_BYTES`, :data:`ACTION_BYTES_PER_CARD`);
+    - a merge that finds duplicates: the state, its hash, sort order, sorted keys and flags,
+      the sorted copies of words and amplitudes, and the merged result.
+
+    Per row that is about 2.1 times the state alone for the twelve- and fifteen-card endgames
+    (an earlier model counted the state and a merge's temporaries only, half of what the card
+    plays' steps hold at their peak)."""
     w = _words(num_qubits)
     state = 8 * w + 16
-    merge = 8 + 8 + 8 * w + 16 + 1
-    return rows * (state + merge)
+    expand = 2 * state + 8 + 8 + ACTION_BYTES + ACTION_BYTES_PER_CARD * cards
+    merge = 3 * state + 8 + 8 + 8 + 1 + 2 * w
+    return rows * max(expand, merge)
 
 
-def rows_for_bytes(max_bytes: int, num_qubits: int) -> int:
-    return max(1, max_bytes // estimate_bytes(1, num_qubits))
+def rows_for_bytes(max_bytes: int, num_qubits: int, cards: int = DECK) -> int:
+    """The most rows :func:`estimate_bytes` fits in ``max_bytes``."""
+    return max(1, max_bytes // estimate_bytes(1, num_qubits, cards))
 
 
 def _chop(matrix: np.ndarray) -> np.ndarray:
@@ -260,7 +287,9 @@ class SparseState:
         parents = np.asarray(parents, dtype=np.intp)
         self._check_rows(parents.size)
         self._w = self._w[:, parents]
-        self._a = self._a[parents] * scale
+        amps = self._a[parents]
+        amps *= scale  # in place: no second array of the new size
+        self._a = amps
         self._note_rows()
 
     def split_off(self, rows: np.ndarray) -> SparseState:
@@ -919,6 +948,15 @@ def simulate_prefixes(
         yield state
 
 
+def action_cards(circuit: QuantumCircuit) -> int:
+    """The cards the classical actions of ``circuit`` work with (for :func:`estimate_bytes`):
+    the most of any instruction's ``layout.cards`` (the game gates'), 0 without game gates."""
+    return max(
+        (len(getattr(getattr(i.operation, "layout", None), "cards", ())) for i in circuit.data),
+        default=0,
+    )
+
+
 def simulate(
     circuit: QuantumCircuit,
     max_rows: int | None = None,
@@ -939,7 +977,7 @@ def simulate(
     """
     n = circuit.num_qubits
     if max_rows is None:
-        max_rows = rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n)
+        max_rows = rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n, action_cards(circuit))
     state = SparseState(n, max_rows=max_rows)
     for fn, args in compile_circuit(circuit, classical_actions):
         fn(state, *args)

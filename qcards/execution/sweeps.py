@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TypeVar
 
 from qcards.errors import QcardsError
@@ -122,4 +122,33 @@ def local_cluster(**overrides):
         "silence_logs": logging.CRITICAL,
         **overrides,
     }
-    return LocalCluster(**options)
+    from distributed.deploy.spec import SpecCluster
+
+    before = set(SpecCluster._instances)
+    try:
+        return LocalCluster(**options)
+    except BaseException:  # Ctrl-C (or a failure) while the workers start
+        for cluster in set(SpecCluster._instances) - before:
+            _abandon(cluster)
+        raise
+
+
+def _abandon(cluster) -> None:
+    """Stop a cluster whose start-up was interrupted, quietly: distributed's exit hook would
+    close it again and print a traceback (its workers never left their initial state), and the
+    workers' start-up tasks end in errors that nothing retrieves, which asyncio would print."""
+    cluster.shutdown_on_close = False  # distributed's atexit hook skips it
+    logging.getLogger("asyncio").addFilter(_unretrieved_start_failure)
+    with suppress(Exception):
+        cluster.close(timeout=ABANDON_TIMEOUT)
+
+
+ABANDON_TIMEOUT = 5.0
+"""Seconds to wait for an interrupted cluster's processes to stop."""
+
+
+def _unretrieved_start_failure(record: logging.LogRecord) -> bool:
+    """False (drop it) for asyncio's report of a worker's start-up task whose error nothing
+    retrieved: the start-up was interrupted on purpose."""
+    text = record.getMessage()
+    return not ("Task exception was never retrieved" in text and "failed to start" in text)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -297,11 +298,40 @@ def partition_function(spec: Endgame) -> Fraction:
 # ----------------------------------------------------------------------------- parsing
 
 
+MAX_WEIGHT_DIGITS = 100
+"""The most characters a weight is written with (an integer's digits; a string's digits,
+sign, point, exponent and fraction bar): read exactly, a number of a million digits would take
+minutes to multiply."""
+
+MAX_WEIGHT_EXPONENT = 400
+"""The largest decimal exponent a weight may be written with (``"1e400"``; a float's is at most
+308, or 324 below one). ``"1e100000000"`` is eleven characters but a hundred million digits."""
+
+_EXPONENT = re.compile(r"[eE]\s*([+-]?\d+)")
+
+
+def _check_size(value: int | str) -> None:
+    """``ValueError`` for a weight written with too many digits or too large an exponent."""
+    text = str(abs(value)) if isinstance(value, int) else value.strip()
+    if len(text) > MAX_WEIGHT_DIGITS:
+        kind = "digits" if isinstance(value, int) else "characters"
+        raise ValueError(
+            f"is written with {len(text):,} {kind}; at most {MAX_WEIGHT_DIGITS} are read"
+        )
+    for exponent in _EXPONENT.findall(text):
+        if abs(int(exponent)) > MAX_WEIGHT_EXPONENT:
+            raise ValueError(
+                f"has the exponent {exponent}; at most {MAX_WEIGHT_EXPONENT} either way is read"
+            )
+
+
 def exact_weight(value: Any, zero: bool = False) -> Fraction:
     """A weight read exactly: an integer, a decimal as written (``0.1`` is 1/10) or ``"p/q"``.
 
-    Raises ``ValueError`` for anything else and for weights that are not finite and positive
-    (with ``zero``, 0 is allowed: a likelihood factor may rule a count out).
+    Raises ``ValueError`` for anything else, for weights that are not finite and positive
+    (with ``zero``, 0 is allowed: a likelihood factor may rule a count out), and for weights
+    written with more than :data:`MAX_WEIGHT_DIGITS` characters or an exponent beyond
+    :data:`MAX_WEIGHT_EXPONENT`.
     """
     if isinstance(value, bool):
         raise ValueError(f"must be a positive number, got {value!r}")
@@ -311,6 +341,7 @@ def exact_weight(value: Any, zero: bool = False) -> Fraction:
         value = repr(value)  # the shortest decimal that reads back as the float: as written
     if not isinstance(value, int | str):
         raise ValueError(f"must be a positive number, got {value!r}")
+    _check_size(value)
     try:
         weight = Fraction(value)
     except (ValueError, ZeroDivisionError):

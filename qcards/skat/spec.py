@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from qcards.errors import SpecError
+from qcards.files import read_text
 from qcards.skat.cards import Card, CardError, Rules, Trump, points
 from qcards.skat.prior import Prior, parse_prior
 
@@ -199,12 +200,7 @@ class Endgame:
 def load_spec(path: str | Path) -> Endgame:
     """Read and validate a TOML spec file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(f"{path}: cannot read spec: {exc}") from None
+    text = read_text(path, SpecError, "spec")  # a regular file of at most 1 MiB
     return parse_spec(text, source=str(path))
 
 

@@ -25,6 +25,32 @@ if TYPE_CHECKING:
     from qcards.analysis.growth import GrowthRow
 
 
+def show_figures_in_jupyter(shell=None) -> bool:
+    """Let a Jupyter kernel show a returned :class:`~matplotlib.figure.Figure` as a PNG.
+
+    The figures here are built outside pyplot (so scripts never pile them up), and IPython's
+    inline backend registers its PNG formatter only once pyplot has drawn a figure: until then
+    a notebook cell ending in one of them shows ``<Figure size 1100x450 with 2 Axes>``. Called
+    on import inside a kernel; ``shell`` defaults to the running IPython shell. True when the
+    formatter was registered.
+    """
+    try:
+        from IPython import get_ipython
+        from IPython.core.pylabtools import print_figure
+    except ImportError:  # pragma: no cover - ipykernel brings IPython
+        return False
+    shell = shell if shell is not None else get_ipython()
+    if shell is None or not hasattr(shell, "display_formatter"):
+        return False
+    png = shell.display_formatter.formatters["image/png"]
+    png.for_type(Figure, lambda figure: print_figure(figure, "png", bbox_inches="tight"))
+    return True
+
+
+if "ipykernel" in sys.modules:
+    show_figures_in_jupyter()
+
+
 HEADROOM = 1.15
 """The y axis of a histogram reaches this multiple of the tallest bar, so the count printed
 above each bar (at 1.05 times its height) stays inside the frame."""

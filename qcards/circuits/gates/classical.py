@@ -140,16 +140,25 @@ def choose_uniformly(rows: Rows, legal: np.ndarray, flips: Sequence[Sequence[Qub
     one per legal card c with the qubits ``flips[c]`` flipped, each with amplitude
     :math:`1/\\sqrt{m}` times the row's; rows with no legal card are kept as they are.
     """
+    # the temporaries of the old rows' size are freed before the state grows, and only the
+    # parents and their scale (8 + 8 bytes a new row) live beside the old and the new state
+    # (the sparse engine's estimate_bytes counts on it)
     m = legal.sum(axis=0)
     blocks = [np.flatnonzero(m == 0)]
     blocks += [np.flatnonzero(row) for row in legal]
+    sizes = [block.size for block in blocks]
     parents = np.concatenate(blocks)
-    scale = np.ones(parents.size)
-    start = blocks[0].size
-    np.divide(1.0, np.sqrt(m[parents[start:]]), out=scale[start:])
+    del blocks
+    inverse = np.ones(m.size)
+    np.divide(1.0, np.sqrt(m), out=inverse, where=m > 0)
+    del m
+    scale = inverse[parents]
+    del inverse
     rows.state.expand(parents, scale)
-    for block, qubits in zip(blocks[1:], flips, strict=True):
-        end = start + block.size
+    del parents, scale
+    start = sizes[0]
+    for size, qubits in zip(sizes[1:], flips, strict=True):
+        end = start + size
         if end > start:
             for q in qubits:
                 rows.flip(q, slice(start, end))

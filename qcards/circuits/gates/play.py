@@ -140,11 +140,19 @@ class CardPlayGate(Gate):
         that term's uniform choice among the legal cards is made (Eq. 9, one branch per legal
         card); with fewer cards, or no led card, no term fires. Rows where several terms fire,
         the flag is set or a legal card is already on the table take the definition."""
+        rows = Rows(state, self.layout, qubits)
+        cards = movable_cards(self.layout, self.trick, self.position)
+        legal, inside = self._legal_rows(rows, cards)
+        with classical_domain(state, self, qubits, inside) as kept:
+            choose_uniformly(rows, narrow(kept, legal), [self._flips(c) for c in cards])
+
+    def _legal_rows(self, rows: Rows, cards: list[Card]) -> tuple[np.ndarray, np.ndarray]:
+        """``(legal, inside)`` of :meth:`sparse_apply`: the legal cards of every row (shape
+        ``(cards, rows)``) and the rows the action describes. The work arrays are freed when
+        it returns, before the state grows (the engine's memory estimate counts on it)."""
         layout, t, position = self.layout, self.trick, self.position
         spec = layout.spec
         rules = spec.rules
-        rows = Rows(state, layout, qubits)
-        cards = movable_cards(layout, t, position)
         held = held_matrix(rows, layout, t, position, cards)
         size = held.sum(axis=0)
         k = spec.hand_size - (t - 1)
@@ -175,8 +183,7 @@ class CardPlayGate(Gate):
         legal &= fires
         played = np.stack([rows.holds({layout.play[c][t - 1]: 1}) for c in cards])
         inside = rows.clean(layout.flag) & ~several & ~(legal & played).any(axis=0)
-        with classical_domain(state, self, qubits, inside) as kept:
-            choose_uniformly(rows, narrow(kept, legal), [self._flips(c) for c in cards])
+        return legal, inside
 
     def _flips(self, card: Card) -> list[Qubit]:
         """Qubits flipped when ``card`` is chosen: its play bit, and its code's table bit."""
@@ -243,14 +250,27 @@ class LegalPlayGate(CardPlayGate):
         ``done`` flipped, as the definition leaves it. Rows with a dirty workspace, a card
         matched by both legal cubes, a counter overflow or a legal card already on the table
         take the definition."""
-        layout, t, position = self.layout, self.trick, self.position
-        work = layout.work
+        layout, t = self.layout, self.trick
         rows = Rows(state, layout, qubits)
-        if self.first is not None and t == 1 and position == 0:
+        if self.first is not None and t == 1 and self.position == 0:
             rows.flip(layout.play[self.first][0])
             return
+        cards = movable_cards(layout, t, self.position)
+        legal, none, inside = self._legal_rows(rows, cards)
+        with classical_domain(state, self, qubits, inside) as kept:
+            rows.flip(layout.work.done, narrow(kept, none))
+            choose_uniformly(rows, narrow(kept, legal), [[layout.play[c][t - 1]] for c in cards])
+
+    def _legal_rows(
+        self, rows: Rows, cards: list[Card]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(legal, none, inside)`` of :meth:`sparse_apply`: the legal cards of every row
+        (shape ``(cards, rows)``), the rows with none, and the rows the action describes. The
+        work arrays are freed when it returns, before the state grows (the engine's memory
+        estimate counts on it)."""
+        layout, t, position = self.layout, self.trick, self.position
+        work = layout.work
         rules = layout.spec.rules
-        cards = movable_cards(layout, t, position)
         held = held_matrix(rows, layout, t, position, cards)
         if position > 0:
             led = led_suits(rows, layout, t)
@@ -269,9 +289,7 @@ class LegalPlayGate(CardPlayGate):
         counter = (layout.spec.hand_size - t + 1).bit_length()
         played = np.stack([rows.holds({layout.play[c][t - 1]: 1}) for c in cards])
         inside = rows.clean(work.qubits) & ~twice & (m < 2**counter) & ~(legal & played).any(axis=0)
-        with classical_domain(state, self, qubits, inside) as kept:
-            rows.flip(work.done, narrow(kept, m) == 0)
-            choose_uniformly(rows, narrow(kept, legal), [[layout.play[c][t - 1]] for c in cards])
+        return legal, m == 0, inside
 
 
 def _synth_legal_play(gate: LegalPlayGate) -> QuantumCircuit:

@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass
 from qcards.games.cats.cards import DECK, CatCard, Colour, true_calls
 from qcards.games.cats.errors import CatsError
 from qcards.games.cats.referee import Reasoner, play
+from qcards.games.work import Projection, check_planned
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 """The world model has ``2**n`` worlds: with 10 players a hand takes about 0.06 s a strategy."""
@@ -160,14 +161,24 @@ def deal(players: int, rng: random.Random) -> tuple[CatCard, ...]:
     return cards
 
 
+def _refuse(seconds: float, what: str) -> None:
+    check_planned(seconds, what, False, CatsError, "fewer {hands}", ("hands",))
+
+
 def simulate(
     players: int,
     hands: int,
     dealers: Sequence[str] = tuple(DEALERS),
     noise: Noise = Noise(),
     seed: int = 0,
+    force: bool = False,
 ) -> Study:
-    """Play ``hands`` random deals under each dealer strategy and average the points."""
+    """Play ``hands`` random deals under each dealer strategy and average the points.
+
+    A study planned to take longer than the time budget, by the time of its first hands
+    (:class:`~qcards.games.work.Projection`), is refused (:class:`CatsError` naming ``hands``)
+    unless ``force``.
+    """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CatsError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
     if hands < 1:
@@ -177,6 +188,8 @@ def simulate(
         raise CatsError(f"unknown dealer strategy {unknown}: choose from {', '.join(DEALERS)}")
     rng = random.Random(seed)
     tallies: dict[str, list[tuple[float, float, float, float]]] = {d: [] for d in dealers}
+    what = f"a study of {hands:,} hands of {players} players ({len(dealers)} dealer strategies)"
+    projection = Projection(hands, what, force, _refuse)
     for _ in range(hands):
         cards = deal(players, rng)
         reasoners = [noise.draw(rng) for _ in range(players)]
@@ -192,6 +205,7 @@ def simulate(
                     len(hand.deduction.rounds),
                 )
             )
+        projection.done()
     results = tuple(
         StrategyResult(name, *(Estimate.of(column) for column in zip(*rows, strict=True)))
         for name, rows in tallies.items()

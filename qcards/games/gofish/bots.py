@@ -31,6 +31,7 @@ Strategies:
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -41,6 +42,32 @@ from qcards.games.gofish.randomplay import named, random_answer, random_ask
 
 BOT_KINDS = ("random", "greedy", "search")
 DEFAULT_DEPTH = 2
+
+FRAMES_PER_TURN = 8
+"""Python frames the search nests per turn (``_value``, ``_after_ask``, ``_best`` and their
+generators: six, measured; two spare)."""
+
+SPARE_FRAMES = 250
+"""Frames left for the caller (the CLI, a test runner) and for the rules inside one node."""
+
+
+def max_depth() -> int:
+    """The deepest search the interpreter's recursion limit allows."""
+    return max(1, (sys.getrecursionlimit() - SPARE_FRAMES) // FRAMES_PER_TURN)
+
+
+def check_depth(depth: int) -> None:
+    """:class:`RuleError` naming ``depth`` unless 1 <= ``depth`` <= :func:`max_depth`."""
+    if depth < 1:
+        raise RuleError(f"{{depth}} {depth}: it must be at least 1", parameters=("depth",))
+    if depth > max_depth():
+        raise RuleError(
+            f"{{depth}} {depth}: the search looks at most {max_depth()} turns ahead (deeper "
+            "nests more calls than Python's recursion limit allows)",
+            parameters=("depth",),
+        )
+
+
 LEAF_WEIGHT = 0.1  # per provable card of the best suit: at most 0.3 < 1 (a win)
 T = TypeVar("T")
 
@@ -202,8 +229,7 @@ class SearchBot:
     kind = "search"
 
     def __init__(self, seed: int = 0, depth: int = DEFAULT_DEPTH) -> None:
-        if depth < 1:
-            raise RuleError(f"search depth {depth}: it must be at least 1")
+        check_depth(depth)
         self.rng = random.Random(seed)
         self.depth = depth
         self._memo: dict[tuple, Values] = {}
@@ -280,7 +306,7 @@ def make_bot(kind: str, seed: int = 0, depth: int = DEFAULT_DEPTH) -> Bot:
     """A bot of the given kind (one of :data:`BOT_KINDS`).
 
     Raises:
-        RuleError: for an unknown kind or a search depth below 1.
+        RuleError: for an unknown kind or a search depth outside 1..:func:`max_depth`.
     """
     if kind == "random":
         return RandomBot(seed)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from qcards.files import read_text
 from qcards.games.gofish.errors import RecordError, RuleError
 from qcards.games.gofish.game import ANSWERS, GoFish, Hand, Move, Outcome
 from qcards.games.gofish.knowledge import Knowledge
@@ -177,12 +178,7 @@ def load_record(path: str | Path) -> Record:
     Raises:
         RecordError: if the file cannot be read or parsed.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not UTF-8 text") from None
+    text = read_text(path, RecordError, "record")  # a regular file of at most 1 MiB
     return parse_record(text, source=str(path))
 
 

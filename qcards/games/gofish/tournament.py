@@ -8,6 +8,11 @@ three bots these are all six orders.
 
 Each bot gets its own seed, drawn from one ``random.Random(seed)``, so a league is repeatable.
 A game still going after ``max_moves`` moves stops and counts as a draw (``unfinished``).
+
+A league planned to take longer than the time budget (:mod:`qcards.games.work`) is refused
+unless forced: before the first game, by the cost of a move at the opening (the search bot's by
+the size of its tree, sampled as Knuth's estimator does, times the time per position of a
+one-turn search) at one move per game; then by the time of the games played so far.
 """
 
 from __future__ import annotations
@@ -20,9 +25,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from qcards.games.gofish.bots import BOT_KINDS, DEFAULT_DEPTH, bot_move, make_bot
+from qcards.games.gofish.bots import (
+    BOT_KINDS,
+    DEFAULT_DEPTH,
+    SearchBot,
+    after,
+    allowed,
+    bot_move,
+    check_depth,
+    make_bot,
+    named,
+)
 from qcards.games.gofish.errors import RuleError
 from qcards.games.gofish.game import MAX_PLAYERS, MIN_PLAYERS, GoFish
+from qcards.games.work import Projection, check_planned
 
 DEFAULT_MAX_MOVES = 200
 
@@ -164,6 +180,7 @@ def tournament(
     depth: int = DEFAULT_DEPTH,
     lose_a_turn: bool = False,
     playing_on: bool = False,
+    force: bool = False,
 ) -> League:
     """Play ``games`` games per seating and count each bot kind's results.
 
@@ -172,11 +189,18 @@ def tournament(
 
     Raises:
         RuleError: for an unknown bot, more bot kinds than seats, a player count outside 2..8,
-            or fewer than one game, move, or search turn.
+            fewer than one game, move, or search turn, a search deeper than the recursion
+            allows (:func:`~.bots.max_depth`), or (unless ``force``) a league planned to take
+            longer than the time budget (see the module docstring).
     """
     bots = tuple(bots)
     _check(players, games, bots, max_moves, depth)
     order = seatings(players, bots)
+    total = len(order) * games
+    what = f"a league of {total:,} games of {players} players ({', '.join(bots)})"
+    variants = {"no_four": no_four, "lose_a_turn": lose_a_turn, "playing_on": playing_on}
+    _refuse(opening_move_seconds(order[0], depth, variants) * total, what, force)
+    projection = Projection(total, what, force, lambda s, w: _refuse(s, w, force))
     rng = random.Random(seed)
     tally = {kind: [0, 0, 0, 0, 0] for kind in bots}  # seats, wins, shared, paradoxes, capped
     lengths: list[int] = []
@@ -191,6 +215,8 @@ def tournament(
             game = GoFish(names, no_four, lose_a_turn, playing_on)
             while not game.over and len(game.moves) < max_moves:
                 bot_move(game, seats)
+                projection.partial()
+            projection.done()
             lengths.append(len(game.moves))
             outcome = game.outcome
             paradoxes += outcome.status == "paradox"
@@ -251,6 +277,69 @@ def _check(players: int, games: int, bots: tuple[str, ...], max_moves: int, dept
         )
     if depth < 1:
         raise RuleError(f"{{depth}} {depth}: search at least one turn", parameters=("depth",))
+    if "search" in bots:
+        check_depth(depth)
+
+
+def _refuse(seconds: float, what: str, force: bool) -> None:
+    check_planned(
+        seconds,
+        what,
+        force,
+        RuleError,
+        "fewer {games}, fewer {players}, or a smaller {depth} for search bots",
+        ("games", "players", "depth"),
+    )
+
+
+KNUTH_PROBES = 16
+"""Random descents of the search tree that estimate its size (Knuth's estimator)."""
+
+WIDEST = 1e15
+"""A level of the search tree this wide ends a descent: the estimate is past any budget."""
+
+
+def opening_move_seconds(seating: Sequence[str], depth: int, variants: dict) -> float:
+    """Seconds of a move at the opening, averaged over the seats of ``seating`` (bot kinds):
+    one move of each kind timed, a search bot's as its tree's estimated positions
+    (:func:`search_positions`) times the time per position of a one-turn search."""
+    names = [f"{kind}{seat + 1}" for seat, kind in enumerate(seating)]
+    game = GoFish(names, **variants)
+    cost = {}
+    for kind in set(seating):
+        start = time.perf_counter()
+        if kind == "search":
+            SearchBot(0, 1).choose_ask(game)
+            per_position = (time.perf_counter() - start) / max(1, search_positions(game, 1))
+            cost[kind] = per_position * search_positions(game, depth)
+        else:
+            make_bot(kind, 0, depth).choose_ask(game)
+            cost[kind] = time.perf_counter() - start
+    return statistics.fmean(cost[kind] for kind in seating)
+
+
+def search_positions(game: GoFish, depth: int, seed: int = 0) -> float:
+    """The positions a search of ``depth`` turns from ``game`` reaches, estimated by Knuth's
+    estimator: random descents, each counting a level as the product of the branching factors
+    (asks times their consistent answers) above it; exact for one turn."""
+    rng = random.Random(seed)
+    total = 0.0
+    for _ in range(1 if depth == 1 else KNUTH_PROBES):
+        position, width = game, 1.0
+        for _ in range(depth):
+            if position.over:
+                break
+            options = [
+                (ask, answer)
+                for ask in (named(position, a) for a in position.legal_asks())
+                for answer in allowed(position, ask)
+            ]
+            width *= len(options)
+            total += width
+            if width > WIDEST:
+                break  # far past any budget already
+            position = after(position, *rng.choice(options))
+    return total / (1 if depth == 1 else KNUTH_PROBES)
 
 
 def _stderr(values: Sequence[int]) -> float:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from qcards.files import read_text
 from qcards.games.qgo.board import Colour, Point, format_points, parse_point
 from qcards.games.qgo.collapse import Decision
 from qcards.games.qgo.errors import QgoError
@@ -127,10 +128,7 @@ def _move_line(number: int, words: list[str], size: int) -> RecordLine:
 
 def load_record(path: str | Path) -> Record:
     """Read a record file; an unreadable file is a QgoError."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise QgoError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path, QgoError, "record")  # a regular file of at most 1 MiB
     return parse_record(text, str(path))
 
 
