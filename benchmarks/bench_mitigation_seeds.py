@@ -69,6 +69,8 @@ def main() -> None:
         for seed in range(1, seeds + 1):
             for name, result in one_seed(example, seed, shots).items():
                 rows[name].append(result)
+            done = ", ".join(f"{name} {values[-1][0]:.3f}" for name, values in rows.items())
+            print(f"<!-- {example.key} seed {seed}: {done} -->", flush=True)
         seconds = time.perf_counter() - start
         print(f"## {example.key} (exact p_win {exact:.4f}; {seconds / 60:.1f} min)\n")
         header = ["estimator", "within 0.05", "covers", "mean abs error", "fit dropped", "p_win"]
