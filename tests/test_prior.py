@@ -434,6 +434,45 @@ def test_declare_reports_a_refused_game(tmp_path, capsys):
     assert all("p_win" in g for g in games[:-1])
 
 
+VOID_IN_TRUMPS = """players = ["A", "B", "C"]
+trump = "spades"
+leader = "A"
+declarer_points = 40
+target = 61
+[hands]
+A = ["CA", "CK"]
+[unknown]
+cards = ["H9", "H8", "S8", "D10"]
+sizes = { B = 2, C = 2 }
+[prior]
+void = { B = ["trumps"], C = ["trumps"] }
+"""
+
+
+def test_declare_ranks_the_others_when_the_specs_own_game_is_impossible(tmp_path, capsys):
+    """Both defenders void in trumps, yet a trump (S8) is unknown: no deal exists as a spades
+    game, so `evaluate` refuses the spec; `declare` lists spades as refused with the reason and
+    still ranks the games in which S8 is no trump (clubs and grand: the declarer's ace and
+    king of clubs take both tricks)."""
+    path = tmp_path / "void.toml"
+    path.write_text(VOID_IN_TRUMPS)
+    assert main(["evaluate", str(path)]) == 2
+    capsys.readouterr()
+    assert main(["declare", str(path), "--json", "--method", "classical"]) == 0
+    games = {g["game"]: g for g in json.loads(capsys.readouterr().out)["games"]}
+    assert "no deal" in games["spades"]["refused"]
+    assert games["clubs"]["p_win_exact"] == "1/1" and games["grand"]["p_win_exact"] == "1/1"
+    assert "no trumps" in games["null"]["refused"]
+
+
+def test_declare_with_no_playable_game_is_one_error(tmp_path, capsys):
+    path = tmp_path / "none.toml"
+    path.write_text(VOID_IN_TRUMPS.replace('"trumps"', '"hearts"').replace('"S8"', '"H10"'))
+    assert main(["declare", str(path), "--method", "classical"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no deal" in err[0]
+
+
 # ----------------------------------------------------------------------------- likelihood
 
 

@@ -42,27 +42,35 @@ class GameChoice:
         return {"game": self.game.value, **self.report.to_json()}
 
 
-def as_game(spec: Endgame, game: Trump) -> Endgame:
-    """The spec's hands, deal and prior as a ``game`` (checked as a new spec)."""
-    text = re.sub(r'(?m)^trump = ".*"$', f'trump = "{game.value}"', spec.to_toml())
+def as_game(spec: Endgame | str, game: Trump, source: str | None = None) -> Endgame:
+    """The spec's hands, deal and prior as a ``game`` (checked as a new spec). ``spec`` may be
+    a spec's TOML text, which need not be valid under its own game type."""
+    text = spec if isinstance(spec, str) else spec.to_toml()
+    source = source or getattr(spec, "source", "<spec>")
+    text = re.sub(r'(?m)^\s*trump\s*=\s*".*"\s*$', f'trump = "{game.value}"', text)
     if game.is_null:
-        text = re.sub(r"(?m)^target = .*\n", "", text)
-    return parse_spec(text, source=f"{spec.source} as {game.value}")
+        text = re.sub(r"(?m)^\s*target\s*=.*\n", "", text)
+    return parse_spec(text, source=f"{source} as {game.value}")
 
 
-def declare(spec: Endgame, games: tuple[Trump, ...] = GAME_TYPES, **options) -> list[GameChoice]:
+def declare(
+    spec: Endgame | str, games: tuple[Trump, ...] = GAME_TYPES, source: str | None = None, **options
+) -> list[GameChoice]:
     """Every game type's p_win and expected points for the spec's hands, best first.
 
-    ``options`` go to :func:`~qcards.analysis.evaluate.evaluate_spec` (``model``, ``method``,
-    ``construction``, ...). Refused variants come last, with the reason. With ``shots`` every
-    game type is sampled with one seed, so on the same deals (common random numbers).
+    ``spec`` is a spec or a spec's TOML text (``source`` names it): text is read under each
+    game type in turn, so a spec whose prior no deal satisfies under its own game type still
+    ranks the others, and lists its own as refused. ``options`` go to
+    :func:`~qcards.analysis.evaluate.evaluate_spec` (``model``, ``method``, ``construction``,
+    ...). Refused variants come last, with the reason. With ``shots`` every game type is
+    sampled with one seed, so on the same deals (common random numbers).
     """
     if options.get("shots") is not None:
         options["seed"] = fresh_seed(options.get("seed"))
     out = []
     for game in games:
         try:
-            variant = as_game(spec, game)
+            variant = as_game(spec, game, source)
         except QcardsError as exc:
             out.append(GameChoice(game, None, str(exc)))
             continue

@@ -9,12 +9,13 @@ from qcards.cli.common import (
     dask_argument,
     force_argument,
     json_argument,
-    load,
     print_json,
     print_table,
     shots_arguments,
     spec_argument,
 )
+from qcards.errors import SpecError
+from qcards.files import read_text
 from qcards.skat.referee import MODELS
 
 
@@ -34,8 +35,12 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # the spec's text, read under each game type: a prior no deal satisfies under the spec's own
+    # type refuses that type alone, and the others are still ranked
+    text = read_text(args.spec, SpecError, "spec")
     choices = declare(
-        load(args.spec),
+        text,
+        source=args.spec,
         model=args.model,
         method=args.method,
         construction=args.construction,
@@ -44,6 +49,8 @@ def run(args) -> int:
         seed=args.seed,
         scheduler=args.dask,
     )
+    if all(c.report is None for c in choices):  # not one game type can be played
+        raise SpecError(choices[0].refused)
     if args.json:
         print_json({"model": args.model, "games": [c.to_json() for c in choices]})
         return 0
