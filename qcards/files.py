@@ -105,11 +105,13 @@ def write_text(path: str | Path, text: str) -> Path:
 
 
 def figure_format(path: str | Path, parameter: str = "path") -> str:
-    """The format a figure at ``path`` is written in: its suffix (``png`` without one).
+    """The format a figure at ``path`` is written in: its suffix (``png`` without one); the
+    commands call it before their work, so a figure that cannot be written is refused first.
 
     Raises:
         ParameterError: naming ``parameter``, for a suffix matplotlib cannot write here (the
             message lists the ones it can).
+        FileError: ``path`` is not a regular file or a new path (:func:`atomic_path`).
     """
     import shutil
 
@@ -126,6 +128,7 @@ def figure_format(path: str | Path, parameter: str = "path") -> str:
             f"{{{parameter}}} {path}: cannot write a .{suffix} figure (formats: "
             f"{', '.join(sorted(formats))})",
         )
+    _destination(Path(path))
     return suffix
 
 

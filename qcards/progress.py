@@ -37,6 +37,7 @@ def duration(seconds: float) -> str:
         return f"{seconds / 86400:,.0f} days"
     return f"{seconds / 31_557_600:,.2g} years"
 
+
 _PROGRESS: ContextVar[object | None] = ContextVar("qcards_progress", default=None)
 
 

@@ -127,8 +127,13 @@ def test_a_stored_record_that_cannot_be_read_is_named(capsys):
     assert f"{store.file}: job x" in str(info.value)
     with pytest.raises(JobStoreError, match="job y: unreadable job record"):
         store.load("y")
-    assert main(["jobs", "list"]) == 2
-    assert str(store.file) in one_error_line(capsys)
+    with pytest.raises(JobStoreError, match="job x"):
+        store.records()
+    assert main(["jobs", "list"]) == 0  # listed as unreadable, by id, and skipped
+    captured = capsys.readouterr()
+    assert "no readable jobs" in captured.out
+    assert [line.split(": job ")[1][0] for line in captured.err.splitlines()] == ["x", "y"]
+    assert all(line.startswith(f"unreadable: {store.file}") for line in captured.err.splitlines())
 
 
 def test_a_write_waits_for_another_writer(tmp_path):

@@ -177,14 +177,19 @@ def shot_bytes(num_bits: int) -> float:
     return SHOT_BYTES + float(num_bits)
 
 
+SAMPLES_BUDGET = MEMORY_BUDGET
+"""What the samples of one run may hold: as much as an exact state may (:data:`MEMORY_BUDGET`),
+checked on its own (the state's check is :func:`check_memory`)."""
+
+
 def check_shot_memory(
     shots: int, num_bits: int, circuits: int = 1, budget: float | None = None
 ) -> None:
     """Refuse (:class:`ResourceError` naming ``shots``) ``shots`` shots of each of ``circuits``
-    circuits measuring ``num_bits`` bits whose samples would not fit in the memory budget; a
-    sampler holds every shot of one run (Aer fails with ``std::bad_alloc``, or the machine
-    kills it, long after it started)."""
-    budget = MEMORY_BUDGET if budget is None else budget
+    circuits measuring ``num_bits`` bits whose samples would not fit in
+    :data:`SAMPLES_BUDGET`; a sampler holds every shot of one run (Aer fails with
+    ``std::bad_alloc``, or the machine kills it, long after it started)."""
+    budget = SAMPLES_BUDGET if budget is None else budget
     each = shot_bytes(num_bits) * max(1, circuits)
     need = shots * each
     if need > budget:

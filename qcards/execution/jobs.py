@@ -501,7 +501,7 @@ _EXTRAPOLATION_LISTS = ("scales", "values", "kept_shots", "used")
 
 def _shape_problem(record: JobRecord) -> str | None:
     """What in ``record`` has a type or shape qcards cannot use (a hand-edited record), if
-    anything: the fields' JSON types, the transpiled size's fields, a result's counts."""
+    anything: the fields' JSON types, the transpiled size's fields, a result's fields."""
 
     def wrong(value, types: tuple[type, ...]) -> bool:
         return isinstance(value, bool) or not isinstance(value, types)
@@ -512,34 +512,43 @@ def _shape_problem(record: JobRecord) -> str | None:
     for name, types in _TYPES.items():
         value = getattr(record, name)
         if wrong(value, types):
-            return f"field {name!r} is {value!r}, not {' or '.join(_names(types))}"
+            return f"{name} {_short(value)} is not {_names(types)}"
     if record.status not in (SUBMITTED, DONE, FAILED):
-        return f"status {record.status!r} is not one of {SUBMITTED}, {DONE}, {FAILED}"
+        return f"status {_short(record.status)} is not one of {SUBMITTED}, {DONE}, {FAILED}"
     size = record.transpiled
     if sorted(size) != sorted(_SIZE_FIELDS) or any(wrong(v, (int,)) for v in size.values()):
-        return f"transpiled {size!r} is not {{{', '.join(_SIZE_FIELDS)}}} with whole numbers"
+        return f"transpiled {_short(size)} is not {', '.join(_SIZE_FIELDS)} as whole numbers"
     result = record.result
-    if result is not None:
-        for name, types in _RESULT_TYPES.items():
-            if name not in result or wrong(result[name], types):
-                return f"result {name!r} is missing or not {' or '.join(_names(types))}"
-        for name, types in _RESULT_OPTIONAL.items():
-            if name in result and wrong(result[name], types):
-                return f"result {name!r} is {result[name]!r}, not {' or '.join(_names(types))}"
-        if any(wrong(v, (int,)) for v in result["counts"].values()):
-            return "result 'counts' holds a count that is not a whole number"
-        ci, zne = result.get("ci"), result.get("extrapolation")
-        if ci is not None and not (numbers(ci) and len(ci) == 2):
-            return f"result 'ci' is {ci!r}, not two numbers"
-        lists = zne is None or all(numbers(zne.get(k)) for k in _EXTRAPOLATION_LISTS)
-        if not lists or (zne is not None and not isinstance(zne.get("extrapolated"), bool)):
-            return f"result 'extrapolation' is {zne!r}, not lists {_EXTRAPOLATION_LISTS} and a flag"
+    if result is None:
+        return None
+    for name in _RESULT_TYPES:
+        if name not in result:
+            return f"result has no {name}"
+    for name, types in {**_RESULT_TYPES, **_RESULT_OPTIONAL}.items():
+        if name in result and wrong(result[name], types):
+            return f"result {name} {_short(result[name])} is not {_names(types)}"
+    if any(wrong(v, (int,)) for v in result["counts"].values()):
+        return "result counts hold a count that is not a whole number"
+    ci, zne = result.get("ci"), result.get("extrapolation")
+    if ci is not None and not (numbers(ci) and len(ci) == 2):
+        return f"result ci {_short(ci)} is not two numbers"
+    if zne is not None and not (
+        all(numbers(zne.get(k)) for k in _EXTRAPOLATION_LISTS)
+        and isinstance(zne.get("extrapolated"), bool)
+    ):
+        return f"result extrapolation {_short(zne)} is not lists of numbers and a flag"
     return None
 
 
-def _names(types: tuple[type, ...]) -> list[str]:
+def _names(types: tuple[type, ...]) -> str:
     names = {str: "a string", int: "a whole number", float: "a number", dict: "a table"}
-    return [names.get(t, "a list" if t is list else "null") for t in types]
+    return " or ".join(names.get(t, "a list" if t is list else "null") for t in types)
+
+
+def _short(value, most: int = 60) -> str:
+    """``repr(value)``, cut to ``most`` characters (a hand-edited field may be long)."""
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _parse(text: str, where: str) -> JobRecord:

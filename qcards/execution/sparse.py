@@ -147,9 +147,10 @@ def estimate_bytes(rows: int, num_qubits: int, cards: int = DECK) -> int:
     - a merge that finds duplicates: the state, its hash, sort order, sorted keys and flags,
       the sorted copies of words and amplitudes, and the merged result.
 
-    Per row that is about 2.1 times the state alone for the twelve- and fifteen-card endgames
-    (an earlier model counted the state and a merge's temporaries only, half of what the card
-    plays' steps hold at their peak)."""
+    Per row that is 160 bytes for the twelve-card endgame and 172 for the fifteen-card one,
+    whose steps were measured to hold at most 140 and 142 (the state itself is 32); an earlier
+    model, the state and a merge's temporaries (81 bytes), was half of what the card plays hold
+    at their peak."""
     w = _words(num_qubits)
     state = 8 * w + 16
     expand = 2 * state + 8 + 8 + ACTION_BYTES + ACTION_BYTES_PER_CARD * cards
@@ -928,7 +929,7 @@ def simulate_prefixes(
     """
     n = circuit.num_qubits
     if max_rows is None:
-        max_rows = rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n)
+        max_rows = rows_for_bytes(max_bytes or DEFAULT_MAX_BYTES, n, action_cards(circuit))
     state = SparseState(n, max_rows=max_rows)
     compiler = Compiler(classical_actions)
     done = 0

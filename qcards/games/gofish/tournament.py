@@ -199,7 +199,8 @@ def tournament(
     total = len(order) * games
     what = f"a league of {total:,} games of {players} players ({', '.join(bots)})"
     variants = {"no_four": no_four, "lose_a_turn": lose_a_turn, "playing_on": playing_on}
-    _refuse(opening_move_seconds(order[0], depth, variants) * total, what, force)
+    if not force:
+        _refuse(opening_move_seconds(order[0], depth, variants) * total, what, force)
     projection = Projection(total, what, force, lambda s, w: _refuse(s, w, force))
     rng = random.Random(seed)
     tally = {kind: [0, 0, 0, 0, 0] for kind in bots}  # seats, wins, shared, paradoxes, capped
@@ -306,7 +307,7 @@ def opening_move_seconds(seating: Sequence[str], depth: int, variants: dict) -> 
     names = [f"{kind}{seat + 1}" for seat, kind in enumerate(seating)]
     game = GoFish(names, **variants)
     cost = {}
-    for kind in set(seating):
+    for kind in dict.fromkeys(seating):
         start = time.perf_counter()
         if kind == "search":
             SearchBot(0, 1).choose_ask(game)
