@@ -30,6 +30,7 @@ import json
 import math
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -603,8 +604,6 @@ def test_first_cards_see_the_same_deals_shot_by_shot():
     assert not np.array_equal(deals[0], other)
 
 
-
-
 @pytest.mark.parametrize("first", [None, "CA"])
 def test_run_shots_returns_one_row_per_shot_in_shot_order(first):
     """The final state holds one row per shot, row i being shot i (run_shots' docstring)."""
@@ -734,7 +733,6 @@ def test_cli_evaluate_adversarial_with_shots_is_pimc(capsys):
     assert out["model"] == "adversarial" and len(out["ci"]) == 2
 
 
-
 REFUSALS = [
     pytest.param(
         ["--method", "classical", "--shots", "10"],
@@ -817,3 +815,25 @@ def test_cli_full_deal_double_dummy(capsys, tmp_path):
     assert out["method"] == "double-dummy" and out["num_deals"] == 1
     assert out["p_win_exact"] in ("0/1", "1/1")
     assert out["p_win"] == float(Fraction(out["p_win_exact"]))
+
+
+FULL_GAME = Path(__file__).resolve().parents[1] / "qcards" / "specs" / "full-game.toml"
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragments"),
+    [
+        (["--shots", "1000000000"], ("GiB of results", "--shots")),
+        (["--shots", "100000000"], ("would take about", "--shots", "--force")),
+        (["--model", "adversarial", "--shots", "1000000"], ("sampled deals", "--force")),
+        (["--model", "adversarial"], ("solving all 42,678,636 deals", "give --shots")),
+    ],
+)
+def test_sampling_past_the_budgets_is_refused_up_front(capsys, argv, fragments):
+    """Shots whose results would not fit in memory, or that would take over ten minutes
+    (estimated from the instructions and the row's width, or for double dummy from a few
+    solved deals), are one error line naming what to change, before any work."""
+    assert main(["evaluate", str(FULL_GAME), *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: "), err
+    assert all(f in err[0] for f in fragments), err[0]

@@ -296,9 +296,9 @@ def _classical_or_sampled(
             task.construction,
         )  # fmt: skip
     if used == SHOTS_METHOD:
-        samples = circuit_samples(spec, first, shots, seed, task.construction, scheduler)
+        samples = circuit_samples(spec, first, shots, seed, task.construction, scheduler, force)
     else:
-        samples = pimc_samples(spec, first, shots, seed, scheduler)
+        samples = pimc_samples(spec, first, shots, seed, scheduler, force)
     return EvaluationReport(
         samples.p_win,
         None,
@@ -363,7 +363,9 @@ def recommend_spec(
     if used in (SHOTS_METHOD, PIMC_METHOD):
         seed = fresh_seed(seed)
         reports = [
-            evaluate_spec(spec, card, shots=shots, seed=seed, scheduler=scheduler, **options)
+            evaluate_spec(
+                spec, card, shots=shots, seed=seed, scheduler=scheduler, force=force, **options
+            )
             for card in hand
         ]
         return sorted(

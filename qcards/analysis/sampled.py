@@ -26,9 +26,10 @@ import numpy as np
 from qcards.circuits.task import GameTask
 from qcards.errors import ResourceError
 from qcards.execution.budget import TIME_BUDGET
-from qcards.execution.shots import check_shots, sample_game
+from qcards.execution.shots import check_result_memory, check_shots, sample_game
 from qcards.execution.sweeps import sweep
 from qcards.intervals import mean_interval, wilson
+from qcards.progress import duration
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import chunks, fresh_seed, sample_owners
 from qcards.skat.double_dummy import solve_deal
@@ -83,21 +84,38 @@ def circuit_samples(
     seed: int | None,
     construction,
     scheduler: str | None = None,
+    force: bool = False,
 ) -> Samples:
     """``shots`` ideal-device shots of the game circuit, decoded into wins and points."""
     check_shots(shots)
     seed = fresh_seed(seed)
     start = time.perf_counter()
-    result = sample_game(GameTask(spec, first, construction), shots, seed, scheduler)
+    task = GameTask(spec, first, construction)
+    result = sample_game(task, shots, seed, scheduler, force=force)
     return Samples(result.wins(spec), result.points, seed, time.perf_counter() - start)
 
 
 def pimc_samples(
-    spec: Endgame, first: Card | None, shots: int, seed: int | None, scheduler: str | None = None
+    spec: Endgame,
+    first: Card | None,
+    shots: int,
+    seed: int | None,
+    scheduler: str | None = None,
+    force: bool = False,
 ) -> Samples:
     """Perfect-information Monte Carlo: ``shots`` deals drawn from the prior, each solved
-    double dummy."""
+    double dummy; refused up front (unless ``force``) past the time budget, from the measured
+    time of a few deals."""
     check_shots(shots)
+    check_result_memory(shots, False, 0)
+    check_solving_time(
+        spec,
+        first,
+        shots,
+        force,
+        "solving {count:,} sampled deals",
+        "use fewer {shots}, or {force}",
+    )
     seed = fresh_seed(seed)
     start = time.perf_counter()
     parts = sweep(partial(pimc_chunk, spec, first, seed), chunks(shots, PIMC_CHUNK), scheduler)
@@ -111,11 +129,13 @@ TIMING_DEALS = 3
 double-dummy average's time."""
 
 
-def check_double_dummy_work(spec: Endgame, first: Card | None, force: bool) -> float:
-    """Refuse (unless ``force``) an exact double-dummy average estimated to take longer than
-    :data:`~qcards.execution.budget.TIME_BUDGET`: the number of deals times the measured time
-    of a few random ones. Returns the estimated seconds."""
-    deals = num_deals(spec)
+def check_solving_time(
+    spec: Endgame, first: Card | None, deals: int, force: bool, what: str, advice: str
+) -> float:
+    """Refuse (unless ``force``) solving ``deals`` deals double dummy when that is estimated to
+    take longer than :data:`~qcards.execution.budget.TIME_BUDGET`: the measured time of a few
+    random deals, times ``deals``. ``what`` names the work (``{count}`` is the number of
+    deals), ``advice`` what to do instead. Returns the estimated seconds."""
     rng = np.random.default_rng(0)
     owners = sample_owners(spec, rng, TIMING_DEALS + 1)
     solve_deal(spec, owners[0], first)  # compiles on the first call in a process
@@ -127,10 +147,9 @@ def check_double_dummy_work(spec: Endgame, first: Card | None, force: bool) -> f
     if seconds > TIME_BUDGET and not force:
         fits = max(1, int(TIME_BUDGET / max(per_deal, 1e-9)))
         raise ResourceError(
-            f"solving all {deals:,} deals double dummy would take about {seconds / 60:,.0f} "
-            f"minutes ({per_deal:.2g} s a deal); about {fits:,} deals fit in "
-            f"{TIME_BUDGET / 60:.0f} minutes (give {{shots}} to solve that many sampled deals, "
-            "perfect-information Monte Carlo, or {force} to solve them all)",
+            f"{what.format(count=deals)} double dummy would take about {duration(seconds)} "
+            f"({per_deal:.2g} s a deal); about {fits:,} deals fit in "
+            f"{TIME_BUDGET / 60:.0f} minutes ({advice})",
             parameters=("shots", "force"),
         )
     return seconds
@@ -140,5 +159,9 @@ def double_dummy_exact(
     spec: Endgame, first: Card | None, force: bool = False
 ) -> tuple[Fraction, Fraction, int]:
     """The adversarial model's exact value by the double-dummy solver on every deal."""
-    check_double_dummy_work(spec, first, force)
+    advice = (
+        "give {shots} to solve that many sampled deals, perfect-information Monte Carlo, "
+        "or {force} to solve them all"
+    )
+    check_solving_time(spec, first, num_deals(spec), force, "solving all {count:,} deals", advice)
     return exact_double_dummy(spec, first)

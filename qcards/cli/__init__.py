@@ -158,6 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _fail(error_message(exc))
             if isinstance(exc, UsageError):
                 return _fail(str(exc))
+            if isinstance(exc, BrokenPipeError):  # the reader left (| head): nothing to tell it
+                _discard_stdout()
+                return 1
             if isinstance(exc, OSError):  # e.g. --out pointing at a file, a full disk
                 _discard_stdout()
                 where = f" {exc.filename}" if exc.filename else ""

@@ -42,9 +42,11 @@ from qiskit.circuit import QuantumCircuit
 
 from qcards.circuits.game import GameCircuit
 from qcards.circuits.task import GameTask
-from qcards.errors import ParameterError
+from qcards.errors import ParameterError, ResourceError
+from qcards.execution.budget import SAMPLES_BUDGET, TIME_BUDGET, check_shot_memory
 from qcards.execution.sparse import Compiler, SparseState
 from qcards.execution.sweeps import sweep
+from qcards.progress import duration
 from qcards.skat.deal_sampling import chunks, deal_stream, fresh_seed
 
 CHUNK_SHOTS = 10_000
@@ -215,16 +217,63 @@ def check_shots(shots: int) -> None:
         )
 
 
+RESULT_BYTES = 48
+"""Bytes a shot's results take while the chunks are joined: points and tricks (8 bytes each),
+twice (the chunks and the joined arrays), and the wins and their pairs when read."""
+
+
+def check_result_memory(shots: int, outcomes: bool, num_bits: int) -> None:
+    """Refuse (naming ``shots``), before any shot is taken, results that would not fit in the
+    samples' memory budget: :data:`RESULT_BYTES` a shot, and with ``outcomes`` what a sampler's
+    outcome of ``num_bits`` bits costs (:func:`~qcards.execution.budget.check_shot_memory`)."""
+    if outcomes:
+        check_shot_memory(shots, num_bits)
+    need = shots * RESULT_BYTES
+    if need > SAMPLES_BUDGET:
+        fits = int(SAMPLES_BUDGET // RESULT_BYTES)
+        raise ResourceError(
+            f"{shots:,} shots would keep about {need / 2**30:,.1f} GiB of results; the budget "
+            f"is {SAMPLES_BUDGET / 2**30:.1f} GiB, about {fits:,} shots (use fewer {{shots}})",
+            parameters=("shots",),
+        )
+
+
+SECONDS_PER_WORD_STEP = 3e-7
+"""Seconds a shot takes per instruction per 64-bit word of its row, rounded up from the full-game
+benchmark (130-180 ns measured at 4 to 10 cards per player, ``benchmarks/results/full_game.md``)."""
+
+
+def check_shot_time(shots: int, circuit: QuantumCircuit, force: bool = False) -> float:
+    """Refuse (unless ``force``; naming ``shots`` and ``force``) shots planned to take longer
+    than the time budget: shots x instructions x words x :data:`SECONDS_PER_WORD_STEP`.
+    Returns the estimated seconds."""
+    per_shot = len(circuit.data) * (shot_word(circuit.num_qubits) + 1) * SECONDS_PER_WORD_STEP
+    seconds = shots * per_shot
+    if seconds > TIME_BUDGET and not force:
+        raise ResourceError(
+            f"{shots:,} shots of this circuit would take about {duration(seconds)} "
+            f"({per_shot * 1e6:.0f} microseconds a shot); about {int(TIME_BUDGET / per_shot):,} "
+            f"fit in {TIME_BUDGET / 60:.0f} minutes (use fewer {{shots}}, or {{force}})",
+            parameters=("shots", "force"),
+        )
+    return seconds
+
+
 def sample_game(
     task: GameTask,
     shots: int,
     seed: int | None = None,
     scheduler: str | None = None,
     outcomes: bool = False,
+    force: bool = False,
 ) -> GameShots:
     """``shots`` ideal-device shots of ``task``'s game circuit, in chunks (on Dask with a
-    ``scheduler``: the same samples for the same seed)."""
+    ``scheduler``: the same samples for the same seed). Refused up front when the results
+    would not fit in memory, or (unless ``force``) the shots would take over the time budget."""
     check_shots(shots)
+    game = task.build()
+    check_result_memory(shots, outcomes, len(game.layout.measured))
+    check_shot_time(shots, game.circuit, force)
     seed = fresh_seed(seed)
     fn = partial(game_chunk, task, seed, outcomes=outcomes)
     return GameShots.join(sweep(fn, chunks(shots, CHUNK_SHOTS), scheduler, "shot chunks"))
