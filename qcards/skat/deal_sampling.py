@@ -22,7 +22,7 @@ from fractions import Fraction
 import numpy as np
 
 from qcards.skat.cards import Card
-from qcards.skat.prior import Tallies, deal_partition
+from qcards.skat.prior import Tallies, count_step, deal_partition
 from qcards.skat.spec import Endgame
 
 
@@ -56,7 +56,7 @@ class ReceiverTable:
                 for r in range(len(sizes)):
                     if s[r] >= sizes[r] or not weights[j][r]:
                         continue
-                    t = _step(s, j, r, len(sizes), tallies)
+                    t = count_step(s, j, r, len(sizes), tallies)
                     p = weights[j][r] * z[j + 1].get(t, 0) / z[j][s]
                     if p:
                         probs[i, r] = float(p)
@@ -98,15 +98,6 @@ def chunks(total: int, size: int) -> list[tuple[int, int]]:
     """``(index, count)`` of each chunk of ``size`` (the last may be smaller): fixed by the
     total alone, so a seed's samples do not depend on how the chunks are spread over workers."""
     return [(i, min(size, total - start)) for i, start in enumerate(range(0, total, size))]
-
-
-def _step(s: tuple[int, ...], j: int, r: int, receivers: int, tallies: Tallies):
-    counts = list(s)
-    counts[r] += 1
-    for t, (receiver, cards, _factors) in enumerate(tallies):
-        if receiver == r and j in cards:
-            counts[receivers + t] += 1
-    return tuple(counts)
 
 
 def sample_receivers(

@@ -231,6 +231,19 @@ class Prior:
 Tallies = Sequence[tuple[int, frozenset[int], tuple[Fraction, ...]]]
 
 
+def count_step(
+    state: tuple[int, ...], j: int, r: int, receivers: int, tallies: Tallies
+) -> tuple[int, ...]:
+    """The counts after card j goes to receiver r: that receiver's count, and the count of every
+    tally of r whose cards hold j (the states of :func:`deal_partition`)."""
+    counts = list(state)
+    counts[r] += 1
+    for t, (receiver, cards, _) in enumerate(tallies):
+        if receiver == r and j in cards:
+            counts[receivers + t] += 1
+    return tuple(counts)
+
+
 def deal_partition(
     sizes: Sequence[int], weights: Sequence[Sequence[Fraction]], tallies: Tallies = ()
 ) -> list[dict[tuple[int, ...], Fraction]]:
@@ -246,12 +259,7 @@ def deal_partition(
     n, receivers = len(weights), len(sizes)
 
     def step(state: tuple[int, ...], j: int, r: int) -> tuple[int, ...]:
-        counts = list(state)
-        counts[r] += 1
-        for t, (receiver, cards, _) in enumerate(tallies):
-            if receiver == r and j in cards:
-                counts[receivers + t] += 1
-        return tuple(counts)
+        return count_step(state, j, r, receivers, tallies)
 
     layers: list[set[tuple[int, ...]]] = [{(0,) * (receivers + len(tallies))}]
     for j in range(n):
