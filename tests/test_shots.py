@@ -817,7 +817,7 @@ def test_cli_full_deal_double_dummy(capsys, tmp_path):
     assert out["p_win"] == float(Fraction(out["p_win_exact"]))
 
 
-FULL_GAME = Path(__file__).resolve().parents[1] / "qcards" / "specs" / "full-game.toml"
+FULL_GAME_FILE = Path(__file__).resolve().parents[1] / "qcards" / "specs" / "full-game.toml"
 
 
 @pytest.mark.parametrize(
@@ -833,7 +833,7 @@ def test_sampling_past_the_budgets_is_refused_up_front(capsys, argv, fragments):
     """Shots whose results would not fit in memory, or that would take over ten minutes
     (estimated from the instructions and the row's width, or for double dummy from a few
     solved deals), are one error line naming what to change, before any work."""
-    assert main(["evaluate", str(FULL_GAME), *argv]) == 2
+    assert main(["evaluate", str(FULL_GAME_FILE), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: "), err
     assert all(f in err[0] for f in fragments), err[0]
