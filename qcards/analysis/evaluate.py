@@ -205,16 +205,7 @@ def evaluate_spec(
         parse_target(used, "method").check_capacity(num_qubits)  # refuse before any work
     referee = evaluate(spec, model, first)
     if used == "classical":
-        return EvaluationReport(
-            float(referee.p_win),
-            referee.p_win,
-            float(referee.expected_points),
-            model,
-            used,
-            referee.num_deals,
-            num_qubits,
-            construction=construction,
-        )
+        return referee_report(referee, num_qubits, construction)
     if used == "sparse":
         outcomes = sparse_final_outcomes(game, force)
         return EvaluationReport(
@@ -264,15 +255,22 @@ def _game_over(spec: Endgame, model: str, method: str) -> EvaluationReport:
             "the outcome is known (or averages over the Skat's contents); use {method} classical "
             "or auto",
         )
-    referee = evaluate(spec, model)
+    return referee_report(evaluate(spec, model), 0)
+
+
+def referee_report(
+    referee, num_qubits: int, construction: Construction = DEFAULT_CONSTRUCTION
+) -> EvaluationReport:
+    """The report of the classical referee's exact answer (``"method": "classical"``)."""
     return EvaluationReport(
         float(referee.p_win),
         referee.p_win,
         float(referee.expected_points),
-        model,
+        referee.model,
         "classical",
         referee.num_deals,
-        0,
+        num_qubits,
+        construction=construction,
     )
 
 

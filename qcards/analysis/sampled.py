@@ -86,8 +86,8 @@ def circuit_samples(
     scheduler: str | None = None,
     force: bool = False,
 ) -> Samples:
-    """``shots`` ideal-device shots of the game circuit, decoded into wins and points."""
-    check_shots(shots)
+    """``shots`` ideal-device shots of the game circuit, decoded into wins and points (the
+    shots are checked by :func:`~qcards.execution.shots.sample_game`)."""
     seed = fresh_seed(seed)
     start = time.perf_counter()
     task = GameTask(spec, first, construction)
