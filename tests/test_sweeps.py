@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from pathlib import Path
 
 import dask
 import distributed
@@ -22,7 +23,9 @@ from qcards.errors import ModelError, ResourceError
 from qcards.execution import aer, sweeps
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 
-from conftest import REPO
+# Not ``from conftest import REPO``: the Dask workers import this module, and on a worker the
+# name ``conftest`` can resolve to the repository's root conftest instead of tests/conftest.py.
+REPO = Path(__file__).resolve().parents[1]
 
 SIX = str(REPO / "qcards" / "specs" / "six-card.toml")
 FOUR = str(REPO / "qcards" / "specs" / "four-card.toml")
