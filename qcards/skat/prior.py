@@ -375,156 +375,222 @@ def parse_prior(raw: Any, spec: Endgame, fail: Callable[[str, str], SpecError]) 
     extra = sorted(set(raw) - set(PRIOR_FIELDS))
     if extra:
         raise fail(f"prior.{extra[0]}", f"unknown field (allowed: {', '.join(PRIOR_FIELDS)})")
-    players, receivers = spec.players, spec.receivers
-    rules = spec.rules
-
-    def table(name: str) -> dict:
-        value = raw.get(name, {})
-        if not isinstance(value, dict):
-            raise fail(f"prior.{name}", "must be a table keyed by player")
-        return value
-
-    def who(name: Any, fieldname: str, skat: bool) -> str:
-        allowed = receivers if skat else players
-        if name not in allowed:
-            kind = "a player or the skat receiving unknown cards" if skat else "a player"
-            raise fail(
-                fieldname, f"unknown receiver {name!r} (expected {kind}: {', '.join(allowed)})"
-            )
-        return name
-
-    def card_list(value: Any, fieldname: str) -> tuple[Card, ...]:
-        if not isinstance(value, list):
-            raise fail(fieldname, 'must be a list of cards like ["SJ", "CA"]')
-        try:
-            return tuple(Card.parse(v) for v in value)
-        except CardError as exc:
-            raise fail(fieldname, str(exc)) from None
-
-    def category(value: Any, fieldname: str) -> str:
-        name = str(value).lower()
-        name = SUIT_NAMES.get(name.upper(), name)
-        if name not in CATEGORIES:
-            raise fail(fieldname, f"unknown category {value!r} (expected {' | '.join(CATEGORIES)})")
-        if name == "trumps" and rules.trump.suit is None and rules.trump.value != "grand":
-            raise fail(fieldname, f"a {rules.trump.value} game has no trumps")
-        return name
-
-    void: dict[str, tuple[str, ...]] = {}
-    for player, names in table("void").items():
-        fieldname = f"prior.void.{player}"
-        who(player, fieldname, skat=False)
-        if not isinstance(names, list):
-            raise fail(fieldname, 'must be a list of suits like ["spades"]')
-        void[player] = tuple(dict.fromkeys(category(n, fieldname) for n in names))
-        for name in void[player]:
-            shown = category_cards(rules, name, spec.hands[player])
-            if shown:
-                raise fail(
-                    fieldname,
-                    f"{player} cannot be void in {name}: the known hand holds "
-                    f"{' '.join(map(str, shown))}",
-                )
-
-    holds: dict[str, tuple[Card, ...]] = {}
-    for receiver, cards in table("holds").items():
-        fieldname = f"prior.holds.{receiver}"
-        if receiver not in receivers and receiver in players:
-            cards = card_list(cards, fieldname)
-            missing = [c for c in cards if c not in spec.hands[receiver]]
-            if missing:
-                raise fail(
-                    fieldname,
-                    f"{receiver} receives no unknown cards and its known hand lacks "
-                    f"{' '.join(map(str, missing))}",
-                )
-            continue
-        who(receiver, fieldname, skat=True)
-        cards = card_list(cards, fieldname)
-        for c in cards:
-            owner = spec.owner_of_known(c)
-            if owner is not None and owner != receiver:
-                raise fail(fieldname, f"{c} is in {owner}'s known hand")
-            if owner is None and c not in spec.unknown:
-                raise fail(fieldname, f"{c} is not in play (neither a known nor an unknown card)")
-            for other, theirs in holds.items():
-                if c in theirs:
-                    raise fail(fieldname, f"{c} is also held by {other} ('prior.holds.{other}')")
-        unknown_cards = tuple(c for c in cards if c in spec.unknown)
-        if unknown_cards:
-            holds[receiver] = unknown_cards
-
-    at_least: dict[str, dict[str, int]] = {}
-    for player, minimums in table("at_least").items():
-        fieldname = f"prior.at_least.{player}"
-        who(player, fieldname, skat=False)
-        if not isinstance(minimums, dict):
-            raise fail(fieldname, "must be a table of category = number, e.g. { trumps = 1 }")
-        at_least[player] = {}
-        for name, least in minimums.items():
-            sub = f"{fieldname}.{name}"
-            if isinstance(least, bool) or not isinstance(least, int) or least < 0:
-                raise fail(sub, f"must be a whole number >= 0, got {least!r}")
-            at_least[player][category(name, sub)] = least
-            known = len(category_cards(rules, category(name, sub), spec.hands[player]))
-            if player not in receivers and known < least:
-                raise fail(
-                    sub, f"{player} receives no unknown cards and its known hand has {known}"
-                )
-        if not at_least[player]:
-            del at_least[player]
-
-    weight: dict[str, dict[Card, Fraction]] = {}
-    for receiver, weights in table("weight").items():
-        fieldname = f"prior.weight.{receiver}"
-        who(receiver, fieldname, skat=True)
-        if not isinstance(weights, dict):
-            raise fail(fieldname, "must be a table of card = weight, e.g. { CA = 2.0 }")
-        weight[receiver] = {}
-        for key, value in weights.items():
-            sub = f"{fieldname}.{key}"
-            try:
-                card = Card.parse(key)
-            except CardError as exc:
-                raise fail(sub, str(exc)) from None
-            if card not in spec.unknown:
-                raise fail(sub, f"{card} is not an unknown card: only unknown cards are weighted")
-            try:
-                weight[receiver][card] = exact_weight(value)
-            except ValueError as exc:
-                raise fail(sub, str(exc)) from None
-
-    likelihood = []
-    raw_likelihood = raw.get("likelihood", [])
-    if not isinstance(raw_likelihood, list):
-        raise fail("prior.likelihood", "must be a list of { holder, cards, factors } tables")
-    for k, entry in enumerate(raw_likelihood, start=1):
-        fieldname = f"prior.likelihood[{k}]"
-        if not isinstance(entry, dict) or set(entry) != {"holder", "cards", "factors"}:
-            raise fail(fieldname, "must be a table with exactly: holder, cards, factors")
-        holder = who(entry["holder"], f"{fieldname}.holder", skat=True)
-        cards = card_list(entry["cards"], f"{fieldname}.cards")
-        outside = [str(c) for c in cards if c not in spec.unknown]
-        if outside or len(set(cards)) != len(cards):
-            why = f"not unknown cards: {' '.join(outside)}" if outside else "a card twice"
-            raise fail(f"{fieldname}.cards", why)
-        needed = min(len(cards), spec.sizes[holder]) + 1
-        raw_factors = entry["factors"]
-        if not isinstance(raw_factors, list) or len(raw_factors) != needed:
-            raise fail(
-                f"{fieldname}.factors",
-                f"needs {needed} factors, one per count 0..{needed - 1} of those cards "
-                f"{holder} can get",
-            )
-        try:
-            factors = tuple(exact_weight(v, zero=True) for v in raw_factors)
-        except ValueError as exc:
-            raise fail(f"{fieldname}.factors", str(exc)) from None
-        likelihood.append(CountFactor(holder, frozenset(cards), factors))
-
+    reader = _PriorReader(raw, spec, fail)
     prior = Prior(
-        void=void, holds=holds, at_least=at_least, weight=weight, likelihood=tuple(likelihood)
+        void=reader.void(),
+        holds=reader.holds(),
+        at_least=reader.at_least(),
+        weight=reader.weight(),
+        likelihood=reader.likelihood(),
     )
     if not partition_function(dataclasses.replace(spec, prior=prior)):
         raise fail("prior", "no deal of the unknown cards satisfies these constraints")
     return prior
+
+
+class _PriorReader:
+    """The fields of one ``[prior]`` table, each read and checked by a method of its own (in
+    the order :func:`parse_prior` calls them, which is the order errors are found in)."""
+
+    def __init__(self, raw: dict, spec: Endgame, fail: Callable[[str, str], SpecError]) -> None:
+        self.raw, self.spec, self.fail = raw, spec, fail
+
+    # -- the pieces every field is made of
+
+    def table(self, name: str) -> dict:
+        """The sub-table ``prior.<name>`` (empty if absent), keyed by player."""
+        value = self.raw.get(name, {})
+        if not isinstance(value, dict):
+            raise self.fail(f"prior.{name}", "must be a table keyed by player")
+        return value
+
+    def who(self, name: Any, fieldname: str, skat: bool) -> str:
+        """``name`` if it is a player (``skat``: a receiver of unknown cards, Skat included)."""
+        allowed = self.spec.receivers if skat else self.spec.players
+        if name not in allowed:
+            kind = "a player or the skat receiving unknown cards" if skat else "a player"
+            raise self.fail(
+                fieldname, f"unknown receiver {name!r} (expected {kind}: {', '.join(allowed)})"
+            )
+        return name
+
+    def card_list(self, value: Any, fieldname: str) -> tuple[Card, ...]:
+        """A list of card names as cards."""
+        if not isinstance(value, list):
+            raise self.fail(fieldname, 'must be a list of cards like ["SJ", "CA"]')
+        return tuple(self.card(v, fieldname) for v in value)
+
+    def card(self, key: Any, fieldname: str) -> Card:
+        """One card name as a card."""
+        try:
+            return Card.parse(key)
+        except CardError as exc:
+            raise self.fail(fieldname, str(exc)) from None
+
+    def category(self, value: Any, fieldname: str) -> str:
+        """A suit name, a suit letter or ``trumps``, as one of :data:`CATEGORIES`."""
+        name = str(value).lower()
+        name = SUIT_NAMES.get(name.upper(), name)
+        if name not in CATEGORIES:
+            raise self.fail(
+                fieldname, f"unknown category {value!r} (expected {' | '.join(CATEGORIES)})"
+            )
+        trump = self.spec.rules.trump
+        if name == "trumps" and trump.suit is None and trump.value != "grand":
+            raise self.fail(fieldname, f"a {trump.value} game has no trumps")
+        return name
+
+    def weight_of(self, value: Any, fieldname: str, zero: bool = False) -> Fraction:
+        """:func:`exact_weight`, its complaint raised for ``fieldname``."""
+        try:
+            return exact_weight(value, zero)
+        except ValueError as exc:
+            raise self.fail(fieldname, str(exc)) from None
+
+    # -- the fields
+
+    def void(self) -> dict[str, tuple[str, ...]]:
+        """``prior.void``: per player, the categories it holds no card of."""
+        void: dict[str, tuple[str, ...]] = {}
+        for player, names in self.table("void").items():
+            fieldname = f"prior.void.{player}"
+            self.who(player, fieldname, skat=False)
+            if not isinstance(names, list):
+                raise self.fail(fieldname, 'must be a list of suits like ["spades"]')
+            void[player] = tuple(dict.fromkeys(self.category(n, fieldname) for n in names))
+            for name in void[player]:
+                shown = category_cards(self.spec.rules, name, self.spec.hands[player])
+                if shown:
+                    raise self.fail(
+                        fieldname,
+                        f"{player} cannot be void in {name}: the known hand holds "
+                        f"{' '.join(map(str, shown))}",
+                    )
+        return void
+
+    def holds(self) -> dict[str, tuple[Card, ...]]:
+        """``prior.holds``: per receiver, the unknown cards it holds (a player receiving no
+        unknown cards may only name cards of its known hand)."""
+        spec = self.spec
+        holds: dict[str, tuple[Card, ...]] = {}
+        for receiver, names in self.table("holds").items():
+            fieldname = f"prior.holds.{receiver}"
+            if receiver not in spec.receivers and receiver in spec.players:
+                self.check_known_holds(receiver, self.card_list(names, fieldname), fieldname)
+                continue
+            self.who(receiver, fieldname, skat=True)
+            cards = self.card_list(names, fieldname)
+            for c in cards:
+                self.check_held_card(c, receiver, holds, fieldname)
+            unknown_cards = tuple(c for c in cards if c in spec.unknown)
+            if unknown_cards:
+                holds[receiver] = unknown_cards
+        return holds
+
+    def check_known_holds(self, player: str, cards: tuple[Card, ...], fieldname: str) -> None:
+        """A player receiving no unknown cards holds only its known hand."""
+        missing = [c for c in cards if c not in self.spec.hands[player]]
+        if missing:
+            raise self.fail(
+                fieldname,
+                f"{player} receives no unknown cards and its known hand lacks "
+                f"{' '.join(map(str, missing))}",
+            )
+
+    def check_held_card(
+        self, card: Card, receiver: str, holds: Mapping[str, tuple[Card, ...]], fieldname: str
+    ) -> None:
+        """``card`` is in play, not in another's known hand and not held by another already."""
+        owner = self.spec.owner_of_known(card)
+        if owner is not None and owner != receiver:
+            raise self.fail(fieldname, f"{card} is in {owner}'s known hand")
+        if owner is None and card not in self.spec.unknown:
+            raise self.fail(
+                fieldname, f"{card} is not in play (neither a known nor an unknown card)"
+            )
+        for other, theirs in holds.items():
+            if card in theirs:
+                raise self.fail(
+                    fieldname, f"{card} is also held by {other} ('prior.holds.{other}')"
+                )
+
+    def at_least(self) -> dict[str, dict[str, int]]:
+        """``prior.at_least``: per player, the least number of cards of each category."""
+        spec = self.spec
+        at_least: dict[str, dict[str, int]] = {}
+        for player, minimums in self.table("at_least").items():
+            fieldname = f"prior.at_least.{player}"
+            self.who(player, fieldname, skat=False)
+            if not isinstance(minimums, dict):
+                raise self.fail(
+                    fieldname, "must be a table of category = number, e.g. { trumps = 1 }"
+                )
+            at_least[player] = {}
+            for name, least in minimums.items():
+                sub = f"{fieldname}.{name}"
+                if isinstance(least, bool) or not isinstance(least, int) or least < 0:
+                    raise self.fail(sub, f"must be a whole number >= 0, got {least!r}")
+                category = self.category(name, sub)
+                at_least[player][category] = least
+                known = len(category_cards(spec.rules, category, spec.hands[player]))
+                if player not in spec.receivers and known < least:
+                    raise self.fail(
+                        sub, f"{player} receives no unknown cards and its known hand has {known}"
+                    )
+            if not at_least[player]:
+                del at_least[player]
+        return at_least
+
+    def weight(self) -> dict[str, dict[Card, Fraction]]:
+        """``prior.weight``: per receiver, the weight of each unknown card in its hand."""
+        weight: dict[str, dict[Card, Fraction]] = {}
+        for receiver, weights in self.table("weight").items():
+            fieldname = f"prior.weight.{receiver}"
+            self.who(receiver, fieldname, skat=True)
+            if not isinstance(weights, dict):
+                raise self.fail(fieldname, "must be a table of card = weight, e.g. { CA = 2.0 }")
+            weight[receiver] = {}
+            for key, value in weights.items():
+                sub = f"{fieldname}.{key}"
+                card = self.card(key, sub)
+                if card not in self.spec.unknown:
+                    raise self.fail(
+                        sub, f"{card} is not an unknown card: only unknown cards are weighted"
+                    )
+                weight[receiver][card] = self.weight_of(value, sub)
+        return weight
+
+    def likelihood(self) -> tuple[CountFactor, ...]:
+        """``prior.likelihood``: a list of count factors."""
+        entries = self.raw.get("likelihood", [])
+        if not isinstance(entries, list):
+            raise self.fail(
+                "prior.likelihood", "must be a list of { holder, cards, factors } tables"
+            )
+        return tuple(
+            self.count_factor(entry, f"prior.likelihood[{k}]")
+            for k, entry in enumerate(entries, start=1)
+        )
+
+    def count_factor(self, entry: Any, fieldname: str) -> CountFactor:
+        """One entry of ``prior.likelihood``: a holder, distinct unknown cards and one factor
+        per count of them the holder can get."""
+        if not isinstance(entry, dict) or set(entry) != {"holder", "cards", "factors"}:
+            raise self.fail(fieldname, "must be a table with exactly: holder, cards, factors")
+        holder = self.who(entry["holder"], f"{fieldname}.holder", skat=True)
+        cards = self.card_list(entry["cards"], f"{fieldname}.cards")
+        outside = [str(c) for c in cards if c not in self.spec.unknown]
+        if outside or len(set(cards)) != len(cards):
+            why = f"not unknown cards: {' '.join(outside)}" if outside else "a card twice"
+            raise self.fail(f"{fieldname}.cards", why)
+        needed = min(len(cards), self.spec.sizes[holder]) + 1
+        raw_factors = entry["factors"]
+        if not isinstance(raw_factors, list) or len(raw_factors) != needed:
+            raise self.fail(
+                f"{fieldname}.factors",
+                f"needs {needed} factors, one per count 0..{needed - 1} of those cards "
+                f"{holder} can get",
+            )
+        # 0 is allowed: a factor may rule a count out
+        factors = tuple(self.weight_of(v, f"{fieldname}.factors", zero=True) for v in raw_factors)
+        return CountFactor(holder, frozenset(cards), factors)
