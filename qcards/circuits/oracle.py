@@ -119,7 +119,7 @@ def target_gap(spec: Endgame) -> int:
 
 
 class WinOracleGate(Gate):
-    """Compute "the declarer won" into the top qubit of a score register.
+    r"""Compute "the declarer won" into the top qubit of a score register.
 
     Point games (described below): "the declarer reached the target". Null games: "the declarer
     took no trick", by the same additions with the terms of :func:`_win_terms`.
