@@ -225,8 +225,7 @@ def run_by_instruction(
     compiler = Compiler(classical_actions)
     for instruction in circuit.data:
         qubits = tuple(index[q] for q in instruction.qubits)
-        for fn, args in compiler.placed(instruction.operation, qubits):
-            fn(state, *args)
+        state.run(compiler.placed(instruction.operation, qubits))
         if dephase is not None:
             state.merge()
             phases = np.exp(2j * np.pi * dephase.random(state.num_rows))

@@ -88,8 +88,7 @@ def run_shots(
             state.fold()
             draw(state, qubits, deal_rng)
         else:
-            for fn, args in compiler.placed(op, qubits):
-                fn(state, *args)
+            state.run(compiler.placed(op, qubits))
         if state.num_rows != shots:
             collapse(state, shots, play_rng)
     # a gate may reorder rows without branching (the forced plays of the last trick): put the

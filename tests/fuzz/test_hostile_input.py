@@ -362,8 +362,7 @@ PEAK = textwrap.dedent(
     state = sparse.SparseState(game.num_qubits, max_rows=10**10)
     base = status("VmRSS")
     open("/proc/self/clear_refs", "w").write("5")  # VmHWM from here on
-    for fn, args in steps:
-        fn(state, *args)
+    state.run(steps)
     state.merge()
     peak = status("VmHWM") - base
     estimate = sparse.estimate_bytes(state.peak_rows, game.num_qubits, len(game.layout.cards))
