@@ -10,6 +10,7 @@ how often |p_win - exact| <= 0.05, how often the 95% interval covers the exact v
 absolute error, and (for ``all``) how often the fit was dropped.
 
     python benchmarks/bench_mitigation_seeds.py [--seeds 10] [--shots 1000] [--quick]
+        [--examples four-card,six-card]
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation
 from qcards.execution.run import sampled_counts
 from qcards.execution.targets import parse_target
 from qcards.execution.transpile import measured_circuit, transpile_to, transpiled_size
-from qcards.paper.examples import FOUR_CARD, SIX_CARD
+from qcards.paper.examples import EXAMPLES
 from qcards.skat.referee import evaluate
 
 BACKEND = "fake:FakeTorino"
@@ -58,11 +59,20 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--shots", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="two seeds, 300 shots")
+    parser.add_argument(
+        "--examples",
+        default="four-card,six-card",
+        help="comma-separated paper examples (default: four-card,six-card)",
+    )
     args = parser.parse_args()
     seeds, shots = (2, 300) if args.quick else (args.seeds, args.shots)
     print(f"# Mitigation over {seeds} seeds on {BACKEND} ({shots} shots a run)\n")
     print(f"load average at the start: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
-    for example in (FOUR_CARD, SIX_CARD):
+    chosen = [name.strip() for name in args.examples.split(",")]
+    unknown = [name for name in chosen if name not in EXAMPLES]
+    if unknown:
+        parser.error(f"unknown example {unknown[0]!r}; choose from {', '.join(EXAMPLES)}")
+    for example in (EXAMPLES[name] for name in chosen):
         exact = float(evaluate(example.spec()).p_win)
         rows = {name: [] for name in ESTIMATORS}
         start = time.perf_counter()

@@ -26,7 +26,7 @@ import time
 from qcards.analysis.resources import resource_spec, with_prior_text
 from qcards.circuits.deal import deal_gate
 from qcards.circuits.layout import GameLayout
-from qcards.execution.transpile import lower
+from qcards.circuits.lowering import lower
 from qcards.skat.history import after_history
 from qcards.skat.spec import Endgame
 

@@ -26,11 +26,24 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports_of(path: Path) -> set[str]:
-    """Every module ``path`` imports, at any depth (lazy imports inside functions included)."""
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    """ids of the nodes inside ``if TYPE_CHECKING:`` blocks (imports for type checkers only)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
+            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return out
+
+
+def imports_of(path: Path, typing: bool = True) -> set[str]:
+    """Every module ``path`` imports, at any depth (lazy imports inside functions included;
+    those under ``if TYPE_CHECKING:`` only with ``typing``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = set() if typing else _type_checking_nodes(tree)
     found = set()
     for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -50,6 +63,8 @@ def _exists(module: str) -> bool:
 
 
 MODULES = {module_name(p): imports_of(p) for p in sorted(PACKAGE.rglob("*.py"))}
+RUNTIME = {module_name(p): imports_of(p, typing=False) for p in sorted(PACKAGE.rglob("*.py"))}
+"""The imports that run (type checkers' imports are not cycles)."""
 
 
 def layer(module: str) -> str | None:
@@ -132,7 +147,7 @@ def test_games_use_only_the_lower_layers():
 
 
 def _cycles() -> list[list[str]]:
-    graph = {m: sorted(t for t in own(i) if t in MODULES and t != m) for m, i in MODULES.items()}
+    graph = {m: sorted(t for t in own(i) if t in MODULES and t != m) for m, i in RUNTIME.items()}
     state: dict[str, int] = {}
     found = []
 
@@ -188,3 +203,41 @@ def test_referees_import_without_qiskit():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+CONSTRUCTION_NAMES = {"paper", "efficient", "hardware"}
+SYNTHESIS_MODULES = ("qcards.circuits.construction", "qcards.circuits.syntheses")
+
+
+def _compares_constructions(tree: ast.AST) -> list[str]:
+    """Comparisons that pick a construction: a construction's name compared with ``==``,
+    ``!=``, ``in`` (or ``is``), or a ``Construction`` member tested."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        for operand in [node.left, *node.comparators]:
+            named = isinstance(operand, ast.Constant) and operand.value in CONSTRUCTION_NAMES
+            member = isinstance(operand, ast.Attribute) and ast.unparse(operand).startswith(
+                "Construction."
+            )
+            if named or member:
+                found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_only_the_registry_and_the_syntheses_compare_constructions():
+    """Everything else reads a construction's fields (issue 30): adding one is one module."""
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if module.startswith(SYNTHESIS_MODULES):
+            continue
+        for where in _compares_constructions(ast.parse(path.read_text(encoding="utf-8"))):
+            offenders.append(f"{module} {where}")
+    assert not offenders, offenders
+
+
+def test_the_construction_check_can_fail():
+    tree = ast.parse('if task.construction == "hardware" or c is Construction.PAPER: pass')
+    assert len(_compares_constructions(tree)) == 2

@@ -200,7 +200,7 @@ def test_hardware_construction_skat_fixtures(fixture, request):
 
 
 def test_hardware_construction_refuses_large_endgames(monkeypatch, six_card):
-    from qcards.circuits import hardware
+    from qcards.circuits.syntheses import hardware
     from qcards.errors import ParameterError
 
     monkeypatch.setattr(hardware, "HARDWARE_MAX_STATES", 10)

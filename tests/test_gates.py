@@ -12,6 +12,7 @@ from qiskit_aer import AerSimulator
 
 from qcards.circuits.gates import CardPlayGate, DealGate, TrickTakingGate, WStateGate
 from qcards.circuits.layout import GameLayout
+from qcards.circuits.syntheses.paper_terms import play_terms, trick_terms
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 
 
@@ -73,8 +74,9 @@ def game_gate_examples():
     out = []
     for layout in layout_examples():
         for t in range(1, layout.num_tricks + 1):
-            out += [CardPlayGate(layout, t, i) for i in range(len(layout.spec.players))]
-            out.append(TrickTakingGate(layout, t))
+            players = range(len(layout.spec.players))
+            out += [CardPlayGate(layout, t, i, construction="paper") for i in players]
+            out.append(TrickTakingGate(layout, t, "paper"))
     return out
 
 
@@ -114,8 +116,8 @@ def test_game_gate_followed_by_inverse_is_identity(gate):
 
 def test_card_play_gate_terms_follow_suit():
     layout = GameLayout(SIX_CARD.spec())
-    gate = CardPlayGate(layout, 1, 1)  # B follows A's lead in trick 1
-    for term in gate.terms():
+    gate = CardPlayGate(layout, 1, 1, construction="paper")  # B follows A's lead in trick 1
+    for term in play_terms(gate):
         led_suit = layout.spec.rules.effective_suit(term.led)
         following = [c for c in term.hand if layout.spec.rules.effective_suit(c) == led_suit]
         assert set(term.legal) == set(following or term.hand)
@@ -123,9 +125,14 @@ def test_card_play_gate_terms_follow_suit():
 
 def test_trick_taking_terms_pick_rule_winner():
     layout = GameLayout(SIX_CARD.spec())
-    for term in TrickTakingGate(layout, 1).terms():
-        winner_index = layout.spec.rules.trick_winner(term.cards)
-        assert term.winner == layout.spec.players[winner_index]
+    gate = TrickTakingGate(layout, 1, "paper")
+    for term in trick_terms(gate):
+        winner = term.seats[layout.spec.rules.trick_winner(term.cards)]
+        seat = layout.spec.players.index(winner)
+        register = layout.winner[1]
+        assert gate.flips(term.cards, list(term.seats)) == [
+            register[b] for b in range(register.size) if (seat >> b) & 1
+        ]
 
 
 @pytest.mark.parametrize("bad", [0, 3])

@@ -17,11 +17,11 @@ HANG_GUARD = 300
 
 UNGUARDED = """\
 SPEC = {spec!r}
-from qcards import Card, Construction, build_game, load_spec
+from qcards import Card, build_game, load_spec
 from qcards.execution.exact import exact_stage_probabilities
 
 spec = load_spec(SPEC)
-game = build_game(spec, Card.parse("CA"), construction=Construction.PAPER)
+game = build_game(spec, Card.parse("CA"), construction="paper")
 probs = exact_stage_probabilities(game)
 print("stages", len(probs))
 """

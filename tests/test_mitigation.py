@@ -139,7 +139,7 @@ def test_cli_mitigate_all_on_a_fake_device(capsys):
 def test_run_defaults_to_the_hardware_construction_on_devices(monkeypatch):
     from types import SimpleNamespace
 
-    from qcards.circuits import hardware
+    from qcards.circuits.syntheses import hardware
     from qcards.cli.run import default_construction
 
     spec = FOUR_CARD.spec()

@@ -19,9 +19,9 @@ from fractions import Fraction
 import numpy as np
 from qiskit import ClassicalRegister
 
-from qcards.circuits.construction import Construction
 from qcards.circuits.oracle import build_win_circuit
 from qcards.circuits.task import GameTask
+from qcards.estimation.algorithms import registry
 from qcards.estimation.counting import count
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.sampling import default_sampler
@@ -29,22 +29,19 @@ from qcards.skat.cards import Card
 from qcards.skat.referee import evaluate
 from qcards.skat.spec import Endgame
 
-CONSTRUCTION = Construction.PAPER
+CONSTRUCTION = "paper"
 """The game circuit inside A in this study."""
 
 
-DEFAULT_SETTINGS: Mapping[str, tuple[dict, ...]] = {
-    "canonical": tuple({"eval_qubits": m} for m in (2, 3, 4)),
-    "iae": tuple({"epsilon": e} for e in (0.1, 0.05, 0.02, 0.01)),
-    "mlae": tuple({"epsilon": e} for e in (0.2, 0.1, 0.05, 0.02)),
+DEFAULT_SETTINGS: Mapping[str, tuple[Mapping, ...]] = {
+    **{name: algorithm.sweep for name, algorithm in registry().items()},
     "sampling": tuple({"shots": n} for n in (100, 400, 1600, 6400)),
 }
-"""Settings per method, from coarse to fine (the x axis of the error figure)."""
+"""Settings per method, from coarse to fine (the x axis of the error figure): every registered
+estimation algorithm's sweep, then plain sampling."""
 
-QUICK_SETTINGS: Mapping[str, tuple[dict, ...]] = {
-    "canonical": ({"eval_qubits": 2}, {"eval_qubits": 3}),
-    "iae": ({"epsilon": 0.1}, {"epsilon": 0.03}),
-    "mlae": ({"epsilon": 0.2}, {"epsilon": 0.05}),
+QUICK_SETTINGS: Mapping[str, tuple[Mapping, ...]] = {
+    **{name: algorithm.quick_sweep for name, algorithm in registry().items()},
     "sampling": ({"shots": 100}, {"shots": 1600}),
 }
 """Two settings per method, for smoke runs."""
@@ -160,7 +157,7 @@ def estimation_error(
                     used = option["shots"]
                 else:
                     options = EstimationOptions(
-                        method, seed=seed, shots=100, backend=backend, **option
+                        algorithm=method, seed=seed, shots=100, backend=backend, **option
                     )
                     result = count(GameTask(spec, first, CONSTRUCTION), options)
                     estimate, used = result.estimate, result.oracle_calls

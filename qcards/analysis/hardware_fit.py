@@ -77,7 +77,7 @@ def hardware_fit(
     spec: Endgame,
     device: str = "FakeTorino",
     first: Card | None = None,
-    construction: Construction | str = Construction.PAPER,
+    construction: Construction | str = "paper",
     stages: Iterable[str] | None = None,
     seed: int = 1,
 ) -> tuple[DeviceErrors, list[StageFit]]:

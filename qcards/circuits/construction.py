@@ -1,51 +1,216 @@
-"""Which synthesis of the game gates a circuit uses (the way Qiskit chooses a synthesis plugin).
+"""Constructions: how the game gates are synthesised, as records in a registry.
 
-Both constructions build the same gates from the same spec and act the same on the measured
-registers; they differ in how each gate is synthesised:
+A game circuit is made of one gate per game concept -- the deal
+(:class:`~qcards.circuits.gates.deal.GameDealGate`, Eq. 1), a card play
+(:class:`~qcards.circuits.gates.play.CardPlayGate`, Eqs. 9-13), a trick
+(:class:`~qcards.circuits.gates.trick.TrickTakingGate`, Eqs. 14-15), the win oracle and the
+paper's hand codes. Each gate names its registers and has one classical action on game states,
+written once from :class:`~qcards.skat.cards.Rules`. What differs between constructions is only
+the *definition* of each gate: its synthesis. This is Qiskit's high-level synthesis pattern (a
+gate states what it does; syntheses are plugins chosen by name), applied to the game's gates.
 
-``Construction.PAPER``
+A :class:`Construction` is a frozen record: a name, one synthesis per concept, and what the
+construction needs of the layout (a workspace of clean ancillas, for instance). The built-ins
+are registered here (their syntheses live in :mod:`qcards.circuits.syntheses`):
+
+``paper``
     the paper's constructions: state preparation for U_ini (Eq. 1) and products over
     configurations for CP and TT (Eqs. 12 and 15), exponential in the hand size; narrow at the
     paper's sizes (15 qubits for the four-card example).
-``Construction.EFFICIENT`` (the default)
-    Dicke-state deals and per-card predicates (:mod:`qcards.circuits.gates.dicke`,
-    :mod:`qcards.circuits.gates.predicates`), polynomial, with clean ancillas in a workspace.
-``Construction.HARDWARE``
+``efficient`` (the default)
+    Dicke-state deals and per-card predicates, polynomial, with clean ancillas in a workspace.
+``hardware``
     for small endgames on today's devices: each stage synthesised for few two-qubit gates from
-    the rules on the basis states the circuit reaches (:mod:`qcards.circuits.hardware`); the
-    paper construction's registers.
+    the rules on the basis states the circuit reaches; the paper construction's registers.
+
+Third parties add a construction without touching qcards: a package exposes a
+:class:`Construction` record through the entry-point group ``qcards.constructions``, e.g. in
+its ``pyproject.toml``::
+
+    [project.entry-points."qcards.constructions"]
+    probe = "probe_package:PROBE"
+
+where ``PROBE = dataclasses.replace(get_construction("efficient"), name="probe")``. Then
+``--construction probe`` works in every command. Only this module and the syntheses look at
+which construction is which; everything else reads the record's fields.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
+import importlib.metadata
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from qcards.errors import ParameterError
 
+if TYPE_CHECKING:
+    from qiskit.circuit import Gate, QuantumCircuit
 
-class Construction(StrEnum):
-    """A synthesis of the game gates; compares equal to its name (``"paper"``, ...)."""
+    from qcards.circuits.gates.deal import GameDealGate
+    from qcards.circuits.gates.play import CardPlayGate
+    from qcards.circuits.gates.trick import TrickTakingGate
+    from qcards.circuits.layout import GameLayout
+    from qcards.skat.cards import Card
+    from qcards.skat.spec import Endgame
 
-    PAPER = "paper"
-    EFFICIENT = "efficient"
-    HARDWARE = "hardware"
+ENTRY_POINT_GROUP = "qcards.constructions"
+
+
+@dataclass(frozen=True, eq=False)
+class Construction:
+    """One way of synthesising every game gate.
+
+    Attributes:
+        name: what ``--construction`` and ``construction=`` call it.
+        summary: one line for help texts.
+        layout: the registers the syntheses need, ``layout(spec, paper_codes)``: the paper's,
+            or with a workspace of clean ancillas.
+        deal: synthesis of the deal: the state-preparation gate for a
+            :class:`~qcards.circuits.gates.deal.GameDealGate`, applied to the owner registers
+            and then as many of the workspace's ``held`` ancillas as it has further qubits.
+        play: synthesis of a card play: the definition of a
+            :class:`~qcards.circuits.gates.play.CardPlayGate` on the whole layout.
+        trick: synthesis of a trick: the definition of a
+            :class:`~qcards.circuits.gates.trick.TrickTakingGate` on the whole layout.
+        plan: ``plan(layout, first)`` runs once per game before any gate is synthesised and
+            its result is handed to every gate (``gate.plan``); None for syntheses that need
+            nothing beyond the gate (the hardware construction follows the reached basis states
+            from stage to stage here).
+        tag: suffix of the gates' names (``cp<tag>_t1_p0``), so circuits show which synthesis
+            they hold.
+        keeps_paper_codes: can keep the paper's card codes in registers (Tables 4 and 6).
+        grows_exponentially: the deal and card plays grow exponentially with the hand size;
+            such circuits are counted by formula, not built, beyond the paper's sizes
+            (:func:`formula_counts`).
+        formula_counts: ``formula_counts(spec)`` gives (qubits, {stage kind: count}) without
+            building the circuit, or None when the construction is always built.
+        build_limit: the most cards per player ``qcards resources`` builds this construction
+            for (beyond it, :attr:`formula_counts`); None: always built.
+    """
+
+    name: str
+    summary: str
+    layout: Callable[[Endgame, bool], GameLayout]
+    deal: Callable[[GameDealGate], Gate]
+    play: Callable[[CardPlayGate], QuantumCircuit]
+    trick: Callable[[TrickTakingGate], QuantumCircuit]
+    plan: Callable[[GameLayout, Card | None], Any] | None = None
+    tag: str = ""
+    keeps_paper_codes: bool = False
+    grows_exponentially: bool = False
+    formula_counts: Callable[[Endgame], tuple[int, dict]] | None = None
+    build_limit: int | None = None
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __eq__(self, other: object) -> bool:
+        """Records are equal when all their fields are; a record also equals its name (as the
+        job store and JSON outputs write it)."""
+        if isinstance(other, str):
+            return other == self.name
+        if not isinstance(other, Construction):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    @property
+    def value(self) -> str:
+        """The name (as the job store and JSON outputs write it)."""
+        return self.name
 
     @classmethod
     def parse(cls, value: str | Construction, parameter: str = "construction") -> Construction:
-        """The construction called ``value``; anything else raises :class:`ParameterError`."""
-        try:
-            return cls(value)
-        except ValueError:
-            expected = " | ".join(c.value for c in cls)
-            raise ParameterError(
-                parameter, f"unknown {parameter} {value!r} (expected {expected})"
-            ) from None
+        """The registered construction called ``value`` (a record is returned as it is)."""
+        return get_construction(value, parameter)
 
 
-DEFAULT_CONSTRUCTION = Construction.EFFICIENT
+BUILT_IN = ("paper", "efficient", "hardware")
+"""The constructions qcards ships (:mod:`qcards.circuits.syntheses`), registered through the
+same entry-point group as a third party's (see ``pyproject.toml``), listed first."""
+
+
+@cache
+def _load(name: str) -> Construction | None:
+    """The record of the entry point called ``name`` (None when there is none). Loaded one name
+    at a time, so a plugin may derive its record from a built-in while it loads."""
+    found = {
+        e.value: e for e in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=name)
+    }
+    if not found:
+        return None
+    if len(found) > 1:
+        raise ParameterError(
+            "construction", f"two constructions are called {name!r}: {', '.join(sorted(found))}"
+        )
+    (entry,) = found.values()
+    try:
+        record = entry.load()
+    except Exception as exc:  # a third party's import error, reported with its name
+        raise ParameterError(
+            "construction",
+            f"the construction plugin {name!r} ({entry.value}) failed to load: {exc}",
+        ) from exc
+    if not isinstance(record, Construction) or record.name != name:
+        raise ParameterError(
+            "construction",
+            f"the entry point {name!r} of {ENTRY_POINT_GROUP} ({entry.value}) must be a qcards "
+            f"Construction called {name!r}, not {record!r:.80}",
+        )
+    return record
+
+
+@cache
+def registry() -> dict[str, Construction]:
+    """Every construction by name: the built-ins, then the other entry points of
+    ``qcards.constructions`` by name (read once per process; a broken plugin raises
+    :class:`~qcards.errors.ParameterError` naming it)."""
+    names = {e.name for e in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    missing = [name for name in BUILT_IN if name not in names]
+    if missing:
+        raise ParameterError(
+            "construction",
+            f"qcards' own constructions are not registered ({', '.join(missing)}): install "
+            "the package (pip install -e .) rather than importing it from a source tree",
+        )
+    ordered = [*BUILT_IN, *sorted(names - set(BUILT_IN))]
+    return {name: _load(name) for name in ordered}
+
+
+def reload_constructions() -> None:
+    """Read the entry points again (after installing a plugin in a running interpreter)."""
+    _load.cache_clear()
+    registry.cache_clear()
+
+
+def construction_names() -> tuple[str, ...]:
+    """The registered constructions' names, for help texts and choices."""
+    return tuple(registry())
+
+
+def get_construction(name: str | Construction, parameter: str = "construction") -> Construction:
+    """The construction called ``name``; an unknown name raises
+    :class:`~qcards.errors.ParameterError` listing the registered ones."""
+    if isinstance(name, Construction):
+        return name
+    found = _load(str(name)) if isinstance(name, str) and name else None
+    if found is None:
+        expected = " | ".join(construction_names())
+        raise ParameterError(parameter, f"unknown {parameter} {name!r} (expected {expected})")
+    return found
+
+
+DEFAULT_CONSTRUCTION = "efficient"
 """The one library default: the polynomial construction, which scales to the full game. The
-CLI's ``run`` and ``count`` default to ``paper`` instead, the narrower circuit at the paper's
-sizes (hardware, noisy emulation and the paper's counting experiments)."""
+CLI's ``run`` and ``count`` default to :data:`NARROW_CONSTRUCTION` instead."""
 
-CONSTRUCTIONS = tuple(c.value for c in Construction)
-"""The constructions by name, for help texts and choices."""
+NARROW_CONSTRUCTION = "paper"
+"""The narrowest circuit at the paper's sizes (hardware, noisy emulation and the paper's
+counting experiments): the CLI's ``run`` and ``count`` default."""
+
+DEVICE_CONSTRUCTION = "hardware"
+"""What ``run`` uses on device targets when the endgame is small enough for it."""

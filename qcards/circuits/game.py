@@ -11,17 +11,12 @@ from dataclasses import dataclass
 
 from qiskit.circuit import QuantumCircuit
 
-from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
-from qcards.circuits.deal import deal_gate
-from qcards.circuits.gates import (
-    CardPlayGate,
-    LegalPlayGate,
-    TrickTakingGate,
-    TrickWinnerGate,
-)
+from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get_construction
 from qcards.circuits.gates.codes import HandCodesGate
-from qcards.circuits.hardware import build_hardware_stages
-from qcards.circuits.layout import GameLayout, Workspace
+from qcards.circuits.gates.deal import GameDealGate
+from qcards.circuits.gates.play import CardPlayGate
+from qcards.circuits.gates.trick import TrickTakingGate
+from qcards.circuits.layout import GameLayout
 from qcards.errors import ParameterError
 from qcards.skat.cards import Card
 from qcards.skat.spec import Endgame
@@ -38,7 +33,8 @@ class GameCircuit:
         layout: the named registers.
         circuit: the whole game (all stages).
         stages: the stages in order; ``prefix_lengths[i]`` instructions reach ``stages[i]``.
-        construction: ``paper`` or ``efficient``.
+        construction: the :class:`~qcards.circuits.construction.Construction` whose
+            syntheses define the gates.
     """
 
     spec: Endgame
@@ -47,7 +43,7 @@ class GameCircuit:
     circuit: QuantumCircuit
     stages: tuple[Stage, ...]
     prefix_lengths: tuple[int, ...]
-    construction: Construction = DEFAULT_CONSTRUCTION
+    construction: Construction
 
     @property
     def num_qubits(self) -> int:
@@ -68,67 +64,45 @@ def build_game(
     paper_codes: bool = False,
     construction: Construction | str = DEFAULT_CONSTRUCTION,
 ) -> GameCircuit:
-    """The game circuit of ``spec`` in qcards' layout (:class:`~qcards.circuits.layout.GameLayout`).
+    """The game circuit of ``spec`` in its construction's layout
+    (:class:`~qcards.circuits.layout.GameLayout`): the deal, then one gate per card played and
+    per trick taken, each defined by the construction's synthesis.
 
     Args:
         spec: the endgame.
         first: fix the declarer's first card (the declarer must lead the first trick).
         paper_codes: also keep every card's state in the paper's own code (Table 4 for two
             players, Table 6 for three) in ``card_<c>`` registers, updated by every gate
-            (paper construction only).
-        construction: a :class:`~qcards.circuits.construction.Construction` (or its name);
-            both act the same on the measured registers.
+            (constructions that keep them: ``paper``).
+        construction: a registered :class:`~qcards.circuits.construction.Construction` or its
+            name; every construction acts the same on game states.
 
     Raises:
         SpecError: ``paper_codes`` for a spec with a Skat, which the paper's tables cannot code.
-        ParameterError: an unknown construction, or ``paper_codes`` with the efficient one.
+        ParameterError: an unknown construction, ``paper_codes`` with one that cannot keep
+            them, or an endgame too large for the construction.
     """
-    construction = Construction.parse(construction)
-    efficient = construction is Construction.EFFICIENT
-    if paper_codes and construction is not Construction.PAPER:
+    construction = get_construction(construction)
+    if paper_codes and not construction.keeps_paper_codes:
         raise ParameterError(
-            "paper_codes", "the paper's card codes are kept by the paper construction only"
+            "paper_codes",
+            f"the {construction} construction does not keep the paper's card codes",
         )
     check_first(spec, first)
-    if construction is Construction.HARDWARE:
-        return _build_hardware_game(spec, first)
-    width = GameLayout.owner_width_for(spec)
-    deal = None
-    if width:  # otherwise every unknown card goes to the one receiver: nothing to prepare
-        deal = deal_gate(spec, width, polynomial=efficient)
-    workspace = None
-    if efficient:
-        workspace = Workspace(spec, deal.num_ancillas if deal else 0)
-    layout = GameLayout(spec, paper_codes, workspace)
+    layout = construction.layout(spec, paper_codes)
+    plan = construction.plan(layout, first) if construction.plan is not None else None
     qc = layout.circuit("game")
     lengths = []
-    if deal is not None:
-        owner_qubits = [q for c in spec.unknown for q in layout.owner[c]]
-        ancillas = list(workspace.held[: deal.num_ancillas]) if efficient else []
-        qc.append(deal, [*owner_qubits, *ancillas])
+    if layout.owner_width:  # otherwise every unknown card goes to its one receiver
+        qc.append(GameDealGate(layout, construction, plan), qc.qubits)
     if layout.code is not None:
         qc.append(HandCodesGate(layout), qc.qubits)
-    play_gate = LegalPlayGate if efficient else CardPlayGate
-    take_gate = TrickWinnerGate if efficient else TrickTakingGate
     all_stages = stages(spec)
     for stage in all_stages:
         if stage.kind == "play":
-            qc.append(play_gate(layout, stage.trick, stage.position, first), qc.qubits)
+            gate = CardPlayGate(layout, stage.trick, stage.position, first, construction, plan)
+            qc.append(gate, qc.qubits)
         elif stage.kind == "trick":
-            qc.append(take_gate(layout, stage.trick), qc.qubits)
+            qc.append(TrickTakingGate(layout, stage.trick, construction, plan), qc.qubits)
         lengths.append(len(qc.data))
     return GameCircuit(spec, first, layout, qc, all_stages, tuple(lengths), construction)
-
-
-def _build_hardware_game(spec: Endgame, first: Card | None) -> GameCircuit:
-    layout = GameLayout(spec)
-    all_stages = stages(spec)
-    deal, gates = build_hardware_stages(spec, layout, first, all_stages)
-    qc = layout.circuit("game")
-    if deal is not None:
-        qc.append(deal, qc.qubits)
-    lengths = [len(qc.data)]  # the deal stage
-    for gate in gates:
-        qc.append(gate, qc.qubits)
-        lengths.append(len(qc.data))
-    return GameCircuit(spec, first, layout, qc, all_stages, tuple(lengths), Construction.HARDWARE)

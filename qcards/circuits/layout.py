@@ -171,6 +171,11 @@ class GameLayout:
     def qubits(self) -> list[Qubit]:
         return [q for r in self.registers for q in r]
 
+    @property
+    def ancillas(self) -> list[Qubit]:
+        """The clean ancillas: ``flag`` and the workspace's, 0 on every game state."""
+        return [*self.flag, *(self.work.qubits if self.work is not None else [])]
+
     # -- conditions as cubes: {qubit: required bit}; None when impossible -------------------
 
     def owner_condition(self, card: Card, player: str) -> dict[Qubit, int] | None:

@@ -8,9 +8,10 @@ import math
 import sys
 from collections.abc import Sequence
 
-from qcards.circuits.construction import CONSTRUCTIONS
+from qcards.circuits.construction import DEFAULT_CONSTRUCTION, construction_names, registry
 from qcards.errors import QcardsError, SpecError
-from qcards.estimation.options import ALGORITHMS, EstimationOptions
+from qcards.estimation.algorithms import algorithm_names
+from qcards.estimation.options import EstimationOptions
 from qcards.execution.targets import target_names
 from qcards.skat.cards import Card, CardError
 from qcards.skat.spec import Endgame, load_spec
@@ -66,13 +67,16 @@ def dask_argument(parser) -> None:
     )
 
 
-def construction_argument(parser, default: str | None = "efficient", note: str = "") -> None:
+def construction_argument(
+    parser, default: str | None = DEFAULT_CONSTRUCTION, note: str = ""
+) -> None:
     parser.add_argument(
         "--construction",
-        choices=CONSTRUCTIONS,
+        choices=construction_names(),
         default=default,
-        help="game circuit: the paper's (exponential), the polynomial one, or the hardware one "
-        f"(small endgames, fewest two-qubit gates); same results; default {note or default}",
+        help="game circuit: "
+        + ", ".join(f"{c.name} ({c.summary})" for c in registry().values())
+        + f"; same results; default {note or default}",
     )
 
 
@@ -90,12 +94,12 @@ class _DeprecatedMethod(argparse.Action):
 def estimation_arguments(parser, epsilon: float = 0.01, eval_qubits: int = 4) -> None:
     """The options of amplitude estimation, shared by every command that counts."""
     parser.add_argument(
-        "--algorithm", choices=ALGORITHMS, default="iae", help="estimation algorithm"
+        "--algorithm", choices=algorithm_names(), default="iae", help="estimation algorithm"
     )
     parser.add_argument(
         "--method",
         dest="algorithm",
-        choices=ALGORITHMS,
+        choices=algorithm_names(),
         action=_DeprecatedMethod,
         help="deprecated name of --algorithm",
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from qcards.circuits.construction import NARROW_CONSTRUCTION
 from qcards.circuits.task import GameTask
 from qcards.cli.common import (
     card_option,
@@ -24,7 +25,7 @@ def add_parser(sub) -> None:
     spec_argument(p)
     estimation_arguments(p)
     # paper: the narrower circuit at the paper's sizes, as in the paper's counting
-    construction_argument(p, default="paper")
+    construction_argument(p, default=NARROW_CONSTRUCTION)
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card")
     force_argument(p)
     json_argument(p)

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from qcards.analysis.resources import count_resources
-from qcards.circuits.construction import CONSTRUCTIONS
-from qcards.cli.common import json_argument, print_json, print_table
+from qcards.cli.common import construction_argument, json_argument, print_json, print_table
 from qcards.errors import SpecError
 from qcards.files import read_text
 
@@ -21,7 +20,7 @@ def add_parser(sub) -> None:
         metavar="N",
         help="cards each of the three players holds (1..10), plus two in the skat",
     )
-    p.add_argument("--construction", choices=CONSTRUCTIONS, default="efficient")
+    construction_argument(p)
     p.add_argument(
         "--prior",
         metavar="FILE",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from qcards.circuits.construction import DEVICE_CONSTRUCTION, NARROW_CONSTRUCTION
 from qcards.circuits.game import build_game
 from qcards.circuits.task import GameTask
 from qcards.cli.common import (
@@ -123,16 +124,17 @@ def run(args) -> int:
 
 
 def default_construction(spec, first, args) -> str:
-    """``hardware`` on device targets when the endgame is small enough for it, else ``paper``."""
+    """:data:`DEVICE_CONSTRUCTION` on device targets when the endgame is small enough for it,
+    else :data:`NARROW_CONSTRUCTION`."""
     if not args.backend.startswith(("fake:", "fake-aer:", "ibm:")):
-        return "paper"
+        return NARROW_CONSTRUCTION
     try:
-        build_game(spec, first, construction="hardware")
+        build_game(spec, first, construction=DEVICE_CONSTRUCTION)
     except ParameterError as exc:
         if not args.json:
-            print(f"note: using the paper construction ({exc})", file=sys.stderr)
-        return "paper"
-    return "hardware"
+            print(f"note: using the {NARROW_CONSTRUCTION} construction ({exc})", file=sys.stderr)
+        return NARROW_CONSTRUCTION
+    return DEVICE_CONSTRUCTION
 
 
 MOST_BARS = 40

@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from qcards.circuits.construction import Construction
 from qcards.circuits.decode import outcome_labels, regroup
+from qcards.circuits.lowering import lower
 from qcards.circuits.task import GameTask
 from qcards.errors import ResourceError
 from qcards.execution import isolated
@@ -23,7 +23,6 @@ from qcards.execution.results import RunReport
 from qcards.execution.shots import sample_game
 from qcards.execution.targets import check_seed, parse_target
 from qcards.execution.transpile import (
-    lower,
     measured_circuit,
     outcome_counts,
     transpile_to,
@@ -116,7 +115,7 @@ def ideal_shots_report(
     state does not fit, its deal and card-play syntheses are exponential (``qcards resources``
     counts them by formula)."""
     size = None
-    if task.construction is not Construction.PAPER:
+    if not task.construction.grows_exponentially:
         size = transpiled_size(lower(measured_circuit(game)))
     if on_transpiled is not None:
         on_transpiled(size)

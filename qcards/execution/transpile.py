@@ -33,17 +33,6 @@ def transpiled_size(circuit: QuantumCircuit) -> TranspiledSize:
     return TranspiledSize(len(dag.two_qubit_ops()), dag.depth(), circuit.num_qubits - len(idle))
 
 
-LOWERED_BASIS = ("cx", "u")
-"""The basis gate counts are reported in when no device decides it."""
-
-
-def lower(circuit: QuantumCircuit) -> QuantumCircuit:
-    """``circuit`` in the basis {cx, u}, unrouted, gates in their order (no optimisation)."""
-    from qiskit import transpile
-
-    return transpile(circuit, basis_gates=list(LOWERED_BASIS), optimization_level=0)
-
-
 def measured_circuit(game: GameCircuit, stage: Stage | None = None) -> QuantumCircuit:
     """The game circuit (up to ``stage``; default all) measured into the ``outcome`` register."""
     source = game.circuit if stage is None else game.upto(stage)

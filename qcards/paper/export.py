@@ -16,8 +16,12 @@ from pathlib import Path
 from qiskit import qasm3, qpy, transpile
 from qiskit.circuit import ClassicalRegister, QuantumCircuit
 
-from qcards.analysis.resources import paper_deal_count, paper_play_count, paper_trick_count
-from qcards.circuits.construction import CONSTRUCTIONS, DEFAULT_CONSTRUCTION, Construction
+from qcards.circuits.construction import (
+    DEFAULT_CONSTRUCTION,
+    Construction,
+    construction_names,
+    get_construction,
+)
 from qcards.circuits.game import build_game
 from qcards.errors import ParameterError, ResourceError
 from qcards.files import atomic_path, write_text
@@ -68,22 +72,23 @@ def exported_circuits() -> list[ExportedCircuit]:
     return [
         exported_circuit(example.spec(), None, construction, f"{key}-{construction}")
         for key, example in EXAMPLES.items()
-        for construction in CONSTRUCTIONS
+        for construction in construction_names()
     ]
 
 
 def check_export_size(spec: Endgame, construction: Construction) -> None:
-    """Refuse, before building anything, a circuit too large to lower and write: the paper
-    construction's deal and card plays grow exponentially (counted by the paper's formulas,
-    :mod:`qcards.analysis.resources`)."""
-    if construction is not Construction.PAPER:
+    """Refuse, before building anything, a circuit too large to lower and write: a construction
+    that grows exponentially is counted by its formula first (the paper's:
+    :mod:`qcards.circuits.syntheses.paper_counts`)."""
+    if construction.formula_counts is None:
         return
-    cx = paper_deal_count(spec).cx + paper_play_count(spec).cx + paper_trick_count(spec).cx
+    counts = construction.formula_counts(spec)[1]
+    cx = sum(count.cx for kind, count in counts.items() if kind != "game")
     if cx > MAX_LOWERED_CX:
         raise ResourceError(
-            f"the paper construction of this spec has about {cx:.3g} CX gates lowered; qcards "
-            f"writes circuits of at most {MAX_LOWERED_CX:,} (use {{construction}} efficient, "
-            "which builds the same game polynomially)",
+            f"the {construction} construction of this spec has about {cx:.3g} CX gates "
+            f"lowered; qcards writes circuits of at most {MAX_LOWERED_CX:,} (use "
+            "{construction} efficient, which builds the same game polynomially)",
             parameters=("construction",),
         )
 
@@ -102,7 +107,7 @@ def export_spec(
     formats: tuple[str, ...] = FORMATS,
 ) -> list[Path]:
     """Write one spec's game circuit (``first`` card fixed or not) in ``formats``."""
-    construction = Construction.parse(construction)
+    construction = get_construction(construction)
     check_formats(formats)
     check_export_size(spec, construction)
     item = exported_circuit(spec, first, construction, spec_name(spec, first, construction))

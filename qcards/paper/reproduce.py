@@ -18,7 +18,6 @@ from pathlib import Path
 
 from qcards.analysis.evaluate import AUTO_METHOD
 from qcards.circuits.card_codes import paper_label, readable_label
-from qcards.circuits.construction import Construction
 from qcards.circuits.decode import decode_distribution, regroup
 from qcards.circuits.game import build_game
 from qcards.execution.exact import exact_stage_probabilities
@@ -176,7 +175,7 @@ def reproduce_example(
     with step(example.key, total=_PHASES * len(example.firsts)) as task:
         for first in example.firsts:
             where = example.key if first is None else f"{example.key}, first card {first}"
-            game = build_game(spec, first, construction=Construction.PAPER)
+            game = build_game(spec, first, construction="paper")
             figures = _figures_for(example, first)
             wanted = list(dict.fromkeys([f.stage for f in figures] + [game.stages[-1]]))
             task.describe(f"{where}: exact stages ({EXACT_METHOD})")
@@ -188,7 +187,7 @@ def reproduce_example(
             referee = dict(stage_distributions(spec, first))
             # The same game with the paper's own card registers (Table 4/6), read directly.
             task.describe(f"{where}: the paper's card registers")
-            paper_game = build_game(spec, first, paper_codes=True, construction=Construction.PAPER)
+            paper_game = build_game(spec, first, paper_codes=True, construction="paper")
             registers = exact_stage_probabilities(
                 paper_game,
                 [f.stage for f in figures],

@@ -23,11 +23,11 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from functools import cache
 
-from qcards.analysis.resources import (
+from qcards.analysis.resources import resource_spec
+from qcards.circuits.syntheses.paper_counts import (
     paper_deal_count,
     paper_play_count,
     paper_trick_count,
-    resource_spec,
 )
 from qcards.paper.printed import (
     PRINTED,

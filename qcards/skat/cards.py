@@ -160,6 +160,13 @@ class Rules:
             return self.strength(challenger) > self.strength(best)
         return c_suit == TRUMP or (c_suit == led_suit and b_suit != TRUMP and b_suit != led_suit)
 
+    def stronger(self, card: Card, cards: Iterable[Card]) -> tuple[Card, ...]:
+        """Cards of ``cards`` that beat ``card`` whenever both lie on the table of one trick:
+        those that :meth:`beats` it when its own suit was led (higher cards of its effective
+        suit, and every trump when it is a plain card)."""
+        suit = self.effective_suit(card)
+        return tuple(other for other in cards if self.beats(other, card, suit))
+
     def trick_winner(self, cards_in_play_order: Sequence[Card]) -> int:
         """Index (in play order) of the card that takes the trick; the first card was led."""
         led = self.effective_suit(cards_in_play_order[0])

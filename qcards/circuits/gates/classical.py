@@ -123,14 +123,41 @@ def held_matrix(
     return np.stack([rows.parity(cube for _leader, cube in p) for p in pairs])
 
 
-def led_suits(rows: Rows, layout: GameLayout, trick: int) -> dict[str, np.ndarray]:
-    """``led[s]`` of the polynomial construction (:func:`~.predicates.mark_led_suit`) on every
-    row, by effective suit."""
+def trick_suits(layout: GameLayout) -> tuple[str, ...]:
+    """The effective suits of the layout's cards, in the order :func:`led_cards` numbers them."""
     rules = layout.spec.rules
-    out = {s: np.zeros(rows.count, dtype=bool) for s in layout.work.suits}
+    return tuple(sorted({rules.effective_suit(c) for c in layout.cards}))
+
+
+def led_cards(rows: Rows, layout: GameLayout, trick: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(count, suit)`` on every row: how many cards were led to ``trick`` (1 on a game state
+    after the lead) and the effective suit of the (last) one, as an index into
+    :func:`trick_suits` (-1 where none was)."""
+    rules = layout.spec.rules
+    suits = trick_suits(layout)
+    count = np.zeros(rows.count, dtype=np.int64)
+    suit = np.full(rows.count, -1, dtype=np.int64)
     for _leader, card, cube in led_cubes(layout, trick):
-        out[rules.effective_suit(card)] ^= rows.holds(cube)
-    return out
+        on = rows.holds(cube)
+        count += on
+        suit[on] = suits.index(rules.effective_suit(card))
+    return count, suit
+
+
+def legal_matrix(
+    layout: GameLayout, cards: Sequence[Card], held: np.ndarray, led_suit: np.ndarray
+) -> np.ndarray:
+    """The legal cards of every row, shape ``(cards, rows)``: :meth:`Rules.legal_cards
+    <qcards.skat.cards.Rules.legal_cards>` on all rows at once -- the held cards of the led
+    suit (an index from :func:`led_cards`) where the player holds one, else every held card."""
+    rules = layout.spec.rules
+    suits = trick_suits(layout)
+    if not len(cards):
+        return held
+    follows = np.stack(
+        [held[i] & (led_suit == suits.index(rules.effective_suit(c))) for i, c in enumerate(cards)]
+    )
+    return np.where(follows.any(axis=0), follows, held)
 
 
 def choose_uniformly(rows: Rows, legal: np.ndarray, flips: Sequence[Sequence[Qubit]]) -> None:

@@ -1,24 +1,31 @@
-"""The deal gate of a spec: uniform (Eq. 1) or weighted by the spec's prior.
+"""The deal U_ini (Eq. 1) as one gate of the game layout, whatever the construction.
 
-One place decides which gate prepares a spec's deal of the unknown cards, so that every
-construction deals the same state:
-
-* uniform prior: :class:`~qcards.circuits.gates.states.DealGate` (the paper's exponential
-  reference) or :class:`~qcards.circuits.gates.dicke.MultinomialDealGate` (polynomial);
-* any other prior (:mod:`qcards.skat.prior`): the same reference with the weighted amplitudes,
-  or :class:`~qcards.circuits.gates.weighted_deal.WeightedDealGate` (polynomial: conditional
-  rotations whose angles come from the prior's partition sums). Forbidden cards get weight 0,
-  so the constraints are dealt exactly, never post-selected.
+:class:`GameDealGate` deals the spec's unknown cards into the owner registers: uniformly (the
+paper's deal, Eq. 1) or weighted by the spec's prior (:mod:`qcards.skat.prior`; forbidden
+cards get weight 0, so constraints are dealt exactly, never post-selected). Its classical
+action is the same for every construction (:func:`~qcards.circuits.gates.states.deal_action`:
+one row per deal, amplitude :math:`\\sqrt{P(d)}`); its definition is the construction's deal
+synthesis -- a state-preparation gate such as
+:class:`~qcards.circuits.gates.states.DealGate` (the exponential reference),
+:class:`~qcards.circuits.gates.dicke.MultinomialDealGate` or
+:class:`~qcards.circuits.gates.weighted_deal.WeightedDealGate` (polynomial) -- placed on the
+owner registers and, when it needs them, the workspace's ``held`` ancillas.
 """
 
 from __future__ import annotations
 
-from qiskit.circuit import Gate
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
-from qcards.circuits.gates.dicke import MultinomialDealGate
-from qcards.circuits.gates.states import DealGate, Tally
-from qcards.circuits.gates.weighted_deal import WeightedDealGate
+from qiskit.circuit import Gate, Qubit
+
+from qcards.circuits.construction import Construction, get_construction
+from qcards.circuits.gates.states import DealGate, Tally, deal_action, deal_sample_action
+from qcards.circuits.layout import GameLayout
 from qcards.skat.spec import Endgame
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def deal_sizes(spec: Endgame) -> tuple[int, ...]:
@@ -33,15 +40,88 @@ def prior_tables(spec: Endgame) -> tuple[list[list], tuple[Tally, ...]]:
     return weights, tuple(Tally(r, cards, factors) for r, cards, factors in tallies)
 
 
-def deal_gate(spec: Endgame, width: int, polynomial: bool) -> Gate:
-    """The gate preparing ``spec``'s deal on its owner registers (``width`` qubits per card).
-
-    ``polynomial`` picks the polynomial construction over the exponential reference.
-    """
+def reference_deal(spec: Endgame, width: int) -> DealGate:
+    """The exponential reference deal of ``spec`` on its owner registers (``width`` qubits per
+    unknown card): the state every construction's deal prepares."""
     sizes = deal_sizes(spec)
     if spec.prior.is_uniform:
-        return (MultinomialDealGate if polynomial else DealGate)(sizes, width)
+        return DealGate(sizes, width)
     weights, tallies = prior_tables(spec)
-    if polynomial:
-        return WeightedDealGate(sizes, width, weights, tallies)
     return DealGate(sizes, width, weights=weights, tallies=tallies)
+
+
+class GameDealGate(Gate):
+    """U_ini on a game layout: the deal of the unknown cards (Eq. 1, or weighted by the prior).
+
+    Args:
+        layout: the registers of the game circuit (owner registers, and a workspace when the
+            construction's deal needs ancillas).
+        construction: whose deal synthesis defines the gate.
+        plan: what the construction prepared for this game (:attr:`Construction.plan`).
+    """
+
+    def __init__(
+        self, layout: GameLayout, construction: Construction | str, plan: Any = None
+    ) -> None:
+        self.layout = layout
+        self.construction = get_construction(construction)
+        self.plan = plan
+        if not layout.owner_width:
+            raise ValueError("this spec deals nothing: every unknown card has one receiver")
+        super().__init__(f"u_ini{self.construction.tag}", layout.num_qubits, [])
+
+    @cached_property
+    def reference(self) -> DealGate:
+        """The reference deal (what is prepared, card by card): sizes, weights, tallies."""
+        return reference_deal(self.layout.spec, self.layout.owner_width)
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return self.reference.sizes
+
+    @property
+    def width(self) -> int:
+        return self.reference.width
+
+    @property
+    def weights(self):
+        return self.reference.weights
+
+    @property
+    def tallies(self) -> tuple[Tally, ...]:
+        return self.reference.tallies
+
+    def deal_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """The deals with P(d) > 0 and their amplitudes (every construction prepares these)."""
+        return self.reference.deal_table()
+
+    @property
+    def owner_qubits(self) -> list[Qubit]:
+        """The owner registers, card after card in the spec's unknown order."""
+        return [q for c in self.layout.spec.unknown for q in self.layout.owner[c]]
+
+    def _define(self) -> None:
+        layout = self.layout
+        prepare = self.construction.deal(self)
+        owner = self.owner_qubits
+        extra = prepare.num_qubits - len(owner)
+        if extra and (layout.work is None or extra > len(layout.work.held)):
+            raise ValueError(
+                f"the {self.construction.name} deal needs {extra} ancillas the layout lacks"
+            )
+        qc = layout.circuit(self.name)
+        qc.append(prepare, [*owner, *(layout.work.held[:extra] if extra else [])])
+        self.definition = qc
+
+    def _owner_positions(self, qubits: tuple[int, ...]) -> list[int]:
+        index = {q: i for i, q in enumerate(self.layout.qubits)}
+        return [qubits[index[q]] for q in self.owner_qubits]
+
+    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+        """The classical action: see :func:`~qcards.circuits.gates.states.deal_action`."""
+        deal_action(self, state, qubits, self._owner_positions(qubits))
+
+    def sparse_sample(self, state, qubits: tuple[int, ...], rng) -> None:
+        """One shot's branch per row: see
+        :func:`~qcards.circuits.gates.states.deal_sample_action`."""
+        deal_sample_action(self, state, qubits, rng, self._owner_positions(qubits))

@@ -116,18 +116,3 @@ def legal_cubes(layout: GameLayout, cards: Sequence[Card], i: int, following: bo
     suit = layout.spec.rules.effective_suit(cards[i])
     # A held card of the led suit means the player is not void: the cubes never overlap.
     return [{**held, work.of_suit(suit): 1}, {**held, work.void: 1}]
-
-
-def increment(qc: QuantumCircuit, controls: dict[Qubit, int], register: Sequence[Qubit]) -> None:
-    """Add 1 (mod 2^len) to ``register`` on the cube ``controls``; inverse: :func:`decrement`.
-
-    Qiskit's adders add registers; a controlled +1 on a 4-qubit counter is a short MCX cascade.
-    """
-    for j in range(len(register) - 1, -1, -1):
-        cube_x(qc, {**controls, **{q: 1 for q in register[:j]}}, register[j])
-
-
-def decrement(qc: QuantumCircuit, controls: dict[Qubit, int], register: Sequence[Qubit]) -> None:
-    """Subtract 1 on the cube ``controls`` (the gates of :func:`increment` in reverse order)."""
-    for j in range(len(register)):
-        cube_x(qc, {**controls, **{q: 1 for q in register[:j]}}, register[j])

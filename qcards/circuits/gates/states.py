@@ -337,15 +337,19 @@ def enumerate_deals(sizes: Sequence[int]) -> np.ndarray:
     return deals
 
 
-def deal_action(gate: Gate, state, qubits: Sequence[int]) -> None:
+def deal_action(
+    gate: Gate, state, qubits: Sequence[int], owner: Sequence[int] | None = None
+) -> None:
     """Classical action of a deal gate (:mod:`~qcards.circuits.gates.classical`): a row whose
     owner registers and ancillas are all 0 becomes one row per deal of positive probability,
     with amplitude :math:`\\sqrt{P(d)}` (:math:`1/\\sqrt{N}` for the uniform deal, Eq. 1); any
     other row takes the gate's definition.
 
     ``gate`` has ``sizes``, ``width`` and ``deal_table()`` (the deals and their amplitudes);
-    card j's register is ``qubits[j*width:(j+1)*width]``.
+    card j's register is ``owner[j*width:(j+1)*width]`` (``owner`` defaults to ``qubits``, the
+    gate's qubits).
     """
+    owner = qubits if owner is None else owner
     fresh = state.match(qubits, [0] * len(qubits))
     with classical_domain(state, gate, qubits, fresh):
         deals, amps = gate.deal_table()
@@ -353,17 +357,25 @@ def deal_action(gate: Gate, state, qubits: Sequence[int]) -> None:
         state.expand(np.repeat(np.arange(count), len(deals)), np.tile(amps, count))
         w = gate.width
         for j in range(deals.shape[1] if w else 0):
-            state.write(qubits[j * w : (j + 1) * w], np.tile(deals[:, j], count))
+            state.write(owner[j * w : (j + 1) * w], np.tile(deals[:, j], count))
 
 
-def deal_sample_action(gate: Gate, state, qubits: Sequence[int], rng: np.random.Generator) -> None:
+def deal_sample_action(
+    gate: Gate,
+    state,
+    qubits: Sequence[int],
+    rng: np.random.Generator,
+    owner: Sequence[int] | None = None,
+) -> None:
     """The deal of one shot per row (ideal-device sampling, :mod:`qcards.execution.shots`): a
     row whose owner registers and ancillas are all 0 gets one deal drawn with probability
     :math:`P(d) = |\\langle d|U_{ini}|0\\rangle|^2`, the branch of :func:`deal_action` a
     measurement would find; any other row takes the gate's definition (all its branches).
 
-    ``gate`` has ``sizes``, ``width`` and, when weighted, ``weights`` and ``tallies``.
+    ``gate`` has ``sizes``, ``width`` and, when weighted, ``weights`` and ``tallies``; card
+    j's register is ``owner[j*width:(j+1)*width]`` (default: the gate's ``qubits``).
     """
+    owner = qubits if owner is None else owner
     fresh = state.match(qubits, [0] * len(qubits))
     with classical_domain(state, gate, qubits, fresh):
         sizes = gate.sizes
@@ -372,7 +384,7 @@ def deal_sample_action(gate: Gate, state, qubits: Sequence[int], rng: np.random.
         deals = _receiver_table(sizes, weights, tallies).draw(rng, state.num_rows)
         w = gate.width
         for j in range(deals.shape[1] if w else 0):
-            state.write(qubits[j * w : (j + 1) * w], deals[:, j])
+            state.write(owner[j * w : (j + 1) * w], deals[:, j])
 
 
 @functools.lru_cache(maxsize=32)

@@ -35,14 +35,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from qiskit.circuit import Gate, QuantumCircuit
-from qiskit.circuit.library import MCXGate, RC3XGate, RCCXGate, RYGate
+from qiskit.circuit.library import MCXGate, RC3XGate, RCCXGate, RYGate, XGate
 
-from qcards.circuits.deal import deal_gate
+from qcards.circuits.construction import Construction
+from qcards.circuits.gates.deal import GameDealGate, reference_deal
+from qcards.circuits.gates.play import CardPlayGate
+from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
+from qcards.circuits.syntheses import paper
 from qcards.errors import ParameterError
 from qcards.skat.cards import Card
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import Stage
+from qcards.skat.stages import Stage, stages
 
 HARDWARE_MAX_STATES = 20_000
 """Most care states a stage may have: the construction is for small endgames."""
@@ -176,21 +179,12 @@ class _Step:
         return cover_cx(self.cubes) + (1 if self.angle == _FORCED else 2)
 
 
-class HardwareStageGate(Gate):
-    """One stage of the hardware construction; its definition is fixed when it is built."""
+class HardwarePlan:
+    """The hardware syntheses of one game, built stage after stage when the game is built (the
+    care set of each stage is what the stages before it reach)."""
 
-    def __init__(self, name: str, definition: QuantumCircuit) -> None:
-        super().__init__(name, definition.num_qubits, [])
-        self._hardware_definition = definition
-
-    def _define(self) -> None:
-        self.definition = self._hardware_definition
-
-
-class _Builder:
-    """Builds the stage gates of one game, following the care set from stage to stage."""
-
-    def __init__(self, spec: Endgame, layout: GameLayout, first: Card | None) -> None:
+    def __init__(self, layout: GameLayout, first: Card | None) -> None:
+        spec = layout.spec
         self.spec, self.layout, self.first = spec, layout, first
         self.index = {q: i for i, q in enumerate(layout.qubits)}
         measured = len(layout.measured)
@@ -213,15 +207,15 @@ class _Builder:
             )
 
     # -- gates ------------------------------------------------------------------------------
-    def deal(self) -> Gate | None:
+    def deal(self) -> None:
+        """The care set after the deal: the support of the reference deal state."""
         spec, layout = self.spec, self.layout
         if not layout.owner_width:
-            return None
-        gate = deal_gate(spec, layout.owner_width, polynomial=False)
+            return
         owner_qubits = [self.index[q] for c in spec.unknown for q in layout.owner[c]]
         width = layout.owner_width
         states = set()
-        for deal in gate.deal_table()[0].tolist():
+        for deal in reference_deal(spec, width).deal_table()[0].tolist():
             state = 0
             for j, receiver in enumerate(deal):
                 for b in range(width):
@@ -230,11 +224,8 @@ class _Builder:
             states.add(state)
         self.states = states
         self._check_size()
-        qc = layout.circuit("u_ini_hw")
-        qc.append(gate, [layout.qubits[i] for i in owner_qubits])
-        return HardwareStageGate("u_ini_hw", qc)
 
-    def play(self, trick: int, position: int) -> Gate:
+    def play(self, trick: int, position: int) -> QuantumCircuit:
         spec = self.spec
         stage = Stage("play", trick, position)
         legal = {
@@ -282,7 +273,7 @@ class _Builder:
             current = nxt
         return steps, set(current)
 
-    def take(self, trick: int) -> Gate:
+    def take(self, trick: int) -> QuantumCircuit:
         layout, spec = self.layout, self.spec
         stage = Stage("play", trick, len(spec.players) - 1)
         register = [self.index[q] for q in layout.winner[trick]]
@@ -313,7 +304,7 @@ class _Builder:
         ]
         return _Step(target, angle, tuple(cover(on, off, variables)))
 
-    def _gate(self, name: str, steps: Sequence[_Step]) -> Gate:
+    def _gate(self, name: str, steps: Sequence[_Step]) -> QuantumCircuit:
         qc = self.layout.circuit(name)
         qubits = self.layout.qubits
         flag = qubits[self.flag]
@@ -331,7 +322,7 @@ class _Builder:
                 qc.append(op.control(1), [flag, target])
             for cube in reversed(step.cubes):
                 _relative_phase_x(qc, cube.literals(), flag, qubits, inverse=True)
-        return HardwareStageGate(name, qc)
+        return qc
 
 
 def _open(qc: QuantumCircuit, literals, qubits) -> None:
@@ -345,18 +336,12 @@ def _apply_on_cube(qc: QuantumCircuit, literals, target, op, qubits) -> None:
     _open(qc, literals, qubits)
     controls = [qubits[i] for i, _ in literals]
     if op is None:
-        qc.append(MCXGate(len(controls)) if controls else _x(), [*controls, target])
+        qc.append(MCXGate(len(controls)) if controls else XGate(), [*controls, target])
     elif controls:
         qc.append(op.control(len(controls)), [*controls, target])
     else:
         qc.append(op, [target])
     _open(qc, literals, qubits)
-
-
-def _x():
-    from qiskit.circuit.library import XGate
-
-    return XGate()
 
 
 def _relative_phase_x(qc: QuantumCircuit, literals, flag, qubits, inverse: bool = False) -> None:
@@ -378,16 +363,43 @@ def _relative_phase_x(qc: QuantumCircuit, literals, flag, qubits, inverse: bool 
     _open(qc, literals, qubits)
 
 
-def build_hardware_stages(
-    spec: Endgame, layout: GameLayout, first: Card | None, all_stages: Sequence[Stage]
-) -> tuple[Gate | None, list[Gate]]:
-    """The deal gate (None when there is nothing to deal) and one gate per stage."""
-    builder = _Builder(spec, layout, first)
-    deal = builder.deal()
-    gates = []
-    for stage in all_stages:
+def plan(layout: GameLayout, first: Card | None) -> dict[Stage, QuantumCircuit]:
+    """Every stage's definition, synthesised in game order (each from the basis states the
+    stages before it reach); :class:`~qcards.errors.ParameterError` when a stage reaches more
+    than :data:`HARDWARE_MAX_STATES` of them."""
+    builder = HardwarePlan(layout, first)
+    builder.deal()
+    out = {}
+    for stage in stages(layout.spec):
         if stage.kind == "play":
-            gates.append(builder.play(stage.trick, stage.position))
+            out[stage] = builder.play(stage.trick, stage.position)
         elif stage.kind == "trick":
-            gates.append(builder.take(stage.trick))
-    return deal, gates
+            out[stage] = builder.take(stage.trick)
+    return out
+
+
+def card_play(gate: CardPlayGate) -> QuantumCircuit:
+    """The stage's definition from the game's plan."""
+    return gate.plan[Stage("play", gate.trick, gate.position)]
+
+
+def trick_taking(gate: TrickTakingGate) -> QuantumCircuit:
+    """The stage's definition from the game's plan."""
+    return gate.plan[Stage("trick", gate.trick)]
+
+
+def deal(gate: GameDealGate) -> Gate:
+    """Qiskit's state preparation of the deal state (11 CX for the four-card example)."""
+    return gate.reference
+
+
+HARDWARE = Construction(
+    name="hardware",
+    summary="small endgames, fewest two-qubit gates",
+    layout=paper.layout,
+    deal=deal,
+    play=card_play,
+    trick=trick_taking,
+    plan=plan,
+    tag="_hw",
+)

@@ -45,9 +45,9 @@ from qiskit.circuit.library import MCXGate
 from qiskit.primitives import BaseSamplerV2
 from qiskit_algorithms import EstimationProblem
 
+from qcards.circuits.gates.arithmetic import decrement, increment
 from qcards.circuits.gates.cubes import cube_x
 from qcards.circuits.gates.dicke import MultinomialDealGate
-from qcards.circuits.gates.predicates import decrement, increment
 from qcards.errors import ModelError
 from qcards.estimation.amplitude import estimate_amplitude
 from qcards.estimation.options import EstimationOptions
