@@ -36,7 +36,7 @@ SETTINGS = {"iae": {}, "mlae": {}, "canonical": {"eval_qubits": 7}}
 def one_run(construction: str, algorithm: str, backend: str, seed: int):
     task = GameTask(scale_spec(3), None, construction)
     options = EstimationOptions(
-        algorithm, epsilon=0.01, seed=seed, backend=backend, **SETTINGS[algorithm]
+        algorithm=algorithm, epsilon=0.01, seed=seed, backend=backend, **SETTINGS[algorithm]
     )
     start = time.perf_counter()
     result = count(task, options)

@@ -12,8 +12,8 @@ from qcards.circuits.oracle import build_win_circuit
 from qcards.circuits.task import GameTask
 from qcards.cli import main
 from qcards.errors import ModelError
-from qcards.estimation.amplitude import controlled_grover_power
 from qcards.estimation.counting import count as count_task
+from qcards.estimation.grover import controlled_grover_power
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.sampling import TranspilingSampler, default_sampler
 from qcards.skat.cards import Card
@@ -26,7 +26,9 @@ FOUR = str(REPO / "qcards" / "specs" / "four-card.toml")
 
 def count(spec, first=None, construction="paper", method="iae", **options):
     """:func:`count_task` of ``spec`` (the paper construction unless given)."""
-    return count_task(GameTask(spec, first, construction), EstimationOptions(method, **options))
+    return count_task(
+        GameTask(spec, first, construction), EstimationOptions(algorithm=method, **options)
+    )
 
 
 SETTINGS = {

@@ -48,7 +48,7 @@ class CountResult:
     """One estimate of p_win with everything needed to judge it.
 
     Attributes:
-        method: ``canonical``, ``iae`` or ``mlae``.
+        method: the estimation algorithm's name (``canonical``, ``iae``, ``mlae``, ...).
         estimate: the estimated win probability.
         ci: confidence interval ``(low, high)`` at ``confidence_level``.
         oracle_calls: applications of the Grover operator, summed over all shots.
@@ -126,10 +126,10 @@ def count(
     """
     options = options or EstimationOptions()
     spec, first = task.spec, task.first
-    # the referee's enumeration below, and Grover powers up to about pi / (4 epsilon) (or
-    # 2^m for phase estimation), each applying A and its inverse to the game state
-    powers = 2**options.eval_qubits if options.algorithm == "canonical" else 1 / options.epsilon
-    repeats = 1 + 2 * math.pi / 4 * powers
+    # the referee's enumeration below, and the algorithm's Grover powers (up to about
+    # pi / (4 epsilon), or 2^m for phase estimation), each applying A and its inverse to the
+    # game state
+    repeats = 1 + 2 * math.pi / 4 * options.algorithm_record.oracle_calls(options)
     check_work(spec, first, force, "counting on this endgame", repeats)
     win = task.win_circuit()
     width = win.num_qubits + options.extra_qubits

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from qcards.errors import ParameterError
+from qcards.estimation.algorithms import EstimationAlgorithm, get_algorithm
 from qcards.execution.budget import check_shot_memory
 from qcards.execution.targets import check_seed
-
-ALGORITHMS = ("canonical", "iae", "mlae")
-"""Estimation algorithms: phase estimation (the paper's counting, Eq. 19), iterative and
-maximum-likelihood amplitude estimation (qiskit-algorithms)."""
 
 
 @dataclass(frozen=True)
@@ -19,7 +15,9 @@ class EstimationOptions:
     """How to estimate an amplitude, and where (checked on creation, naming the field).
 
     Attributes:
-        algorithm: one of :data:`ALGORITHMS`.
+        algorithm: the name of a registered algorithm
+            (:func:`~qcards.estimation.algorithms.algorithm_names`: ``canonical``, ``iae``,
+            ``mlae`` and any plugin's).
         epsilon: target half-width of the interval (``iae``); for ``mlae`` the largest Grover
             power is chosen as about :math:`\\pi/(4\\epsilon)`, in a doubling schedule.
         alpha: 1 - confidence level of the interval.
@@ -40,12 +38,7 @@ class EstimationOptions:
     backend: str = "sparse"
 
     def __post_init__(self) -> None:
-        if self.algorithm not in ALGORITHMS:
-            raise ParameterError(
-                "algorithm",
-                f"unknown estimation algorithm {self.algorithm!r} "
-                f"(expected {' | '.join(ALGORITHMS)})",
-            )
+        get_algorithm(self.algorithm)
         if not 0 < self.epsilon < 0.5:
             raise ParameterError("epsilon", f"{{epsilon}} must lie in (0, 0.5), got {self.epsilon}")
         if not 0 < self.alpha < 1:
@@ -62,15 +55,18 @@ class EstimationOptions:
         check_seed(self.seed)
 
     @property
+    def algorithm_record(self) -> EstimationAlgorithm:
+        """The registered algorithm these options name
+        (:func:`~qcards.estimation.algorithms.get_algorithm`)."""
+        return get_algorithm(self.algorithm)
+
+    @property
     def schedule(self) -> list[int]:
-        """The Grover powers ``mlae`` samples in one run: 0, then doubling up to about
-        :math:`\\pi/(4\\epsilon)`; empty for the other algorithms."""
-        if self.algorithm != "mlae":
-            return []
-        top = max(1, math.ceil(math.log2(math.pi / (4 * self.epsilon))))
-        return [0] + [2**j for j in range(top)]
+        """The Grover powers the algorithm samples at once in one run (``mlae``: 0, then
+        doubling up to about :math:`\\pi/(4\\epsilon)`); empty for one circuit per run."""
+        return list(self.algorithm_record.schedule(self))
 
     @property
     def extra_qubits(self) -> int:
         """Qubits the algorithm adds to the state preparation (phase estimation's register)."""
-        return self.eval_qubits if self.algorithm == "canonical" else 0
+        return self.algorithm_record.extra_qubits(self)

@@ -103,7 +103,7 @@ GROVER_POWER = "qcards_grover_power"
 
 PHASE_ESTIMATION = "qcards_phase_estimation"
 """Metadata key of a marker circuit meaning phase estimation of Q with m evaluation qubits
-(laid out as :func:`qcards.estimation.amplitude.phase_estimation_circuit`), evaluation register
+(laid out as :func:`qcards.estimation.grover.phase_estimation_circuit`), evaluation register
 measured."""
 
 
@@ -115,7 +115,7 @@ class GroverSampler(SparseSampler):
     runs once, Q (Qiskit's Grover operator of the problem, compiled once for the engine) is
     applied to a copy of the latest state, and every power is kept as the exact distribution of
     the measured qubits. Circuits carrying the metadata :data:`GROVER_POWER` or
-    :data:`PHASE_ESTIMATION` (made by :mod:`qcards.estimation.amplitude`) are answered this way;
+    :data:`PHASE_ESTIMATION` (made by :mod:`qcards.estimation.grover`) are answered this way;
     any other circuit is simulated as :class:`SparseSampler` does.
 
     Phase estimation uses the identity behind its circuit: with the evaluation register in
