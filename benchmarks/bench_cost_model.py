@@ -1,12 +1,13 @@
 """The cost model of the exact simulators against measured time (issue 21).
 
 Every exact method estimates its time before it starts
-(:func:`qcards.execution.budget.estimated_seconds`) and refuses work planned past the ten-minute
-budget. This prints, for each endgame, construction and method that runs here, the measured time
-(median of ``--repeat`` runs), the model's estimate and their ratio; the model should be above
-the measurement (ratio >= 1) so nothing it lets through runs past the budget, and the constants
-of :data:`~qcards.execution.budget.SECONDS_PER_UNIT` were rounded up from the largest measured
-seconds per unit. Cases the model refuses are listed with the estimate.
+(:meth:`qcards.execution.exact_methods.ExactMethod.seconds`) and refuses work planned past the
+ten-minute budget. This prints, for each endgame, construction and method that runs here, the
+measured time (median of ``--repeat`` runs), the model's estimate and their ratio; the model
+should be above the measurement (ratio >= 1) so nothing it lets through runs past the budget,
+and the constants of :attr:`~qcards.execution.exact_methods.ExactMethod.unit_seconds` were
+rounded up from the largest measured seconds per unit. Cases the model refuses are listed with
+the estimate.
 
     python benchmarks/bench_cost_model.py [--repeat 3] [--max-k 4]
 """
@@ -26,12 +27,8 @@ from bench_scale import scale_spec  # noqa: E402
 
 from qcards.circuits.task import GameTask  # noqa: E402
 from qcards.errors import ResourceError  # noqa: E402
-from qcards.execution.budget import (  # noqa: E402
-    SECONDS_PER_UNIT,
-    estimated_seconds,
-    work_units,
-)
 from qcards.execution.exact import exact_stage_probabilities, gate_count  # noqa: E402
+from qcards.execution.targets import parse_target  # noqa: E402
 from qcards.paper.examples import FOUR_CARD, SIX_CARD  # noqa: E402
 from qcards.skat.referee import estimate_paths  # noqa: E402
 
@@ -59,10 +56,11 @@ def main() -> None:
         paths = estimate_paths(spec, None)
         for construction in ("paper", "efficient"):
             game = GameTask(spec, None, construction).build()
-            n, gates = game.num_qubits, gate_count(game)
+            n, gates = game.num_qubits, gate_count(game.circuit)
             last = [game.stages[-1]]
             for method in METHODS:
-                model = estimated_seconds(method, n, paths, gates)
+                exact = parse_target(method).exact_method
+                model = exact.seconds(n, paths, gates)
                 cells = f"| {name} | {construction} | {method} | {n} | {gates:,} | {paths:,.0f} |"
                 try:
                     times = []
@@ -75,8 +73,8 @@ def main() -> None:
                     continue
                 measured = statistics.median(times)
                 per_unit = (
-                    f"{measured / work_units(method, n, paths, gates):.2g}"
-                    if method in SECONDS_PER_UNIT
+                    f"{measured / exact.work(n, paths, gates):.2g}"
+                    if exact.counts_gates
                     else "(paths per second model)"
                 )
                 print(
@@ -85,7 +83,9 @@ def main() -> None:
                     flush=True,
                 )
     print(
-        f"\nmedians of {args.repeat} runs; model constants {SECONDS_PER_UNIT}; "
+        f"\nmedians of {args.repeat} runs; seconds per unit "
+        + str({m: parse_target(m).exact_method.unit_seconds for m in METHODS})
+        + "; "
         f"load {os.getloadavg()}"
     )
 

@@ -24,9 +24,10 @@ import statistics
 import time
 
 from qcards.analysis.resources import resource_spec, with_prior_text
-from qcards.circuits.deal import deal_gate
+from qcards.circuits.gates.deal import GameDealGate
 from qcards.circuits.layout import GameLayout
 from qcards.circuits.lowering import lower
+from qcards.circuits.syntheses import efficient
 from qcards.skat.history import after_history
 from qcards.skat.spec import Endgame
 
@@ -76,7 +77,7 @@ def measure(spec: Endgame, kind: str, repeat: int) -> tuple[int, int, int, float
 
             gate = MultinomialDealGate(tuple(spec.sizes[r] for r in spec.receivers), width)
         else:
-            gate = deal_gate(spec, width, polynomial=True)
+            gate = efficient.deal(GameDealGate(efficient.layout(spec, False), "efficient"))
             if kind == "weighted" and spec.prior.is_uniform:
                 from qcards.circuits.gates.weighted_deal import WeightedDealGate
 

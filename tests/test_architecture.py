@@ -241,3 +241,24 @@ def test_only_the_registry_and_the_syntheses_compare_constructions():
 def test_the_construction_check_can_fail():
     tree = ast.parse('if task.construction == "hardware" or c is Construction.PAPER: pass')
     assert len(_compares_constructions(tree)) == 2
+
+
+TARGET_NAMES = {"statevector", "mps", "sparse", "ddsim"}
+TARGET_MODULES = ("qcards.execution.targets", "qcards.execution.exact_methods")
+
+
+def test_only_the_target_registry_compares_exact_target_names():
+    """Exact methods are objects on a target (issue 30): their costs and capabilities are read
+    from the record, never chosen by comparing a target's name."""
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if module.startswith(TARGET_MODULES):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and any(
+                isinstance(o, ast.Constant) and o.value in TARGET_NAMES
+                for o in [node.left, *node.comparators]
+            ):
+                offenders.append(f"{module} line {node.lineno}: {ast.unparse(node)}")
+    assert not offenders, offenders

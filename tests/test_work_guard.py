@@ -19,10 +19,11 @@ from qcards.execution.budget import (
     check_memory,
     check_time,
     check_work,
-    estimated_seconds,
     largest_fitting,
 )
 from qcards.execution.exact import check_game_cost
+from qcards.execution.exact_methods import MPS, SPARSE, STATEVECTOR
+from qcards.execution.targets import parse_target
 from qcards.skat.spec import Endgame, parse_spec
 
 DECK = [s + r for s in "CSHD" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
@@ -77,7 +78,7 @@ def test_small_specs_pass_and_force_changes_nothing(capsys):
     assert json.loads(capsys.readouterr().out) == plain
 
 
-# -- each simulator's time model (qcards.execution.budget.estimated_seconds) -----------------
+# -- each simulator's time model (ExactMethod.seconds) ---------------------------------------
 
 
 def nine_cards() -> Endgame:
@@ -87,34 +88,35 @@ def nine_cards() -> Endgame:
     return replace(spec, declarer_points=61 - spec.points_in_play() // 2)
 
 
-@pytest.mark.parametrize("method", ["statevector", "mps", "ddsim", "sparse"])
-def test_each_time_model_grows_with_the_paths_the_width_and_the_gates(method):
-    small = estimated_seconds(method, 20, 100, 1_000)
-    assert estimated_seconds(method, 20, 10_000, 1_000) >= small > 0
-    assert estimated_seconds(method, 24, 100, 1_000) >= small
-    assert estimated_seconds(method, 20, 100, 5_000) >= small
+@pytest.mark.parametrize("name", ["statevector", "mps", "ddsim", "sparse"])
+def test_each_time_model_grows_with_the_paths_the_width_and_the_gates(name):
+    method = parse_target(name).exact_method
+    small = method.seconds(20, 100, 1_000)
+    assert method.seconds(20, 10_000, 1_000) >= small > 0
+    assert method.seconds(24, 100, 1_000) >= small
+    assert method.seconds(20, 100, 5_000) >= small
 
 
 def test_a_simulation_past_the_budget_is_refused_naming_what_fits():
     with pytest.raises(ResourceError) as refused:
-        check_time("mps", 40, 2_075, 11_541)
+        check_time(MPS, 40, 2_075, 11_541)
     message = str(refused.value)
     assert "mps method would take about" in message and "2,075 play paths" in message
     fits = int(message.split("; about ")[1].split(" play paths fit")[0].replace(",", ""))
-    assert estimated_seconds("mps", 40, fits, 11_541) <= TIME_BUDGET
-    assert estimated_seconds("mps", 40, fits + 1, 11_541) > TIME_BUDGET
+    assert MPS.seconds(40, fits, 11_541) <= TIME_BUDGET
+    assert MPS.seconds(40, fits + 1, 11_541) > TIME_BUDGET
     assert refused.value.parameters == ("force", "method", "shots")
-    assert check_time("mps", 40, 2_075, 11_541, force=True) > TIME_BUDGET
+    assert check_time(MPS, 40, 2_075, 11_541, force=True) > TIME_BUDGET
 
 
 def test_a_dense_statevector_names_the_widest_circuit_that_fits():
     with pytest.raises(ResourceError, match=r"circuits up to \d+ qubits fit"):
-        check_time("statevector", 40, 10, 1_000)
+        check_time(STATEVECTOR, 40, 10, 1_000)
 
 
 def test_a_memory_refusal_names_the_paths_that_fit():
     with pytest.raises(ResourceError, match=r"which holds at most about [\d,]+ play paths"):
-        check_memory("sparse", 161, 806_685_264)
+        check_memory(SPARSE, 161, 806_685_264)
     assert largest_fitting(lambda p: 10 * p, 1_000) == 100
     assert largest_fitting(lambda p: 10 * p, 5) == 0
 
@@ -146,7 +148,7 @@ def test_mps_on_nine_cards_is_refused_up_front(tmp_path, capsys, argv, why):
 def test_small_circuits_pass_every_time_model(four_card):
     game = GameTask(four_card, None, "paper").build()
     for method in ("statevector", "mps", "ddsim", "sparse"):
-        assert check_game_cost(game, method) < TIME_BUDGET
+        assert check_game_cost(game, parse_target(method).exact_method) < TIME_BUDGET
 
 
 @pytest.mark.parametrize(

@@ -60,6 +60,10 @@ SAMPLED = (SAMPLING_METHOD, SHOTS_METHOD, PIMC_METHOD)
 AER_DEFAULT_SHOTS = 1000
 """Aer's shots when none are given."""
 
+DENSE_FALLBACK = "statevector"
+"""What ``auto`` falls back to when DDSIM cannot certify the support of a final state and the
+circuit fits a dense state."""
+
 AUTO_METHOD = "sparse"
 """What ``auto`` runs: the fastest exact simulator measured on these circuits, qcards' sparse
 engine (``benchmarks/results/engines.md``: on the twelve-card endgame 0.2 s against MQT DDSIM's
@@ -206,7 +210,7 @@ def evaluate_spec(
     referee = evaluate(spec, model, first)
     if used == "classical":
         return referee_report(referee, num_qubits, construction)
-    if used == "sparse":
+    if parse_target(used, "method").exact_method.reads_final_rows:
         outcomes = sparse_final_outcomes(game, force)
         return EvaluationReport(
             probability(sum(p for (v, t), p in outcomes.items() if spec.declarer_wins(v, t))),
@@ -225,9 +229,9 @@ def evaluate_spec(
     except ResourceError:
         # auto: DDSIM could not certify the support (too many tiny outcomes); a dense
         # statevector still answers exactly when the circuit fits in memory.
-        if method != "auto" or num_qubits > parse_target("statevector").max_qubits:
+        if method != "auto" or num_qubits > parse_target(DENSE_FALLBACK).max_qubits:
             raise
-        used = "statevector"
+        used = DENSE_FALLBACK
         dist = final_distribution(game, used, shots, seed, force)
     p_win = sum(p for s, p in dist.items() if s.declarer_won(spec))
     points = sum(p * s.declarer_points(spec) for s, p in dist.items())

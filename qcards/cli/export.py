@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
         help="write game circuits as OpenQASM 3 and QPY (a spec's, or the paper examples')",
         description="Write a game circuit, measured into an 'outcome' register and lowered to "
         "{cx, u}, as OpenQASM 3 (.qasm) and QPY (.qpy) files that other stacks read. Without "
-        "SPEC: the paper's four- and six-card examples in both constructions (the files kept in "
+        "SPEC: the paper's four- and six-card examples in every construction (the files kept in "
         "circuits/). The outcome bits decode as qcards' GameLayout.measured qubits.",
         epilog="example: qcards export qcards/specs/six-card.toml --first CA --format qasm3",
     )

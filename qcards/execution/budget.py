@@ -1,18 +1,17 @@
-"""How much memory an exact method would need, estimated before any work, and the refusal.
+"""The memory and time budgets of exact work, and the refusals, made before any work.
 
-Every exact method stores a game state by what it has to: the dense statevector all
-:math:`2^n` amplitudes, the sparse engine and decision diagrams one entry per nonzero amplitude
-(a play path: the game state is a sum over (deal, path) pairs), a matrix product state bonds up
-to the number of paths. The number of paths comes from Knuth's estimator
-(:func:`qcards.skat.referee.estimate_paths`, milliseconds), so a request that would exhaust the
-machine is refused with one clear error naming the estimate, instead of being killed by the
-operating system minutes later.
+An exact method (:class:`~qcards.execution.exact_methods.ExactMethod`) estimates its peak
+memory and its time from the circuit and the number of play paths, which comes from Knuth's
+estimator (:func:`qcards.skat.referee.estimate_paths`, milliseconds); a request that would
+exhaust the machine, or run past the ten-minute budget, is refused here with one clear error
+naming the estimate, instead of being killed by the operating system minutes later.
 """
 
 from __future__ import annotations
 
 import os
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from qcards.errors import ResourceError
 from qcards.execution.sparse import DECK, SparseMemoryError
@@ -22,6 +21,9 @@ from qcards.progress import duration as _duration
 from qcards.skat.cards import Card
 from qcards.skat.referee import estimate_paths
 from qcards.skat.spec import Endgame
+
+if TYPE_CHECKING:
+    from qcards.execution.exact_methods import ExactMethod
 
 GIB = 2**30
 
@@ -38,36 +40,6 @@ MEMORY_BUDGET = min(8 * GIB, physical_memory() // 3)
 """What one exact simulation may use: a third of the machine, at most 8 GiB (the machine is
 shared, and a run keeps copies beside the state)."""
 
-MPS_TEMPORARIES = 2
-"""Factor for Aer MPS's SVD workspace and copies beside the tensors themselves."""
-
-DD_BYTES_PER_NODE = 200
-"""A decision-diagram node with its two edges, complex weights and table entries."""
-
-
-def estimated_bytes(
-    method: str, num_qubits: int, paths: float, read_qubits: int = 0, cards: int = DECK
-) -> float:
-    """Peak bytes of the exact ``method`` on a circuit of ``num_qubits`` whose state has about
-    ``paths`` nonzero amplitudes, reading the probabilities of ``read_qubits`` of them (Aer's
-    statevector and MPS simulators build the dense vector of all 2^read_qubits outcome
-    probabilities before the dictionary); the sparse engine's classical actions work with
-    ``cards`` cards (the game's; the deck's when not known)."""
-    dense_read = 8.0 * 2.0**read_qubits if method in ("statevector", "mps") and read_qubits else 0.0
-    if method == "statevector":
-        return 2.0 * 16 * 2.0**num_qubits + dense_read  # the state, Aer's copy for the results
-    if method == "sparse":
-        return float(sparse_bytes(int(paths), num_qubits, cards))
-    if method == "ddsim":
-        return DD_BYTES_PER_NODE * paths * num_qubits
-    if method == "mps":
-        # the bond across cut k is at most min(2^k, 2^(n-k), paths): a sum of `paths` basis
-        # states has Schmidt rank at most `paths`; site k holds 2 x bond_k x bond_k+1 numbers
-        bond = [min(2.0**k, 2.0 ** (num_qubits - k), paths) for k in range(num_qubits + 1)]
-        numbers = sum(2 * bond[k] * bond[k + 1] for k in range(num_qubits))
-        return MPS_TEMPORARIES * 16 * numbers + dense_read
-    raise ValueError(f"no memory model for {method!r}")
-
 
 @contextmanager
 def sparse_memory_guard():
@@ -79,13 +51,14 @@ def sparse_memory_guard():
         raise ResourceError(
             f"the sparse engine would need {exc.rows_needed:,} nonzero amplitudes "
             f"(about {sparse_bytes(exc.rows_needed, exc.num_qubits) / GIB:.1f} GiB); "
-            f"it holds at most {exc.limit:,} here (use {{method}} classical, or a smaller spec)",
-            parameters=("method",),
+            f"it holds at most {exc.limit:,} here (give {{shots}} to sample the circuit shot by "
+            "shot at any size, use {method} classical, or a smaller spec)",
+            parameters=("method", "shots"),
         ) from None
 
 
 def check_memory(
-    method: str,
+    method: ExactMethod,
     num_qubits: int,
     paths: float,
     budget: float | None = None,
@@ -97,13 +70,11 @@ def check_memory(
     message names the estimate, the largest size that fits (:func:`largest_fitting`) and what
     to do instead: the classical referee where ``alternative`` is ``method`` (``evaluate``),
     another simulator where it is ``backend`` (``run``). ``cards``: the game's cards, which
-    the sparse engine's classical actions work with (:func:`estimated_bytes`)."""
+    the sparse engine's classical actions work with (:meth:`ExactMethod.bytes`)."""
     budget = MEMORY_BUDGET if budget is None else budget
-    need = estimated_bytes(method, num_qubits, paths, read_qubits, cards)
+    need = method.bytes(num_qubits, paths, read_qubits, cards)
     if need > budget:
-        fits = largest_fitting(
-            lambda p: estimated_bytes(method, num_qubits, p, read_qubits, cards), budget
-        )
+        fits = largest_fitting(lambda p: method.bytes(num_qubits, p, read_qubits, cards), budget)
         raise ResourceError(
             f"the {method} method would need about {need / GIB:,.1f} GiB for this circuit "
             f"({num_qubits} qubits, about {paths:,.0f} play paths"
@@ -148,12 +119,12 @@ def largest_fitting(cost, budget: float) -> int:
     return low
 
 
-def _fitting(method: str, num_qubits: int, paths: int, read_qubits: int) -> str:
+def _fitting(method: ExactMethod, num_qubits: int, paths: int, read_qubits: int) -> str:
     """What fits, in words: a dense statevector's limit is its width, the others' the paths."""
-    if method == "statevector":
+    if method.width_limited:
         return "whatever the paths (a dense state is as large as its width allows)"
     if paths == 0 and read_qubits:
-        alone = estimated_bytes(method, 0, 0, read_qubits) / GIB
+        alone = method.bytes(0, 0, read_qubits) / GIB
         return (
             f"and the probabilities of {read_qubits} qubits alone need {alone:,.1f} GiB "
             "as a dense vector"
@@ -238,44 +209,8 @@ def check_work(
     return seconds
 
 
-SECONDS_PER_UNIT = {
-    # Aer's dense statevector: each gate sweeps the 2^n amplitudes
-    "statevector": 2e-9,
-    # Aer's MPS: a gate costs up to bond^3, bond = min(2^(n/2), paths)
-    "mps": 2e-7,
-    # DDSIM: each gate rebuilds a diagram of about paths x n nodes
-    "ddsim": 1e-8,
-}
-"""Seconds per unit of work of each simulator's model (:func:`work_units`), rounded up from the
-largest ratio measured on the four-, six-, nine- and twelve-card endgames with both
-constructions (``benchmarks/bench_cost_model.py`` prints measured against modelled time;
-``benchmarks/results/cost_model.md``). The sparse engine is modelled by
-:data:`PATHS_PER_SECOND` (:func:`check_work`)."""
-
-
-def work_units(method: str, num_qubits: int, paths: float, gates: int) -> float:
-    """The size of one simulation in the units of :data:`SECONDS_PER_UNIT`: ``gates`` (the game
-    circuit's gates one definition level down, :func:`~qcards.execution.exact.gate_count`)
-    times what each gate touches."""
-    if method == "statevector":
-        return gates * 2.0**num_qubits
-    if method == "mps":
-        return gates * min(2.0 ** (num_qubits // 2), paths) ** 3
-    if method == "ddsim":
-        return gates * paths * num_qubits
-    raise ValueError(f"no time model for {method!r}")
-
-
-def estimated_seconds(method: str, num_qubits: int, paths: float, gates: int) -> float:
-    """Seconds ``method`` is expected to take on a game circuit of ``num_qubits`` and ``gates``
-    whose state has about ``paths`` nonzero amplitudes (one pass; an upper estimate)."""
-    if method == "sparse":
-        return paths / PATHS_PER_SECOND
-    return SECONDS_PER_UNIT[method] * work_units(method, num_qubits, paths, gates)
-
-
 def check_time(
-    method: str,
+    method: ExactMethod,
     num_qubits: int,
     paths: float,
     gates: int,
@@ -291,11 +226,11 @@ def check_time(
     Returns the estimated seconds."""
 
     def seconds_for(n: int, p: float) -> float:
-        return repeats * estimated_seconds(method, n, p, gates)
+        return repeats * method.seconds(n, p, gates)
 
     seconds = seconds_for(num_qubits, paths)
     if seconds > TIME_BUDGET and not force:
-        if method == "statevector":
+        if method.width_limited:
             widest = max(
                 (n for n in range(1, num_qubits) if seconds_for(n, paths) <= TIME_BUDGET),
                 default=0,

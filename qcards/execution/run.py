@@ -18,6 +18,7 @@ from qcards.errors import ResourceError
 from qcards.execution import isolated
 from qcards.execution.budget import check_shot_memory, check_time
 from qcards.execution.exact import check_game_cost
+from qcards.execution.exact_methods import STATEVECTOR
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
 from qcards.execution.results import RunReport
 from qcards.execution.shots import sample_game
@@ -72,7 +73,7 @@ def run_task(
         try:
             seconds = check_game_cost(game, target.simulated_method, force, alternative="backend")
         except ResourceError:
-            if target.simulated_method != "sparse" or mitigation.name != "none":
+            if not target.simulated_method.samples_at_any_size or mitigation.name != "none":
                 raise
             # the exact state does not fit: the sparse engine samples the circuit shot by shot
             return ideal_shots_report(task, game, backend, shots, seed, on_transpiled)
@@ -157,11 +158,11 @@ def check_emulation_time(target, circuits, active_qubits: int, shots: int, force
     for each circuit the mitigation runs."""
     from qcards.execution.noisy import SHOTS_PER_TRAJECTORY
 
-    trajectory = target.kind.name == "fake:"
+    trajectory = target.kind.trajectories
     runs = math.ceil(shots / SHOTS_PER_TRAJECTORY) if trajectory else shots
     gates = sum(circuit.size() for circuit in circuits)
     check_time(
-        "statevector",
+        STATEVECTOR,
         active_qubits,
         0,
         gates,

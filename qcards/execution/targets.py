@@ -37,6 +37,7 @@ from numbers import Integral
 
 from qcards.errors import ParameterError, ResourceError
 from qcards.execution import aer, ibm
+from qcards.execution.exact_methods import DDSIM, MPS, SPARSE, STATEVECTOR, ExactMethod
 from qcards.execution.extras import require
 
 
@@ -49,21 +50,31 @@ class TargetKind:
         description: one line for help texts.
         max_qubits: widest circuit the target accepts (for devices: the active qubits an
             emulation may keep; ``None``: the device's own size decides).
-        exact_method: how the target computes exact probabilities (``statevector``, ``mps``,
-            ``ddsim``), or ``None`` if it only samples.
+        exact_method: how the target computes exact probabilities, with its memory and time
+            estimates (:class:`~qcards.execution.exact_methods.ExactMethod`), or ``None`` if it
+            only samples.
         make_sampler: ``(target, seed, shots) -> (transpile target, BaseSamplerV2)``; the
             transpile target is ``None`` for a sampler that takes circuits as built.
         aliases: other names of the same target.
         extra: the optional dependency group it needs (``pip install qcards[<extra>]``).
+        device: a family of devices (``fake:<Device>``), whose circuits are transpiled to the
+            device's coupling map and gates.
+        emulated: a device emulated locally on Aer (only its active qubits are simulated).
+        hardware: real hardware: jobs go to the job store before waiting.
+        trajectories: the emulation samples noise trajectories, each run for several shots
+            (else every shot is one noisy run).
     """
 
     name: str
     description: str
     max_qubits: int | None
-    exact_method: str | None
+    exact_method: ExactMethod | None
     make_sampler: Callable
     aliases: tuple[str, ...] = ()
     extra: str | None = None
+    emulated: bool = False
+    hardware: bool = False
+    trajectories: bool = False
 
     @property
     def is_family(self) -> bool:
@@ -86,14 +97,14 @@ class Target:
         return self.kind.max_qubits
 
     @property
-    def exact_method(self) -> str | None:
+    def exact_method(self) -> ExactMethod | None:
         return self.kind.exact_method
 
     @property
-    def simulated_method(self) -> str:
+    def simulated_method(self) -> ExactMethod:
         """The exact method whose cost a local simulation on this target has: its own, or a
         dense statevector for Aer's automatic choice (what it picks for the game circuits)."""
-        return self.exact_method or "statevector"
+        return self.exact_method or STATEVECTOR
 
     @property
     def is_device(self) -> bool:
@@ -103,11 +114,11 @@ class Target:
     @property
     def is_emulated(self) -> bool:
         """A fake device emulated on Aer (only the device's active qubits are simulated)."""
-        return self.kind.name in ("fake:", "fake-aer:")
+        return self.kind.emulated
 
     @property
     def is_hardware(self) -> bool:
-        return self.kind.name == IBM_PREFIX
+        return self.kind.hardware
 
     def check_capacity(self, num_qubits: int) -> None:
         """Refuse, before any work, a circuit wider than the target holds."""
@@ -215,7 +226,7 @@ TARGET_KINDS: dict[str, TargetKind] = {
             "statevector",
             "Aer's dense statevector (exact)",
             DENSE_LIMIT,
-            "statevector",
+            STATEVECTOR,
             _aer_sampler("statevector"),
         ),
         TargetKind(
@@ -224,7 +235,7 @@ TARGET_KINDS: dict[str, TargetKind] = {
             # the state is stored by its entanglement, not its width (the game states are
             # sums of few orthogonal paths), up to Aer's limit of 63 qubits
             63,
-            "mps",
+            MPS,
             _aer_sampler("matrix_product_state"),
             aliases=("aer-mps",),
         ),
@@ -232,7 +243,7 @@ TARGET_KINDS: dict[str, TargetKind] = {
             "sparse",
             "qcards' sparse exact engine (paths x gates; no width limit)",
             None,  # the engine refuses a state too large for memory before allocating it
-            "sparse",
+            SPARSE,
             _sparse_sampler,
         ),
         TargetKind(
@@ -241,7 +252,7 @@ TARGET_KINDS: dict[str, TargetKind] = {
             # a decision diagram's size follows the number of paths, not the width; 200 is a
             # guard (the widest circuit simulated in the benchmarks has 87 qubits)
             200,
-            "ddsim",
+            DDSIM,
             _ddsim_sampler,
             extra="ddsim",
         ),
@@ -259,6 +270,8 @@ TARGET_KINDS: dict[str, TargetKind] = {
             None,
             _trajectory_sampler,
             extra="ibm",
+            emulated=True,
+            trajectories=True,
         ),
         TargetKind(
             "fake-aer:",
@@ -267,6 +280,7 @@ TARGET_KINDS: dict[str, TargetKind] = {
             None,
             _device_noise_sampler,
             extra="ibm",
+            emulated=True,
         ),
         TargetKind(
             IBM_PREFIX,
@@ -275,6 +289,7 @@ TARGET_KINDS: dict[str, TargetKind] = {
             None,
             _ibm_sampler,
             extra="ibm",
+            hardware=True,
         ),
     )
 }

@@ -1,11 +1,11 @@
 """Export game circuits as OpenQASM 3 and QPY (``qcards export``): the paper's examples, or any
 spec with a fixed first card and a construction of choice.
 
-Each example is exported in both constructions, lowered to the basis {cx, u} (so any OpenQASM 3
-consumer can read it without qcards' gate definitions) and with every history register measured
-into a classical register ``outcome`` (bit i = :attr:`GameLayout.measured` qubit i, decoded by
-:meth:`GameLayout.decode`). The repository keeps the files in ``circuits/``; a test rebuilds them
-and fails if they drift from what the code builds.
+Each example is exported in every registered construction, lowered to the basis {cx, u} (so any
+OpenQASM 3 consumer can read it without qcards' gate definitions) and with every history
+register measured into a classical register ``outcome`` (bit i = :attr:`GameLayout.measured`
+qubit i, decoded by :meth:`GameLayout.decode`). The repository keeps the files in ``circuits/``;
+a test rebuilds them and fails if they drift from what the code builds.
 """
 
 from __future__ import annotations
