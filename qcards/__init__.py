@@ -11,6 +11,48 @@ studies) -> ``viz`` -> ``paper`` (the paper's examples, reproduction, tables) ->
 ``games`` holds Quantum Go Fish, Philosopher Cats and Quantum Go beside them.
 """
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # What the loader below makes of each name, spelt out for type checkers and IDEs; keep it,
+    # ``_API`` and ``__all__`` naming the same. Four names are exported under another name
+    # than their definition's (``as``): aliases to be renamed (issue 30).
+    from qcards.analysis.declare import GameChoice, declare
+    from qcards.analysis.evaluate import EvaluationReport
+    from qcards.analysis.evaluate import evaluate_spec as evaluate
+    from qcards.analysis.evaluate import recommend_spec as recommend
+    from qcards.analysis.resources import count_resources
+    from qcards.circuits.construction import Construction
+    from qcards.circuits.game import GameCircuit, build_game
+    from qcards.circuits.oracle import build_win_circuit
+    from qcards.circuits.task import GameTask
+    from qcards.errors import (
+        MissingExtraError,
+        ModelError,
+        ParameterError,
+        QcardsError,
+        ResourceError,
+        SpecError,
+    )
+    from qcards.estimation.counting import CountResult, count
+    from qcards.estimation.options import EstimationOptions
+    from qcards.execution.exact import exact_stage_probabilities
+    from qcards.execution.results import RunReport
+    from qcards.execution.run import run_task as run
+    from qcards.execution.shots import sample_game
+    from qcards.execution.targets import Target, parse_target
+    from qcards.skat.cards import Card, Rules, Trump
+    from qcards.skat.double_dummy import solve_deal
+    from qcards.skat.history import after_history
+    from qcards.skat.prior import Prior
+    from qcards.skat.referee import Evaluation
+    from qcards.skat.referee import evaluate as referee_evaluate
+    from qcards.skat.spec import (
+        Endgame,
+        load_spec,
+        parse_spec,
+    )
+
 # Loaded on first use (PEP 562), so that importing a pure-Python part (a game's referee, the
 # Skat referee) does not pay for qiskit: name -> (module, attribute).
 _API = {
@@ -53,7 +95,45 @@ _API = {
     "solve_deal": ("qcards.skat.double_dummy", "solve_deal"),
 }
 
-__all__ = sorted(_API)
+__all__ = [
+    "Card",
+    "Construction",
+    "CountResult",
+    "Endgame",
+    "EstimationOptions",
+    "Evaluation",
+    "EvaluationReport",
+    "GameChoice",
+    "GameCircuit",
+    "GameTask",
+    "MissingExtraError",
+    "ModelError",
+    "ParameterError",
+    "Prior",
+    "QcardsError",
+    "ResourceError",
+    "Rules",
+    "RunReport",
+    "SpecError",
+    "Target",
+    "Trump",
+    "after_history",
+    "build_game",
+    "build_win_circuit",
+    "count",
+    "count_resources",
+    "declare",
+    "evaluate",
+    "exact_stage_probabilities",
+    "load_spec",
+    "parse_spec",
+    "parse_target",
+    "recommend",
+    "referee_evaluate",
+    "run",
+    "sample_game",
+    "solve_deal",
+]
 __version__ = "0.1.0"
 
 
