@@ -262,3 +262,18 @@ def test_only_the_target_registry_compares_exact_target_names():
             ):
                 offenders.append(f"{module} line {node.lineno}: {ast.unparse(node)}")
     assert not offenders, offenders
+
+
+def test_the_public_api_lists_each_name_three_times_alike():
+    """``qcards/__init__``: the lazy loader's table, ``__all__`` and the names imported for
+    type checkers under ``if TYPE_CHECKING:`` are the same set."""
+    import qcards
+
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    typed = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            for stmt in node.body:
+                if isinstance(stmt, ast.ImportFrom):
+                    typed.update(alias.asname or alias.name for alias in stmt.names)
+    assert set(qcards.__all__) == set(qcards._API) == typed
