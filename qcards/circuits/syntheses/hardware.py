@@ -34,10 +34,11 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from qiskit.circuit import Gate, QuantumCircuit
+from qiskit.circuit import Gate, QuantumCircuit, Qubit
 from qiskit.circuit.library import MCXGate, RC3XGate, RCCXGate, RYGate, XGate
 
 from qcards.circuits.construction import Construction
+from qcards.circuits.gates.cubes import open_controls
 from qcards.circuits.gates.deal import GameDealGate, reference_deal
 from qcards.circuits.gates.play import CardPlayGate
 from qcards.circuits.gates.trick import TrickTakingGate
@@ -58,14 +59,20 @@ _ORDER_SEARCH = 4
 
 
 @dataclass(frozen=True)
-class Cube:
-    """``state & mask == value`` (bits of layout qubit indices)."""
+class _Mask:
+    """A cube while the cover is searched: ``state & mask == value`` on basis states as
+    integers (bit i: layout qubit i), which keeps the search fast; :meth:`cube` turns it into
+    qcards' one cube type, ``{qubit: bit}`` (:mod:`qcards.circuits.gates.cubes`)."""
 
     mask: int
     value: int
 
     def holds(self, state: int) -> bool:
         return state & self.mask == self.value
+
+    def cube(self, qubits: Sequence[Qubit]) -> dict[Qubit, int]:
+        """The cube on the layout's ``qubits``."""
+        return {qubits[i]: bit for i, bit in self.literals()}
 
     def literals(self) -> list[tuple[int, int]]:
         """(qubit index, wanted bit) of every literal."""
@@ -88,7 +95,7 @@ _SEARCH_LITERALS = 3
 """Cubes up to this many literals are searched exhaustively (around the uncovered states)."""
 
 
-def cover(on: Iterable[int], off: Iterable[int], variables: Sequence[int]) -> list[Cube]:
+def cover(on: Iterable[int], off: Iterable[int], variables: Sequence[int]) -> list[_Mask]:
     """Cubes over ``variables`` (qubit indices) such that every state of ``on`` satisfies
     exactly one and no state of ``off`` satisfies any: on the care set ``on | off`` their XOR
     (and their OR) is the indicator of ``on``. The cheapest (:func:`cover_cx`) of three greedy
@@ -103,7 +110,7 @@ def cover(on: Iterable[int], off: Iterable[int], variables: Sequence[int]) -> li
     return min(covers, key=cover_cx)
 
 
-def cover_cx(cubes: Sequence[Cube]) -> int:
+def cover_cx(cubes: Sequence[_Mask]) -> int:
     """CX count of computing a cover into ``flag`` and uncomputing it."""
     return 2 * sum(_cube_cx(len(c.literals())) for c in cubes)
 
@@ -111,7 +118,7 @@ def cover_cx(cubes: Sequence[Cube]) -> int:
 def _greedy_cover(on: list[int], off: list[int], variables: Sequence[int], way: str):
     uncovered = set(on)
     covered: list[int] = []
-    cubes: list[Cube] = []
+    cubes: list[_Mask] = []
 
     def clear(mask: int, value: int) -> bool:
         return not any(s & mask == value for s in off) and not any(
@@ -138,7 +145,7 @@ def _greedy_cover(on: list[int], off: list[int], variables: Sequence[int], way: 
                         best = (score, mask, value)
         if best is None:
             best = (0, *_grow(min(uncovered), variables, clear))
-        cube = Cube(best[1], best[2])
+        cube = _Mask(best[1], best[2])
         newly = {s for s in uncovered if cube.holds(s)}
         uncovered -= newly
         covered.extend(newly)
@@ -163,7 +170,7 @@ class _Step:
 
     target: int
     angle: float
-    cubes: tuple[Cube, ...]
+    cubes: tuple[_Mask, ...]
 
     @property
     def direct(self) -> bool:
@@ -312,55 +319,46 @@ class HardwarePlan:
             target = qubits[step.target]
             op = RYGate(step.angle) if step.angle != _FORCED else None
             if step.direct:
-                _apply_on_cube(qc, step.cubes[0].literals(), target, op, qubits)
+                _apply_on_cube(qc, step.cubes[0].cube(qubits), target, op)
                 continue
-            for cube in step.cubes:
-                _relative_phase_x(qc, cube.literals(), flag, qubits)
+            for mask in step.cubes:
+                _relative_phase_x(qc, mask.cube(qubits), flag)
             if op is None:
                 qc.cx(flag, target)
             else:
                 qc.append(op.control(1), [flag, target])
-            for cube in reversed(step.cubes):
-                _relative_phase_x(qc, cube.literals(), flag, qubits, inverse=True)
+            for mask in reversed(step.cubes):
+                _relative_phase_x(qc, mask.cube(qubits), flag, inverse=True)
         return qc
 
 
-def _open(qc: QuantumCircuit, literals, qubits) -> None:
-    zeros = [qubits[i] for i, v in literals if v == 0]
-    if zeros:
-        qc.x(zeros)
-
-
-def _apply_on_cube(qc: QuantumCircuit, literals, target, op, qubits) -> None:
+def _apply_on_cube(qc: QuantumCircuit, cube: dict[Qubit, int], target: Qubit, op) -> None:
     """X (``op`` None) or ``op`` on ``target``, controlled exactly on the cube."""
-    _open(qc, literals, qubits)
-    controls = [qubits[i] for i, _ in literals]
-    if op is None:
-        qc.append(MCXGate(len(controls)) if controls else XGate(), [*controls, target])
-    elif controls:
-        qc.append(op.control(len(controls)), [*controls, target])
-    else:
-        qc.append(op, [target])
-    _open(qc, literals, qubits)
+    controls = list(cube)
+    with open_controls(qc, cube):
+        if op is None:
+            qc.append(MCXGate(len(controls)) if controls else XGate(), [*controls, target])
+        elif controls:
+            qc.append(op.control(len(controls)), [*controls, target])
+        else:
+            qc.append(op, [target])
 
 
-def _relative_phase_x(qc: QuantumCircuit, literals, flag, qubits, inverse: bool = False) -> None:
+def _relative_phase_x(
+    qc: QuantumCircuit, cube: dict[Qubit, int], flag: Qubit, inverse: bool = False
+) -> None:
     """``flag ^= cube`` up to a diagonal phase that the same call with ``inverse`` undoes."""
-    _open(qc, literals, qubits)
-    controls = [qubits[i] for i, _ in literals]
-    if not controls:
-        qc.x(flag)
-    elif len(controls) == 1:
-        qc.cx(controls[0], flag)
-    elif len(controls) == 2:
-        gate = RCCXGate()
-        qc.append(gate.inverse() if inverse else gate, [*controls, flag])
-    elif len(controls) == 3:
-        gate = RC3XGate()
-        qc.append(gate.inverse() if inverse else gate, [*controls, flag])
-    else:
-        qc.append(MCXGate(len(controls)), [*controls, flag])
-    _open(qc, literals, qubits)
+    controls = list(cube)
+    with open_controls(qc, cube):
+        if not controls:
+            qc.x(flag)
+        elif len(controls) == 1:
+            qc.cx(controls[0], flag)
+        elif len(controls) in (2, 3):
+            gate = RCCXGate() if len(controls) == 2 else RC3XGate()
+            qc.append(gate.inverse() if inverse else gate, [*controls, flag])
+        else:
+            qc.append(MCXGate(len(controls)), [*controls, flag])
 
 
 def plan(layout: GameLayout, first: Card | None) -> dict[Stage, QuantumCircuit]:
