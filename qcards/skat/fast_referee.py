@@ -1,0 +1,424 @@
+"""The exact referee at the machine's limit: the same answers as :mod:`qcards.skat.referee`,
+from a compiled, memoized search instead of an enumeration of play paths.
+
+:func:`evaluate` returns exactly the :class:`~qcards.skat.referee.Evaluation` of
+:func:`qcards.skat.referee.evaluate` (the same Fractions, the same deal and path counts) for
+both models, every kind of game, 2 to 4 players, priors, histories, the Skat and a fixed first
+card; :func:`recommend` likewise. The plain enumerator stays as the tests' independent oracle.
+
+How (the search itself is :mod:`qcards.skat.fast_referee_kernel`):
+
+* Positions at trick boundaries are memoized across plays *and deals*: many play orders, and
+  many deals, reach the same position. A key is the position in canonical form: suit by suit,
+  the owners and card points of the cards still held, in order of strength. Printed ranks do
+  not matter, so a position in which B still holds the nine of hearts after the eight was
+  played is the position in which B still holds the eight after the nine was played.
+* Deals are enumerated by that canonical form: each deal's start position is one key, and deals
+  with equal keys (an ace in the Skat or in a hand beside an equal card, cards equal for the
+  rest of the game) are solved once and counted with their multiplicity (the memo's hit).
+  Swapping equal cards between two *hands* is not merged: the two cards can meet in one trick,
+  and then the trick goes to the other seat. The deals themselves are listed in Python
+  (microseconds a deal; the plain referee's deal loop is the same).
+* Equal moves: cards of one hand with equal points and no live card between them are one move
+  with a multiplicity (each is still played with probability 1/k in the random model).
+* Random model, exact: the value of a position with ``h`` cards a hand is an integer numerator
+  over the fixed denominator D(h) (:func:`denominators`): the leader has ``h`` legal cards at
+  most and a follower at most ``h``, so ``h * lcm(1..h)^(n-1)`` clears the trick's
+  probabilities. Numerators are 128-bit integers (two machine words), and every step
+  multiplies by a small integer, so there is no rational arithmetic in the search at all;
+  the Fractions are formed once per call. Memo keys carry the points the declarer still
+  needs to win (0 when the win is decided either way), null games whether it has taken a
+  trick; the expected points need no such key (they add up).
+* Adversarial model: the same search with the declarer maximising and the defenders
+  minimising its future card points, which do not depend on the points already taken, so the
+  memo holds no status; the win of a point game is the win of the minimax points (a monotone
+  function commutes with max and min, as in :mod:`qcards.skat.double_dummy`), and a null game's
+  is a second minimax in the same pass, of whether the declarer is forced to take a trick.
+  The path count needs every path, so there is no alpha-beta pruning: the tables (trick
+  power, effective suits, points, suit orders) are :mod:`qcards.skat.double_dummy`'s.
+* ``num_paths``: counted in the same pass (a position's paths are the sum over its moves).
+
+Choices, measured (2 shared cores, ``benchmarks/bench_referee.py``; the numbers are in
+``benchmarks/results/referee.md``): numba-compiled (about 4 s to compile once, cached on disk
+afterwards) because the search touches millions of positions a second. The alternative of
+Python Fractions at the memo level with a compiled inner loop was not pursued: a Fraction
+operation costs microseconds, a compiled 128-bit step nanoseconds, and the search makes one
+per move.
+
+Limits: numerators must fit 128 bits (three players up to nine cards a hand, four up to seven,
+two up to about twelve; beyond, :class:`~qcards.errors.ResourceError`); the memo must fit
+:data:`MEMO_BUDGET`; the work is estimated before the search (:func:`estimate_seconds`) and
+refused above :data:`~qcards.progress.TIME_BUDGET`, and the search stops with a
+:class:`~qcards.errors.ResourceError` should it run past its frame budget anyway.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from qcards.errors import ModelError, ResourceError
+from qcards.progress import TIME_BUDGET, duration
+from qcards.skat import fast_referee_kernel as kernel
+from qcards.skat.cards import FULL_DECK, Card
+from qcards.skat.double_dummy import _SUITS5, _rule_tables
+from qcards.skat.referee import MODELS, Evaluation, count_deals, estimate_paths
+from qcards.skat.spec import SKAT, Endgame
+from qcards.skat.stages import check_first
+
+_INDEX = {card: i for i, card in enumerate(FULL_DECK)}
+_ENTRY_BYTES = 8 * (kernel.KEYS + kernel.VALUES)
+
+
+def _memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system: assume a small machine
+        return 8 * 2**30
+
+
+INLINE = 2
+"""Positions with at most this many cards a hand are played out rather than memoized."""
+
+MEMO_BUDGET = min(4 * 2**30, _memory() // 4)
+"""Bytes the memo table may take: a quarter of the machine, at most 4 GiB."""
+
+
+# ----------------------------------------------------------------------------- arithmetic
+
+
+def denominators(players: int, hand: int) -> list[int]:
+    """D(0..hand): the common denominator of the random model's values with h cards a hand.
+
+    D(0) = 1 and D(h) = h * lcm(1..h)^(players-1) * D(h-1): the leader chooses among h cards,
+    each follower among at most h, and every count divides its factor.
+    """
+    out = [1]
+    for h in range(1, hand + 1):
+        out.append(h * math.lcm(*range(1, h + 1)) ** (players - 1) * out[-1])
+    return out
+
+
+def _words(values: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    mask = (1 << 64) - 1
+    return (
+        np.array([v >> 64 for v in values], dtype=np.uint64),
+        np.array([v & mask for v in values], dtype=np.uint64),
+    )
+
+
+def _check_width(spec: Endgame) -> None:
+    """Refuse a spec whose numerators could overflow 128 bits (intermediate sums included)."""
+    n, h = len(spec.players), spec.num_tricks
+    top = denominators(n, h)[-1] * 128 * max(h, 1)
+    paths = math.factorial(h) ** n
+    if max(top, paths) >= 2**127:
+        raise ResourceError(
+            f"the fast referee's exact numerators would exceed 128 bits for {n} players with "
+            f"{h} cards each (the search could not finish anyway); use a smaller endgame"
+        )
+
+
+# ----------------------------------------------------------------------------- deals
+
+
+@dataclass(frozen=True)
+class Deals:
+    """The deals of positive weight as arrays for the search.
+
+    Attributes:
+        seats: one row a deal: the mask of each seat's cards (bits of
+            :data:`~qcards.skat.cards.FULL_DECK`), known cards included.
+        points: the declarer's points before the first card (``declarer_points`` and the Skat).
+        weights: integer weights proportional to the deals' probabilities (``None``: all 1).
+    """
+
+    seats: np.ndarray
+    points: np.ndarray
+    weights: list[int] | None
+
+
+def _integer_prior(spec: Endgame):
+    """The prior's card weights and count factors scaled to integers (each card's weights by one
+    factor, each count factor's by one: the deals' ratios are unchanged)."""
+    weights, tallies = spec.prior.tables(spec)
+    cards = []
+    for row in weights:
+        scale = math.lcm(*(w.denominator for w in row))
+        cards.append([int(w * scale) for w in row])
+    factors = []
+    for receiver, members, values in tallies:
+        scale = math.lcm(*(f.denominator for f in values))
+        factors.append((receiver, members, [int(f * scale) for f in values]))
+    return cards, factors
+
+
+def _assignments(pool: tuple[int, ...], sizes: tuple[int, ...]) -> Iterator[tuple[tuple, ...]]:
+    """Every split of ``pool`` (indices) into parts of ``sizes``, in order."""
+    if not sizes:
+        yield ()
+        return
+    for chosen in itertools.combinations(pool, sizes[0]):
+        rest = tuple(j for j in pool if j not in chosen)
+        for tail in _assignments(rest, sizes[1:]):
+            yield (chosen, *tail)
+
+
+def deal_arrays(spec: Endgame) -> Deals:
+    """Every deal of positive weight (those :func:`qcards.skat.referee.weighted_deals` yields)."""
+    players = spec.players
+    known = [sum(1 << _INDEX[c] for c in spec.hands[p]) for p in players]
+    receivers = spec.receivers
+    bits = [1 << _INDEX[c] for c in spec.unknown]
+    values = [c.value for c in spec.unknown]
+    seat_of = [players.index(r) if r != SKAT else -1 for r in receivers]
+    prior = None if spec.prior.is_uniform else _integer_prior(spec)
+    rows, points, weights = [], [], []
+    for parts in _assignments(tuple(range(len(bits))), tuple(spec.sizes[r] for r in receivers)):
+        weight = 1
+        if prior is not None:
+            cards, factors = prior
+            for r, part in enumerate(parts):
+                for j in part:
+                    weight *= cards[j][r]
+            for r, members, g in factors:
+                count = sum(1 for j in parts[r] if j in members)
+                weight *= g[count] if count < len(g) else 0
+            if not weight:
+                continue
+            weights.append(weight)
+        row = list(known) + [0] * (kernel.MAX_SEATS - len(players))
+        skat = spec.declarer_points
+        for r, part in enumerate(parts):
+            if seat_of[r] < 0:
+                skat += sum(values[j] for j in part)
+            else:
+                row[seat_of[r]] += sum(bits[j] for j in part)
+        rows.append(row)
+        points.append(skat)
+    return Deals(
+        np.array(rows, dtype=np.int64).reshape(-1, kernel.MAX_SEATS),
+        np.array(points, dtype=np.int64),
+        None if prior is None else weights,
+    )
+
+
+# ----------------------------------------------------------------------------- the search
+
+
+@dataclass(frozen=True)
+class Search:
+    """What a search did: the distinct positions memoized, frames expanded and memo hits."""
+
+    states: int
+    frames: int
+    hits: int
+
+
+class _Memo:
+    """The memo table (open addressing in numpy arrays), grown by four when two thirds full."""
+
+    def __init__(self, capacity: int = 1 << 16) -> None:
+        self.table = self.empty(capacity)
+        self.stats = np.zeros(4, dtype=np.int64)
+
+    @staticmethod
+    def empty(capacity: int) -> np.ndarray:
+        table = np.zeros((capacity, kernel.KEYS + kernel.VALUES), dtype=np.uint64)
+        table[:, 0] = kernel.EMPTY
+        return table
+
+    def grow(self) -> None:
+        capacity = 4 * self.table.shape[0]
+        if capacity * _ENTRY_BYTES > MEMO_BUDGET:
+            raise ResourceError(
+                f"the fast referee's memo would outgrow {MEMO_BUDGET / 2**30:.1f} GiB "
+                f"({int(self.stats[0]):,} positions stored so far); use a smaller endgame or "
+                "sample it"
+            )
+        table = self.empty(capacity)
+        kernel.rehash(self.table, table)
+        self.table = table
+
+
+class _Solver:
+    """One spec and model: the deals, the tables and a memo shared by every first card."""
+
+    def __init__(self, spec: Endgame, model: str, budget: float) -> None:
+        _check_width(spec)
+        self.spec, self.model = spec, model
+        self.deals = deal_arrays(spec)
+        self.tables = _rule_tables(spec.trump)
+        weak = self.tables.order.copy()
+        for row in range(len(_SUITS5)):
+            length = self.tables.order_len[row]
+            weak[row, :length] = self.tables.order[row, :length][::-1]
+        self.weak = weak
+        self.denominators = denominators(len(spec.players), spec.num_tricks)
+        self.dhi, self.dlo = _words(self.denominators)
+        self.lcm = np.array(
+            [1] + [math.lcm(*range(1, h + 1)) for h in range(1, spec.num_tricks + 1)],
+            dtype=np.int64,
+        )
+        self.memo = _Memo()
+        self.budget = int(budget)
+
+    def run(self, first: Card | None) -> np.ndarray:
+        """The kernel's per-deal values (see :func:`kernel.solve_deals`)."""
+        spec, t, memo = self.spec, self.tables, self.memo
+        out = np.zeros((len(self.deals.points), kernel.VALUES), dtype=np.uint64)
+        goal = spec.declarer_tricks if spec.is_null else spec.target
+        start = 0
+        while True:
+            done = kernel.solve_deals(
+                self.deals.seats, self.deals.points, out, start, len(spec.players),
+                spec.players.index(spec.leader), spec.winner_leads,
+                _INDEX[first] if first is not None else -1, spec.is_null, goal,
+                self.model == "adversarial", t.power, t.eff, t.value, t.suit_mask, t.order,
+                t.order_len, self.weak, t.order_len, self.dhi, self.dlo, self.lcm,
+                memo.table, memo.stats, self.budget, INLINE,
+            )  # fmt: skip
+            if done >= 0:
+                return out
+            start = int(memo.stats[3])
+            if done == kernel.OVER_BUDGET:
+                raise ResourceError(
+                    f"the fast referee ran past its budget of {self.budget:,} positions "
+                    f"(about {duration(TIME_BUDGET)}); use a smaller endgame or sample it"
+                )
+            memo.grow()
+
+    def search(self) -> Search:
+        s = self.memo.stats
+        return Search(int(s[0]), int(s[1]), int(s[2]))
+
+    def evaluate(self, first: Card | None) -> Evaluation:
+        spec, deals = self.spec, self.deals
+        check_first(spec, first)
+        weights = deals.weights or [1] * len(deals.points)
+        total = sum(weights)
+        points = [int(p) for p in deals.points]
+        if spec.num_tricks == 0:  # every card played: the points are known, the Skat's added
+            wins = [spec.declarer_wins(p, spec.declarer_tricks) for p in points]
+            p_win = Fraction(sum(w for w, won in zip(weights, wins, strict=True) if won), total)
+            exp = Fraction(sum(w * p for w, p in zip(weights, points, strict=True)), total)
+            return Evaluation(self.model, p_win, exp, len(points), len(points))
+        out = self.run(first).astype(object)  # Python integers from here on
+        win, future, paths = (
+            (out[:, hi] << 64) + out[:, hi + 1] for hi in (kernel.W_HI, kernel.P_HI, kernel.C_HI)
+        )
+        num_paths = int(sum(paths))
+        if self.model == "adversarial":
+            final = [p + int(f) for p, f in zip(points, future, strict=True)]
+            if spec.is_null:
+                won = [spec.declarer_tricks == 0 and int(t) == 0 for t in win]
+            else:
+                won = [p >= spec.target for p in final]
+            p_win = Fraction(sum(w for w, ok in zip(weights, won, strict=True) if ok), total)
+            exp = Fraction(sum(w * p for w, p in zip(weights, final, strict=True)), total)
+            return Evaluation(self.model, p_win, exp, len(points), num_paths)
+        d = self.denominators[-1]
+        p_win = Fraction(sum(w * int(x) for w, x in zip(weights, win, strict=True)), total * d)
+        exp = Fraction(
+            sum(w * (p * d + int(f)) for w, p, f in zip(weights, points, future, strict=True)),
+            total * d,
+        )
+        return Evaluation(self.model, p_win, exp, len(points), num_paths)
+
+
+# ----------------------------------------------------------------------------- cost
+
+
+FRAMES_PER_SECOND = 150_000.0
+"""Positions the search expands a second, rounded down from the benchmark's slowest (eighteen
+cards, random model, at a load of 12 on two cores: about 300,000)."""
+DEAL_SECONDS = 2e-5
+"""Seconds to list and weigh one deal in Python (measured: about 5 microseconds, more with a
+prior)."""
+FRAMES_SCALE, FRAMES_EXPONENT = 4.0, 0.65
+"""The positions of a search against the (deal, play path) pairs P: about
+``FRAMES_SCALE * P ** FRAMES_EXPONENT`` (fitted on the benchmark's 12, 15 and 18 cards, both
+models; the paths merge, so the positions grow far slower than the paths)."""
+
+
+def estimate_frames(spec: Endgame, first: Card | None = None) -> float:
+    """The positions the search is expected to expand (Knuth's path estimate, milliseconds)."""
+    paths = max(estimate_paths(spec, first), 1.0)
+    return FRAMES_SCALE * paths**FRAMES_EXPONENT
+
+
+def estimate_seconds(spec: Endgame, first: Card | None = None) -> float:
+    """Seconds :func:`evaluate` is expected to take (a rough model: see :data:`FRAMES_SCALE`)."""
+    return estimate_frames(spec, first) / FRAMES_PER_SECOND + count_deals(spec) * DEAL_SECONDS
+
+
+def check_time(spec: Endgame, first: Card | None = None, force: bool = False) -> float:
+    """Refuse (:class:`~qcards.errors.ResourceError`) a spec estimated to take longer than
+    :data:`~qcards.progress.TIME_BUDGET`; returns the estimated seconds."""
+    seconds = estimate_seconds(spec, first)
+    if seconds > TIME_BUDGET and not force:
+        raise ResourceError(
+            f"the exact referee would take about {duration(seconds)} for this endgame (about "
+            f"{estimate_frames(spec, first):,.0f} positions and {count_deals(spec):,} deals); "
+            f"the budget is {duration(TIME_BUDGET)} (sample it instead, force it, or use a "
+            "smaller endgame)"
+        )
+    return seconds
+
+
+def _frame_budget(force: bool) -> int:
+    """The search's hard stop: four times the positions the time budget plans for."""
+    return 2**62 if force else int(4 * TIME_BUDGET * FRAMES_PER_SECOND)
+
+
+# ----------------------------------------------------------------------------- public API
+
+
+def _solver(spec: Endgame, model: str, first: Card | None, force: bool) -> _Solver:
+    if model not in MODELS:
+        raise ModelError(f"unknown model {model!r} (expected {' | '.join(MODELS)})")
+    check_first(spec, first)
+    check_time(spec, first, force)
+    return _Solver(spec, model, _frame_budget(force))
+
+
+def evaluate(
+    spec: Endgame, model: str = "random", first: Card | None = None, *, force: bool = False
+) -> Evaluation:
+    """Exact win probability and expected declarer points under ``model``: the same
+    :class:`~qcards.skat.referee.Evaluation` as :func:`qcards.skat.referee.evaluate`.
+
+    Args:
+        spec: the endgame.
+        model: ``"random"`` or ``"adversarial"`` (see :mod:`qcards.skat.referee`).
+        first: fix the declarer's first card (the declarer must lead the first trick).
+        force: run even when the estimate exceeds :data:`~qcards.progress.TIME_BUDGET`.
+
+    Raises:
+        ModelError: an unknown model or a first card that cannot be fixed.
+        ResourceError: the estimated time exceeds the budget (unless ``force``), the search ran
+            past four times its planned positions, or the memo or the numerators would not fit.
+    """
+    return _solver(spec, model, first, force).evaluate(first)
+
+
+def recommend(
+    spec: Endgame, model: str = "random", *, force: bool = False
+) -> list[tuple[Card, Fraction]]:
+    """Win probability of each legal first card of the declarer, best first: the same list as
+    :func:`qcards.skat.referee.recommend`. One memo serves every card."""
+    hand = spec.hands[spec.declarer]
+    if spec.leader != spec.declarer or not hand:
+        why = (
+            f"leads (the leader is {spec.leader})" if hand else "has no known cards to choose from"
+        )
+        raise ModelError(f"recommend needs a first card of the declarer {spec.declarer}, who {why}")
+    solver = _solver(spec, model, None, force)  # every first card: about the whole game's work
+    out = [(card, solver.evaluate(card).p_win) for card in hand]
+    return sorted(out, key=lambda item: -item[1])
