@@ -220,12 +220,21 @@ def test_canonical_keys_merge_equal_games_only():
     assert key != canonical_key(spec, {"A": ["HA", "H8"], "B": ["H9", "D7"]})
 
 
-def test_the_memo_grows_and_gives_the_same_answer(monkeypatch):
+@pytest.mark.parametrize("budget", [2**30, 4096], ids=["grown", "pruned"])
+@pytest.mark.parametrize("model", MODELS)
+def test_a_small_memo_gives_the_same_answer(monkeypatch, budget, model):
+    """A memo that starts small grows; one held to a budget of 64 entries drops positions and
+    solves them again, with the same answer."""
     spec = small_spec(3, 3, 4, trump="clubs", target=40)
-    expected = fast.evaluate(spec)
+    expected = fast.evaluate(spec, model)
     init = fast._Memo.__init__
-    monkeypatch.setattr(fast._Memo, "__init__", lambda self, capacity=16: init(self, capacity))
-    assert fast.evaluate(spec) == expected
+    monkeypatch.setattr(
+        fast._Memo, "__init__", lambda self, capacity=32: init(self, capacity, budget)
+    )
+    solver = fast._Solver(spec, model, 10**9)
+    assert solver.evaluate(None) == expected
+    assert solver.memo.table.shape[0] == 64 if budget == 4096 else solver.memo.table.shape[0] > 32
+    assert (solver.search().prunes > 0) == (budget == 4096)
 
 
 def test_one_memo_serves_every_first_card():

@@ -46,9 +46,10 @@ operation costs microseconds, a compiled 128-bit step nanoseconds, and the searc
 per move.
 
 Limits: numerators must fit 128 bits (three players up to nine cards a hand, four up to seven,
-two up to about twelve; beyond, :class:`~qcards.errors.ResourceError`); the memo must fit
-:data:`MEMO_BUDGET`; the work is estimated before the search (:func:`estimate_seconds`) and
-refused above :data:`~qcards.progress.TIME_BUDGET`, and the search stops with a
+two up to about twelve; beyond, :class:`~qcards.errors.ResourceError`); the memo stays within
+:data:`MEMO_BUDGET` (past it, it drops its smallest positions and solves them again when met);
+the work is estimated before the search (:func:`estimate_seconds`) and refused above
+:data:`~qcards.progress.TIME_BUDGET`, and the search stops with a
 :class:`~qcards.errors.ResourceError` should it run past its frame budget anyway.
 """
 
@@ -73,7 +74,6 @@ from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
 
 _INDEX = {card: i for i, card in enumerate(FULL_DECK)}
-_ENTRY_BYTES = 8 * (kernel.KEYS + kernel.VALUES)
 
 
 def _memory() -> int:
@@ -214,19 +214,28 @@ def deal_arrays(spec: Endgame) -> Deals:
 
 @dataclass(frozen=True)
 class Search:
-    """What a search did: the distinct positions memoized, frames expanded and memo hits."""
+    """What a search did: the positions memoized (distinct unless the memo was pruned), the
+    frames expanded, the memo's hits and how often the memo was pruned."""
 
     states: int
     frames: int
     hits: int
+    prunes: int
 
 
 class _Memo:
-    """The memo table (open addressing in numpy arrays), grown by four when two thirds full."""
+    """The memo table (open addressing in numpy arrays), doubled when two thirds full.
 
-    def __init__(self, capacity: int = 1 << 16) -> None:
+    Up to :data:`MEMO_BUDGET`; there it becomes a cache: the positions with the fewest cards
+    left (the cheapest to solve again) are dropped until a third of the table is left
+    (:func:`kernel._prune`). A dropped position is solved again when it is met again, with the
+    same values: the answer does not change, only the time.
+    """
+
+    def __init__(self, capacity: int = 1 << 16, budget: float | None = None) -> None:
         self.table = self.empty(capacity)
-        self.stats = np.zeros(4, dtype=np.int64)
+        self.stats = np.zeros(6, dtype=np.int64)
+        self.budget = MEMO_BUDGET if budget is None else budget
 
     @staticmethod
     def empty(capacity: int) -> np.ndarray:
@@ -234,15 +243,12 @@ class _Memo:
         table[:, 0] = kernel.EMPTY
         return table
 
+    @property
+    def can_grow(self) -> bool:
+        return 2 * self.table.nbytes <= self.budget
+
     def grow(self) -> None:
-        capacity = 4 * self.table.shape[0]
-        if capacity * _ENTRY_BYTES > MEMO_BUDGET:
-            raise ResourceError(
-                f"the fast referee's memo would outgrow {MEMO_BUDGET / 2**30:.1f} GiB "
-                f"({int(self.stats[0]):,} positions stored so far); use a smaller endgame or "
-                "sample it"
-            )
-        table = self.empty(capacity)
+        table = self.empty(2 * self.table.shape[0])
         kernel.rehash(self.table, table)
         self.table = table
 
@@ -282,7 +288,7 @@ class _Solver:
                 _INDEX[first] if first is not None else -1, spec.is_null, goal,
                 self.model == "adversarial", t.power, t.eff, t.value, t.suit_mask, t.order,
                 t.order_len, self.weak, t.order_len, self.dhi, self.dlo, self.lcm,
-                memo.table, memo.stats, self.budget, INLINE,
+                memo.table, memo.stats, self.budget, INLINE, memo.can_grow,
             )  # fmt: skip
             if done >= 0:
                 return out
@@ -296,7 +302,7 @@ class _Solver:
 
     def search(self) -> Search:
         s = self.memo.stats
-        return Search(int(s[0]), int(s[1]), int(s[2]))
+        return Search(int(s[4]), int(s[1]), int(s[2]), int(s[5]))
 
     def evaluate(self, first: Card | None) -> Evaluation:
         spec, deals = self.spec, self.deals

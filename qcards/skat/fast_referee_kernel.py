@@ -159,6 +159,20 @@ def _decided(values, dec, h, dhi, dlo, adversarial):
 
 
 @_njit
+def _popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@_njit
+def _cards(row0):
+    """The live cards of a stored position (its key's first word holds their renamed mask)."""
+    return _popcount(np.int64(row0 & np.uint64(0xFFFFFFFF)))
+
+
+@_njit
 def rehash(table, new):
     """Copy every entry of a table into a larger empty one."""
     for i in range(table.shape[0]):
@@ -166,6 +180,41 @@ def rehash(table, new):
             j = _find(new, np.int64(table[i, 0]), np.int64(table[i, 1]))
             for q in range(KEYS + VALUES):
                 new[j, q] = table[i, q]
+
+
+@_njit
+def _prune(table, row):
+    """Drop the positions with the fewest live cards until at most a third of the table is
+    left, in place: the deletions, then every survivor moved to where a lookup finds it (from
+    an empty slot on, so that no run of entries wraps around the start). Returns how many are
+    left."""
+    capacity = table.shape[0]
+    counts = np.zeros(33, dtype=np.int64)
+    for i in range(capacity):
+        if table[i, 0] != EMPTY:
+            counts[_cards(table[i, 0])] += 1
+    kept = counts.sum()
+    min_cards = 0
+    while kept > capacity // 3:
+        kept -= counts[min_cards]
+        min_cards += 1
+    start = -1
+    for i in range(capacity):
+        if table[i, 0] != EMPTY and _cards(table[i, 0]) < min_cards:
+            table[i, 0] = EMPTY
+        if table[i, 0] == EMPTY and start < 0:
+            start = i
+    mask = capacity - 1
+    for j in range(capacity):
+        i = (start + j) & mask
+        if table[i, 0] != EMPTY:
+            for q in range(KEYS + VALUES):
+                row[q] = table[i, q]
+            table[i, 0] = EMPTY
+            k = _find(table, np.int64(row[0]), np.int64(row[1]))
+            for q in range(KEYS + VALUES):
+                table[k, q] = row[q]
+    return kept
 
 
 @_njit
@@ -414,7 +463,7 @@ def _endgame(
 def solve_deals(
     deal_seat, deal_points, out, start, n, leader0, winner_leads, forced, is_null, goal,
     adversarial, power, eff, value, suit_mask, order, order_len, weak, weak_len, dhi, dlo, lcm,
-    table, stats, budget, inline,
+    table, stats, budget, inline, can_grow,
 ):  # fmt: skip
     """Solve the deals ``start..`` of ``deal_seat`` (a row of seat masks each) into ``out``.
 
@@ -423,9 +472,11 @@ def solve_deals(
     ``inline``: positions with at most this many cards a hand (1 or 2) are played out
     (:func:`_endgame`) instead of memoized. ``goal``: the target in point games; in null games
     the tricks the declarer took before.
-    ``stats``: [entries in the memo, frames expanded, memo hits]. Returns the number of deals
-    done, :data:`FULL` (the memo holds too many entries: grow it and call again from
-    ``stats[3]``) or :data:`OVER_BUDGET` (more than ``budget`` frames were expanded).
+    ``stats``: [entries in the memo, frames expanded, memo hits, the deal to resume from,
+    entries ever stored, prunes]. When the memo is two thirds full it returns :data:`FULL`
+    if ``can_grow`` (grow it and call again from ``stats[3]``), else it drops its smallest
+    positions (:func:`_prune`) and goes on. Returns the number of deals
+    done, :data:`FULL` or :data:`OVER_BUDGET` (more than ``budget`` frames were expanded).
     """
     F, S, M = MAX_FRAMES, MAX_SEATS, MAX_MOVES
     f_alive = np.zeros(F, dtype=np.int64)
@@ -456,6 +507,7 @@ def solve_deals(
     leaf = np.zeros((2, 1 << (S - 1), 3), dtype=np.int64)
     pick = np.zeros((S, 2), dtype=np.int64)
     kk = np.zeros(S, dtype=np.int64)
+    row = np.zeros(KEYS + VALUES, dtype=np.uint64)
     debruijn = _DEBRUIJN
     capacity = table.shape[0]
     limit = capacity - capacity // 3  # grow at two thirds full
@@ -590,8 +642,11 @@ def solve_deals(
                     _deliver(acc, sp, p, first, maximise, adversarial, mult, x)
                     continue
                 if stats[0] + sp + 1 >= limit:
-                    stats[3] = d
-                    return FULL
+                    if can_grow:
+                        stats[3] = d
+                        return FULL
+                    stats[0] = _prune(table, row)
+                    stats[5] += 1
                 if stats[1] >= budget:
                     stats[3] = d
                     return OVER_BUDGET
@@ -651,6 +706,7 @@ def solve_deals(
                 for q in range(VALUES):
                     table[i, KEYS + q] = v[q]
                 stats[0] += 1
+                stats[4] += 1
             if sp == 0:
                 for q in range(VALUES):
                     out[d, q] = v[q]
