@@ -32,7 +32,8 @@ from qcards.execution.sweeps import sweep
 from qcards.execution.targets import EXACT_TARGETS, parse_target
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import fresh_seed
-from qcards.skat.referee import MODELS, evaluate, num_deals
+from qcards.skat.fast_referee import evaluate
+from qcards.skat.referee import MODELS, num_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
 
@@ -207,7 +208,7 @@ def evaluate_spec(
     num_qubits = game.num_qubits
     if used != "classical":
         parse_target(used, "method").check_capacity(num_qubits)  # refuse before any work
-    referee = evaluate(spec, model, first)
+    referee = evaluate(spec, model, first, force=force)
     if used == "classical":
         return referee_report(referee, num_qubits, construction)
     if parse_target(used, "method").exact_method.reads_final_rows:
