@@ -8,12 +8,14 @@ import math
 import sys
 from collections.abc import Sequence
 
+from qcards.analysis.evaluate import METHODS
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, construction_names, registry
 from qcards.errors import QcardsError, SpecError
 from qcards.estimation.algorithms import algorithm_names
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.targets import target_names
 from qcards.skat.cards import Card, CardError
+from qcards.skat.referee import MODELS
 from qcards.skat.spec import Endgame, load_spec
 
 FLAGS = {
@@ -164,6 +166,21 @@ def history_argument(parser) -> None:
         help='cards already played in this deal, in order, whole tricks, e.g. "A:CA B:C9 C:C8": '
         "evaluates the rest of the game under the posterior over the deal (random play)",
     )
+
+
+def evaluation_arguments(parser, method_help: str, history: bool = True) -> None:
+    """The options of the commands that evaluate an endgame (``evaluate``, ``recommend``,
+    ``declare``): the model, the method, shots, the history (``history``), the construction,
+    Dask, ``--force`` and ``--json``."""
+    parser.add_argument("--model", choices=MODELS, default="random", help="how the players play")
+    parser.add_argument("--method", choices=METHODS, default="auto", help=method_help)
+    shots_arguments(parser)
+    if history:
+        history_argument(parser)
+    construction_argument(parser)
+    dask_argument(parser)
+    force_argument(parser)
+    json_argument(parser)
 
 
 def load(path: str, history: str | None = None) -> Endgame:

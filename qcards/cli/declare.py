@@ -3,20 +3,9 @@
 from __future__ import annotations
 
 from qcards.analysis.declare import declare
-from qcards.analysis.evaluate import METHODS
-from qcards.cli.common import (
-    construction_argument,
-    dask_argument,
-    force_argument,
-    json_argument,
-    print_json,
-    print_table,
-    shots_arguments,
-    spec_argument,
-)
+from qcards.cli.common import evaluation_arguments, print_json, print_table, spec_argument
 from qcards.errors import SpecError
 from qcards.files import read_text
-from qcards.skat.referee import MODELS
 
 
 def add_parser(sub) -> None:
@@ -24,13 +13,7 @@ def add_parser(sub) -> None:
         "declare", help="p_win and expected points under each game type (suits, grand, null)"
     )
     spec_argument(p)
-    p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
-    p.add_argument("--method", choices=METHODS, default="auto", help="how p_win is computed")
-    shots_arguments(p)
-    construction_argument(p)
-    dask_argument(p)
-    force_argument(p)
-    json_argument(p)
+    evaluation_arguments(p, "how p_win is computed", history=False)
     p.set_defaults(run=run)
 
 

@@ -6,35 +6,22 @@ path; they are independent, so ``--dask`` can run them side by side.
 
 from __future__ import annotations
 
-from qcards.analysis.evaluate import METHODS, evaluate_specs
+from qcards.analysis.evaluate import evaluate_specs
 from qcards.cli.common import (
     card_option,
-    construction_argument,
-    dask_argument,
-    force_argument,
-    history_argument,
-    json_argument,
+    evaluation_arguments,
     load,
     print_json,
     print_record,
-    shots_arguments,
     spec_argument,
 )
-from qcards.skat.referee import MODELS
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("evaluate", help="p_win and expected declarer points of specs")
     spec_argument(p, many=True)
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
-    p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
-    p.add_argument("--method", choices=METHODS, default="auto", help="how the number is computed")
-    shots_arguments(p)
-    history_argument(p)
-    construction_argument(p)
-    dask_argument(p)
-    force_argument(p)
-    json_argument(p)
+    evaluation_arguments(p, "how the number is computed")
     p.set_defaults(run=run)
 
 

@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
-from qcards.analysis.evaluate import METHODS, card_differences, recommend_spec
-from qcards.cli.common import (
-    construction_argument,
-    dask_argument,
-    force_argument,
-    history_argument,
-    json_argument,
-    load,
-    print_json,
-    print_table,
-    shots_arguments,
-    spec_argument,
-)
-from qcards.skat.referee import MODELS
+from qcards.analysis.evaluate import card_differences, recommend_spec
+from qcards.cli.common import evaluation_arguments, load, print_json, print_table, spec_argument
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("recommend", help="p_win of each first card of the declarer, best first")
     spec_argument(p)
-    p.add_argument("--model", choices=MODELS, default="random", help="how the players play")
-    p.add_argument("--method", choices=METHODS, default="auto", help="how p_win is computed")
-    shots_arguments(p)
-    history_argument(p)
-    construction_argument(p)
-    dask_argument(p)
-    force_argument(p)
-    json_argument(p)
+    evaluation_arguments(p, "how p_win is computed")
     p.set_defaults(run=run)
 
 
