@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from pathlib import Path
@@ -140,6 +141,17 @@ def random_spec(
             if GameLayout(spec).num_qubits <= max_qubits:
                 return spec
     raise RuntimeError("could not generate a small enough spec")
+
+
+def all_deals(spec: Endgame):
+    """Every deal as a map card -> owner: each assignment of the unknown cards to the receivers
+    with their sizes, by brute force (one per deal, uniform; no prior, no library code)."""
+    receivers = list(spec.sizes)
+    for choice in itertools.product(receivers, repeat=len(spec.unknown)):
+        if all(choice.count(r) == spec.sizes[r] for r in receivers):
+            owner = {c: p for p in spec.players for c in spec.hands[p]}
+            owner.update(zip(spec.unknown, choice, strict=True))
+            yield owner
 
 
 GENERATED_CASES = [

@@ -1,13 +1,12 @@
 """Null games (ISkO 2.3.4, 5.2.7) against an independent brute force, on the referee and circuits.
 
 The brute force below does not use :class:`qcards.skat.cards.Rules`: it has its own rank order,
-suit following and trick winner for null games, enumerates the deals as assignments, and plays
-every card sequence out.
+suit following and trick winner for null games, enumerates the deals as assignments
+(``conftest.all_deals``), and plays every card sequence out.
 """
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
 import pytest
@@ -20,7 +19,7 @@ from qcards.skat.cards import Card, Rules, Trump
 from qcards.skat.referee import evaluate, recommend
 from qcards.skat.spec import parse_spec
 
-from conftest import random_spec
+from conftest import all_deals, random_spec
 
 TOL = 1e-9
 NULL_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -36,16 +35,6 @@ def null_winner(cards: list[Card]) -> int:
 def null_legal(hand: frozenset[Card], led: Card | None) -> list[Card]:
     same = [c for c in hand if led is not None and c.suit == led.suit]
     return same or list(hand)
-
-
-def all_deals(spec):
-    """Every assignment of the unknown cards with the receivers' sizes (uniform)."""
-    receivers = list(spec.sizes)
-    for choice in itertools.product(receivers, repeat=len(spec.unknown)):
-        if all(choice.count(r) == spec.sizes[r] for r in receivers):
-            owner = {c: p for p in spec.players for c in spec.hands[p]}
-            owner.update(zip(spec.unknown, choice, strict=True))
-            yield owner
 
 
 def brute_force(spec, adversarial: bool = False, first: Card | None = None) -> Fraction:

@@ -3,7 +3,6 @@ the circuits; bad priors and histories refused naming the field or the play."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from fractions import Fraction
@@ -21,7 +20,7 @@ from qcards.skat.prior import partition_function
 from qcards.skat.referee import evaluate
 from qcards.skat.spec import SKAT, load_spec, parse_spec
 
-from conftest import REPO, generated_specs, random_spec
+from conftest import REPO, all_deals, generated_specs, random_spec
 
 TOL = 1e-9
 SIX = REPO / "qcards" / "specs" / "six-card.toml"
@@ -94,15 +93,6 @@ def brute_weight(spec, data: dict, owner: dict) -> Fraction:
             if owner[next(x for x in spec.cards if str(x) == c)] == r:
                 weight *= Fraction(w)
     return weight
-
-
-def all_deals(spec):
-    receivers = list(spec.sizes)
-    for choice in itertools.product(receivers, repeat=len(spec.unknown)):
-        if all(choice.count(r) == spec.sizes[r] for r in receivers):
-            owner = {c: p for p in spec.players for c in spec.hands[p]}
-            owner.update(zip(spec.unknown, choice, strict=True))
-            yield owner
 
 
 def open_spec(spec, owner):
