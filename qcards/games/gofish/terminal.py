@@ -202,10 +202,7 @@ class Human:
         self.show_hints = show_hints
 
     def _read(self, prompt: str) -> str:
-        line = read_line(self.inp, self.out, prompt)
-        if line is None:
-            raise Stop("input ended")
-        return line
+        return read_line(self.inp, self.out, prompt, Stop("input ended"))
 
     def _say(self, lines: Sequence[str]) -> None:
         self.out.writelines(f"  {line}\n" for line in lines)

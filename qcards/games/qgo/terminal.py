@@ -71,10 +71,7 @@ class Human:
         self.out = out
 
     def _ask(self, prompt: str) -> str:
-        line = read_line(self.inp, self.out, prompt)
-        if line is None:
-            raise EndOfInput
-        return line
+        return read_line(self.inp, self.out, prompt, EndOfInput())
 
     def move(self, game: QuantumGo) -> Move:
         while True:
