@@ -88,6 +88,56 @@ def group(w: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ws[:, starts], np.add.reduceat(a[order], starts)
 
 
+COMPILED_ROWS = 4096
+"""From this many rows on, :func:`match_words` runs compiled (numba): one fused pass per word
+instead of numpy's AND, compare and logical AND with their temporaries. Measured on three-word
+rows (``SparseState.cond`` with controls in every word): 0.3-2 ns a row against numpy's 1.6-11
+(30 thousand to 8 million rows); the control tests were 35-40 % of the engine's time on the
+fifteen- and eighteen-card endgames, so the engine runs about 1.5 times faster. Below
+:data:`COMPILED_ROWS` rows the call's overhead would outweigh it."""
+
+_MATCH = None
+
+
+def _compiled_match():
+    """The numba kernel of :func:`match_words`, compiled (and cached on disk) on first use."""
+    global _MATCH
+    if _MATCH is None:
+        import numba
+
+        @numba.njit(cache=True, nogil=True)
+        def match(w, words, masks, vals, out):  # pragma: no cover - compiled
+            n = w.shape[1]
+            col = w[words[0]]
+            m0, v0 = masks[0], vals[0]
+            for i in range(n):
+                out[i] = (col[i] & m0) == v0
+            for j in range(1, words.shape[0]):
+                col = w[words[j]]
+                mj, vj = masks[j], vals[j]
+                for i in range(n):
+                    out[i] &= (col[i] & mj) == vj
+            return out
+
+        _MATCH = match
+    return _MATCH
+
+
+def match_words(w: np.ndarray, masks: dict[int, Sequence[int]]) -> np.ndarray:
+    """Rows of the words-major ``w`` where ``w[word] & mask == value`` for every ``word:
+    (mask, value)`` of ``masks`` (at least one), as a bool array."""
+    n = w.shape[1]
+    if n >= COMPILED_ROWS:
+        words = np.fromiter(masks, dtype=np.intp, count=len(masks))
+        both = np.array(list(masks.values()), dtype=np.uint64)
+        return _compiled_match()(w, words, both[:, 0], both[:, 1], np.empty(n, dtype=bool))
+    cond = None
+    for word, (mask, val) in masks.items():
+        c = np.bitwise_and(w[word], np.uint64(mask)) == np.uint64(val)
+        cond = c if cond is None else np.logical_and(cond, c, out=cond)
+    return cond
+
+
 def _all_ones(controls: Sequence[int], ctrl_state: int | None) -> int:
     return (1 << len(controls)) - 1 if ctrl_state is None else ctrl_state
 

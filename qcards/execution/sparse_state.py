@@ -26,7 +26,7 @@ import numpy as np
 from qiskit.circuit import Instruction
 
 from qcards.execution.sparse_compile import Compiler, Step
-from qcards.execution.sparse_kernels import group, write_local
+from qcards.execution.sparse_kernels import group, match_words, write_local
 
 DROP_PROB = 1e-28
 """A merge drops rows whose ``|amplitude|**2`` is below this (exact cancellations leave ~1e-33)."""
@@ -336,18 +336,9 @@ class SparseState:
             m = masks.setdefault(w, [0, 0])
             m[0] |= 1 << b
             m[1] |= ((ctrl_state >> k) & 1) << b
-        cond = None
-        for w, (mask, val) in masks.items():
-            val ^= self._flip[w] & mask
-            col = self._w[w]
-            if mask == val:  # all ones wanted: (col & mask) == mask
-                c = np.bitwise_and(col, np.uint64(mask)) == np.uint64(mask)
-            elif val == 0 and mask & (mask - 1) == 0:
-                c = np.bitwise_and(col, np.uint64(mask)) == 0
-            else:
-                c = np.bitwise_and(col, np.uint64(mask)) == np.uint64(val)
-            cond = c if cond is None else np.logical_and(cond, c, out=cond)
-        return cond
+        for w, m in masks.items():
+            m[1] ^= self._flip[w] & m[0]
+        return match_words(self._w, masks)
 
     # ----------------------------------------------------------------- readout
     @property

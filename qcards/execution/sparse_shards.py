@@ -1,0 +1,431 @@
+"""The sparse engine on a game circuit in bounded memory: the deals in shards.
+
+A game circuit's state after the deal stage (:attr:`GameCircuit.prefix_lengths` ``[0]``: the
+deal gate U_ini, and the hand-code gate when the paper's codes are kept) is
+:math:`\\sum_d \\alpha_d |d\\rangle|0\\rangle`, one row per deal ``d`` of the unknown cards,
+written into the ``owner_<card>`` registers. Every later gate (card plays, tricks) leaves the
+owner registers as they are on every basis state: it reads them (who holds a card is a control
+of the card plays and trick takings) and writes only the play, winner, code and workspace
+registers. A unitary that never changes some qubits on any basis state is block diagonal in
+them, :math:`U = \\sum_d |d\\rangle\\langle d| \\otimes U_d`, so the final state is
+:math:`\\sum_d \\alpha_d |d\\rangle U_d|0\\rangle`: the deals never interfere before
+measurement, and the probability of any outcome is :math:`\\sum_d |\\alpha_d|^2 P_d`. The deals
+can therefore be simulated in blocks (shards), each block through the whole rest of the game,
+each reduced at once to its contribution to the measured distribution (the final (points,
+tricks) pairs, or the registers' distribution after each stage), and the contributions
+summed. ``tests/test_sparse_shards.py`` checks the premise: each post-deal gate, through its
+classical action and through its decomposition (which may flip an owner qubit inside the gate,
+an X around a control on 0, but restores it), applied to one reached basis state at a time,
+keeps the owner bits of every row it makes. It also checks the conclusion: sharded equals
+whole on every test spec.
+
+Peak memory is then set by a shard (:data:`SHARD_BYTES`), not by the whole state. A shard whose
+rows outgrow its guard (deals differ: a void multiplies the legal cards) is split in two and
+each half run again; a single deal that does not fit is refused
+(:class:`~qcards.execution.sparse_state.SparseMemoryError`, which
+:func:`~qcards.execution.budget.sparse_memory_guard` turns into an error naming ``--shots``).
+
+The shards run here one after the other, or as Dask tasks
+(:func:`~qcards.execution.sweeps.sweep`; each worker rebuilds the game circuit from its spec
+once and keeps it). The blocks depend only on the deals and :data:`SHARD_BYTES`, never on the
+number of workers, and the contributions are summed in shard order: the same floats for any
+number of workers.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from qcards.errors import ResourceError
+from qcards.execution.sparse_compile import Compiler, Step
+from qcards.execution.sparse_state import (
+    AncillaError,
+    SparseMemoryError,
+    SparseState,
+    estimate_bytes,
+    rows_for_bytes,
+)
+
+SHARD_BYTES = 2**30
+"""What one shard may hold at its peak (by :func:`~qcards.execution.sparse_state.estimate_bytes`):
+1 GiB, so two workers stay within 4 GiB. Fixed, not shared out among workers: the blocks (and
+so the sums) must not depend on how many run them."""
+
+SHARD_SKEW = 2.0
+"""How many times the average deal's paths a block is planned for: deals differ (the rows of
+one eighteen-card deal ranged from 0.7 to 1.8 times the average in a sample); a block that
+still outgrows its guard is split (:func:`run_shard`)."""
+
+PATHS_PER_SECOND = 100_000.0
+"""(Deal, play path) pairs per second of one worker running shards, rounded down from
+``benchmarks/results/sharded.md`` (fifteen and eighteen cards, the machine shared): the time
+guard's rate (:func:`check_cost`)."""
+
+MAX_SHARDS = 4096
+"""Blocks are at least ``deals / MAX_SHARDS`` deals, so that the gates' fixed cost per call is
+paid at most this many times."""
+
+
+@dataclass(frozen=True)
+class GameKey:
+    """What a worker rebuilds a game circuit from (the circuit itself is not shipped)."""
+
+    spec: object
+    first: object
+    construction: str
+    paper_codes: bool
+
+    @classmethod
+    def of(cls, game) -> GameKey:
+        return cls(game.spec, game.first, game.construction.name, game.layout.code is not None)
+
+    def token(self) -> bytes:
+        return pickle.dumps(self)
+
+
+_GAMES: dict[bytes, tuple[object, Compiler]] = {}
+
+
+def _game(key: GameKey):
+    """The game circuit of ``key`` and its compiler, built once per process."""
+    token = key.token()
+    hit = _GAMES.get(token)
+    if hit is None:
+        from qcards.circuits.game import build_game
+
+        game = build_game(key.spec, key.first, key.paper_codes, key.construction)
+        hit = _GAMES[token] = (game, Compiler())
+        while len(_GAMES) > 4:
+            del _GAMES[next(iter(_GAMES))]
+    return hit
+
+
+def _segment(game, compiler: Compiler, start: int, stop: int) -> list[Step]:
+    """The steps of the game circuit's instructions ``start:stop``."""
+    index = {q: i for i, q in enumerate(game.circuit.qubits)}
+    steps: list[Step] = []
+    for inst in game.circuit.data[start:stop]:
+        steps.extend(compiler.placed(inst.operation, tuple(index[q] for q in inst.qubits)))
+    return steps
+
+
+# ------------------------------------------------------------------------- reductions
+@dataclass(frozen=True)
+class FinalOutcomes:
+    """Reduce a shard to the distribution of the declarer's final (points, tricks)."""
+
+    def stops(self, game) -> tuple[int, ...]:
+        return (len(game.circuit.data),)
+
+    def read(self, game, state: SparseState, stop: int) -> dict:
+        return final_outcomes(game, state)
+
+
+@dataclass(frozen=True)
+class StageProbabilities:
+    """Reduce a shard to the distribution of the qubits ``positions`` after each stage of
+    ``stages`` (indices into ``game.stages``, deal stage excluded)."""
+
+    stages: tuple[int, ...]
+    positions: tuple[int, ...]
+
+    def stops(self, game) -> tuple[int, ...]:
+        return tuple(game.prefix_lengths[s] for s in self.stages)
+
+    def read(self, game, state: SparseState, stop: int) -> dict:
+        return state.probabilities(self.positions)
+
+
+def final_outcomes(game, state: SparseState) -> dict[tuple[int, int], float]:
+    """The (points, tricks) distribution of the final rows of ``state``, read with
+    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_points` and
+    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_tricks` (vectorised). Raises
+    :class:`~qcards.execution.sparse_state.AncillaError` if an ancilla is not clean."""
+    state.merge()
+    index = {q: i for i, q in enumerate(game.circuit.qubits)}
+    measured = set(game.layout.measured)
+    state.check_clean([i for q, i in index.items() if q not in measured], atol=0.0)
+
+    def bit(q):
+        return state.read([index[q]])
+
+    rows = (state.num_rows,)
+    points = np.broadcast_to(game.layout.final_declarer_points(bit), rows)
+    tricks = np.broadcast_to(game.layout.final_declarer_tricks(bit), rows)
+    if not state.num_rows:
+        return {}
+    amps = state.amps
+    probabilities = amps.real**2 + amps.imag**2
+    # one integer per (points, tricks) pair, counted without sorting (np.unique over pairs
+    # sorted the rows as structured values: most of a shard's time)
+    low_p, low_t = int(points.min()), int(tricks.min())
+    span = int(tricks.max()) - low_t + 1
+    key = (points - low_p) * span + (tricks - low_t)
+    present = np.flatnonzero(np.bincount(key))
+    sums = np.bincount(key, weights=probabilities)[present]
+    return {
+        (low_p + int(k) // span, low_t + int(k) % span): float(x)
+        for k, x in zip(present, sums, strict=True)
+    }
+
+
+# ------------------------------------------------------------------------- shards
+@dataclass(frozen=True)
+class Shard:
+    """One block of deals: rows (bits, amplitudes) of the state after the deal stage, what to
+    reduce them to, and the shard's row guard."""
+
+    game: GameKey
+    bits: np.ndarray
+    amps: np.ndarray
+    deals: np.ndarray  # row index where each deal of the block starts
+    reduction: FinalOutcomes | StageProbabilities
+    max_rows: int
+
+    def halves(self) -> tuple[Shard, Shard]:
+        middle = int(self.deals[len(self.deals) // 2])
+        low = Shard(
+            self.game,
+            self.bits[:middle],
+            self.amps[:middle],
+            self.deals[: len(self.deals) // 2],
+            self.reduction,
+            self.max_rows,
+        )
+        high = Shard(
+            self.game,
+            self.bits[middle:],
+            self.amps[middle:],
+            self.deals[len(self.deals) // 2 :] - middle,
+            self.reduction,
+            self.max_rows,
+        )
+        return low, high
+
+
+def run_shard(shard: Shard) -> list[dict]:
+    """Simulate one block of deals through the rest of the game and reduce it: one dictionary
+    per stop of its reduction. A block that outgrows its guard is split in two and the halves'
+    contributions added (low half first); one deal that does not fit raises
+    :class:`~qcards.execution.sparse_state.SparseMemoryError`."""
+    game, compiler = _game(shard.game)
+    try:
+        return _run(game, compiler, shard)
+    except SparseMemoryError:
+        if len(shard.deals) < 2:
+            raise
+    low, high = shard.halves()
+    return [add(a, b) for a, b in zip(run_shard(low), run_shard(high), strict=True)]
+
+
+def _run(game, compiler: Compiler, shard: Shard) -> list[dict]:
+    state = SparseState(game.num_qubits, max_rows=shard.max_rows)
+    state.set_rows(shard.bits, shard.amps)
+    out = []
+    done = game.prefix_lengths[0]
+    for stop in shard.reduction.stops(game):
+        state.run(_segment(game, compiler, done, stop))
+        done = stop
+        state.merge()
+        out.append(shard.reduction.read(game, state, stop))
+    return out
+
+
+def add(a: dict, b: dict) -> dict:
+    """``a + b`` as distributions (keys of ``a`` first, then the new ones of ``b``)."""
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0.0) + v
+    return out
+
+
+def deal_state(game, max_rows: int | None = None) -> SparseState:
+    """The state after the deal stage (merged): one row per deal."""
+    compiler = _game_compiler(game)
+    state = SparseState(game.num_qubits, max_rows=max_rows)
+    if game.circuit.global_phase:
+        state.global_phase(float(game.circuit.global_phase))
+    state.run(_segment(game, compiler, 0, game.prefix_lengths[0]))
+    state.merge()
+    return state
+
+
+def _game_compiler(game) -> Compiler:
+    key = GameKey.of(game)
+    token = key.token()
+    hit = _GAMES.get(token)
+    if hit is None or hit[0] is not game:
+        _GAMES[token] = hit = (game, Compiler())
+    return hit[1]
+
+
+def owner_positions(game) -> list[int]:
+    """The state's qubits of the owner registers (the deal)."""
+    index = {q: i for i, q in enumerate(game.circuit.qubits)}
+    return [index[q] for r in game.layout.owner.values() for q in r]
+
+
+def plan_shards(
+    game,
+    reduction: FinalOutcomes | StageProbabilities,
+    paths: float,
+    shard_bytes: int = SHARD_BYTES,
+    max_bytes: int | None = None,
+) -> tuple[SparseState, list[Shard]]:
+    """The deal state and its rows cut into blocks of whole deals (rows sorted by the owner
+    registers' value), each planned to hold ``SHARD_SKEW`` times the average deal's share of
+    ``paths`` within ``shard_bytes``; a block's guard is ``max_bytes`` (default: the memory
+    budget, :data:`~qcards.execution.budget.MEMORY_BUDGET`), beyond which it is split."""
+    from qcards.execution.budget import MEMORY_BUDGET
+
+    cards = len(game.layout.cards)
+    planned = rows_for_bytes(shard_bytes, game.num_qubits, cards)
+    max_rows = rows_for_bytes(
+        max(shard_bytes, MEMORY_BUDGET if max_bytes is None else max_bytes),
+        game.num_qubits,
+        cards,
+    )
+    state = deal_state(game)
+    bits, amps = state.bits, state.amps
+    key = _owner_values(bits, owner_positions(game))
+    order = np.lexsort(key[::-1])
+    bits, amps, key = bits[order], amps[order], key[:, order]
+    starts = np.flatnonzero(
+        np.concatenate(([True], np.any(key[:, 1:] != key[:, :-1], axis=0)))
+        if key.shape[1]
+        else np.zeros(0, dtype=bool)
+    )
+    deals = max(1, starts.size)
+    per_deal = SHARD_SKEW * paths / deals
+    per_shard = max(1, int(planned // max(per_deal, 1.0)), -(-deals // MAX_SHARDS))
+    token = GameKey.of(game)
+    shards = []
+    for i in range(0, starts.size, per_shard):
+        lo = int(starts[i])
+        hi = int(starts[i + per_shard]) if i + per_shard < starts.size else bits.shape[0]
+        shards.append(
+            Shard(
+                token,
+                np.ascontiguousarray(bits[lo:hi]),
+                amps[lo:hi].copy(),
+                starts[i : i + per_shard] - lo,
+                reduction,
+                max_rows,
+            )
+        )
+    return state, shards
+
+
+def _owner_values(bits: np.ndarray, positions: Sequence[int]) -> np.ndarray:
+    """The owner registers' bits of every row (``bits`` rows-major), packed words-major."""
+    out = np.zeros((max(1, -(-len(positions) // 64)), bits.shape[0]), dtype=np.uint64)
+    for k, q in enumerate(positions):
+        w, b = divmod(q, 64)
+        out[k // 64] |= ((bits[:, w] >> np.uint64(b)) & np.uint64(1)) << np.uint64(k % 64)
+    return out
+
+
+def run_shards(shards: Sequence[Shard], scheduler: str | None = None) -> list[dict]:
+    """Every shard's contribution, summed in shard order (one dictionary per stop)."""
+    from qcards.execution.sweeps import sweep
+
+    parts = sweep(run_shard, shards, scheduler, "deal shards")
+    total: list[dict] | None = None
+    for part in parts:
+        total = part if total is None else [add(a, b) for a, b in zip(total, part, strict=True)]
+    return total or []
+
+
+def sharded_final_outcomes(
+    game,
+    paths: float,
+    scheduler: str | None = None,
+    shard_bytes: int = SHARD_BYTES,
+    max_bytes: int | None = None,
+) -> dict[tuple[int, int], float]:
+    """The exact distribution of the declarer's final (points, tricks) from the game circuit,
+    the deals in shards (``paths``: the estimated (deal, play path) pairs, for the blocks'
+    size; ``scheduler`` as in :func:`~qcards.execution.sweeps.sweep`; ``shard_bytes`` and
+    ``max_bytes`` as in :func:`plan_shards`)."""
+    _, shards = plan_shards(game, FinalOutcomes(), paths, shard_bytes, max_bytes)
+    (outcomes,) = run_shards(shards, scheduler)
+    return dict(sorted(outcomes.items()))
+
+
+def sharded_stage_probabilities(
+    game,
+    stages: Sequence,
+    positions: Sequence[int],
+    paths: float,
+    scheduler: str | None = None,
+    shard_bytes: int = SHARD_BYTES,
+    max_bytes: int | None = None,
+) -> dict:
+    """The distribution of the qubits ``positions`` after each of ``stages`` (stage objects
+    of ``game``), the deals in shards; the deal stage is read from the deal state itself."""
+    wanted = sorted({game.stages.index(s) for s in stages})
+    later = tuple(i for i in wanted if i > 0)
+    reduction = StageProbabilities(later, tuple(positions))
+    state, shards = plan_shards(game, reduction, paths, shard_bytes, max_bytes)
+    out = {}
+    if 0 in wanted:
+        out[game.stages[0]] = state.probabilities(list(positions))
+    if later:
+        for i, dist in zip(later, run_shards(shards, scheduler), strict=True):
+            out[game.stages[i]] = dict(sorted(dist.items()))
+    return out
+
+
+def check_cost(game, force: bool = False, budget: float | None = None) -> float:
+    """Refuse before any work (:class:`~qcards.errors.ResourceError`) when the average deal's
+    play paths would not fit in the memory budget as one shard (nothing smaller can run: then
+    ``--shots`` samples the circuit shot by shot), or, unless ``force``, when the paths would
+    take longer than :data:`~qcards.progress.TIME_BUDGET` at :data:`PATHS_PER_SECOND` on one
+    worker. Returns the estimated (deal, play path) pairs."""
+    from qcards.execution.budget import GIB, MEMORY_BUDGET
+    from qcards.progress import TIME_BUDGET, duration
+    from qcards.skat.referee import count_deals, estimate_paths
+
+    budget = MEMORY_BUDGET if budget is None else budget
+    paths = estimate_paths(game.spec, game.first)
+    per_deal = paths / max(1, count_deals(game.spec))
+    need = estimate_bytes(int(per_deal), game.num_qubits, len(game.layout.cards))
+    if need > budget:
+        raise ResourceError(
+            f"the sparse engine would need about {need / GIB:,.1f} GiB for one deal of this "
+            f"endgame (about {per_deal:,.0f} play paths a deal, {game.num_qubits} qubits; it "
+            f"runs the deals in shards, and a shard holds at least one deal); the budget is "
+            f"{budget / GIB:.1f} GiB (give {{shots}} to sample the circuit shot by shot at any "
+            "size, use {method} classical, or a smaller spec)",
+            parameters=("method", "shots"),
+        )
+    seconds = paths / PATHS_PER_SECOND
+    if seconds > TIME_BUDGET and not force:
+        raise ResourceError(
+            f"the sparse engine would take about {duration(seconds)} on this endgame (about "
+            f"{paths:,.0f} play paths at about {PATHS_PER_SECOND:,.0f} a second on one worker; "
+            f"{TIME_BUDGET / 60:.0f} minutes allowed) (give {{shots}} to sample the circuit "
+            "shot by shot at any size, {force} to run it anyway, or a smaller spec)",
+            parameters=("force", "method", "shots"),
+        )
+    return paths
+
+
+__all__ = [
+    "SHARD_BYTES",
+    "AncillaError",
+    "FinalOutcomes",
+    "Shard",
+    "StageProbabilities",
+    "check_cost",
+    "final_outcomes",
+    "plan_shards",
+    "run_shard",
+    "run_shards",
+    "sharded_final_outcomes",
+    "sharded_stage_probabilities",
+]
