@@ -18,7 +18,9 @@ from test_prior import CASES as PRIOR_CASES
 
 import qcards.skat.fast_referee as fast
 import qcards.skat.fast_referee_kernel as kernel
+from qcards.analysis.resources import resource_spec
 from qcards.errors import ModelError, ResourceError
+from qcards.progress import TIME_BUDGET
 from qcards.skat import referee
 from qcards.skat.cards import FULL_DECK, Card, Trump
 from qcards.skat.double_dummy import _rule_tables
@@ -253,6 +255,16 @@ def test_too_large_endgames_are_refused_before_any_work():
         fast.evaluate(full)
     with pytest.raises(ResourceError):
         fast.recommend(full, "adversarial")
+
+
+def test_the_estimate_follows_the_benchmark():
+    """Fifteen cards in a second, twenty-one cards of the random model refused (the benchmark
+    found no answer in ten minutes), the adversarial model's accepted (minutes)."""
+    assert fast.estimate_seconds(resource_spec(5, skat=False)) < 5
+    spec = resource_spec(7, skat=False)
+    with pytest.raises(ResourceError, match="minutes"):
+        fast.check_time(spec, model="random")
+    assert fast.check_time(spec, model="adversarial") < TIME_BUDGET
 
 
 def test_numerators_beyond_128_bits_are_refused():

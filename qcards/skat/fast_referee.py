@@ -341,39 +341,46 @@ class _Solver:
 # ----------------------------------------------------------------------------- cost
 
 
-FRAMES_PER_SECOND = 150_000.0
-"""Positions the search expands a second, rounded down from the benchmark's slowest (eighteen
-cards, random model, at a load of 12 on two cores: about 300,000)."""
+FRAMES_PER_SECOND = 60_000.0
+"""Positions the search expands a second, rounded down from the benchmark at a load of 12 to 15
+on two cores (eighteen cards: random 69,000, adversarial 78,000; twenty-one cards,
+adversarial: 59,000). An idle machine is about twice as fast."""
 DEAL_SECONDS = 2e-5
 """Seconds to list and weigh one deal in Python (measured: about 5 microseconds, more with a
 prior)."""
-FRAMES_SCALE, FRAMES_EXPONENT = 4.0, 0.65
-"""The positions of a search against the (deal, play path) pairs P: about
-``FRAMES_SCALE * P ** FRAMES_EXPONENT`` (fitted on the benchmark's 12, 15 and 18 cards, both
-models; the paths merge, so the positions grow far slower than the paths)."""
+FRAMES_MODEL = {"random": (0.35, 0.75), "adversarial": (16.4, 0.505)}
+"""(a, b): the positions a search expands are about ``a * P ** b`` for P (deal, play path)
+pairs. Fitted through the benchmark's largest endgames (random: 15 and 18 cards, adversarial:
+18 and 21; three players, the declarer's hand known), above the smaller ones: the paths merge,
+so the positions grow far slower than the paths, and the random model's key also holds the
+points still needed. A rough model for other shapes of endgame; the search's frame budget
+(:func:`_frame_budget`) bounds it whatever the estimate said."""
 
 
-def estimate_frames(spec: Endgame, first: Card | None = None) -> float:
+def estimate_frames(spec: Endgame, first: Card | None = None, model: str = "random") -> float:
     """The positions the search is expected to expand (Knuth's path estimate, milliseconds)."""
-    paths = max(estimate_paths(spec, first), 1.0)
-    return FRAMES_SCALE * paths**FRAMES_EXPONENT
+    a, b = FRAMES_MODEL[model]
+    return a * max(estimate_paths(spec, first), 1.0) ** b
 
 
-def estimate_seconds(spec: Endgame, first: Card | None = None) -> float:
-    """Seconds :func:`evaluate` is expected to take (a rough model: see :data:`FRAMES_SCALE`)."""
-    return estimate_frames(spec, first) / FRAMES_PER_SECOND + count_deals(spec) * DEAL_SECONDS
+def estimate_seconds(spec: Endgame, first: Card | None = None, model: str = "random") -> float:
+    """Seconds :func:`evaluate` is expected to take (a rough model: :data:`FRAMES_MODEL`)."""
+    frames = estimate_frames(spec, first, model)
+    return frames / FRAMES_PER_SECOND + count_deals(spec) * DEAL_SECONDS
 
 
-def check_time(spec: Endgame, first: Card | None = None, force: bool = False) -> float:
+def check_time(
+    spec: Endgame, first: Card | None = None, force: bool = False, model: str = "random"
+) -> float:
     """Refuse (:class:`~qcards.errors.ResourceError`) a spec estimated to take longer than
     :data:`~qcards.progress.TIME_BUDGET`; returns the estimated seconds."""
-    seconds = estimate_seconds(spec, first)
+    seconds = estimate_seconds(spec, first, model)
     if seconds > TIME_BUDGET and not force:
         raise ResourceError(
             f"the exact referee would take about {duration(seconds)} for this endgame (about "
-            f"{estimate_frames(spec, first):,.0f} positions and {count_deals(spec):,} deals); "
-            f"the budget is {duration(TIME_BUDGET)} (sample it instead, force it, or use a "
-            "smaller endgame)"
+            f"{estimate_frames(spec, first, model):,.0f} positions and {count_deals(spec):,} "
+            f"deals); the budget is {duration(TIME_BUDGET)} (sample it instead, force it, or "
+            "use a smaller endgame)"
         )
     return seconds
 
@@ -390,7 +397,7 @@ def _solver(spec: Endgame, model: str, first: Card | None, force: bool) -> _Solv
     if model not in MODELS:
         raise ModelError(f"unknown model {model!r} (expected {' | '.join(MODELS)})")
     check_first(spec, first)
-    check_time(spec, first, force)
+    check_time(spec, first, force, model)
     return _Solver(spec, model, _frame_budget(force))
 
 
