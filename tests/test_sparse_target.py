@@ -21,7 +21,7 @@ from qcards.cli import main
 from qcards.errors import ResourceError
 from qcards.estimation.counting import count
 from qcards.estimation.options import EstimationOptions
-from qcards.execution import sparse
+from qcards.execution import budget, sparse
 from qcards.execution.exact import (
     exact_stage_probabilities,
     sparse_final_outcomes,
@@ -102,8 +102,9 @@ def test_counting_on_the_sparse_engine(four_card, algorithm, construction):
 
 
 def test_memory_guard_refuses_up_front(monkeypatch, capsys):
-    monkeypatch.setattr(sparse, "DEFAULT_MAX_BYTES", 600)  # about 9 rows
-    with pytest.raises(ResourceError, match="nonzero amplitudes"):
+    # the game's engine runs the deals in shards: it refuses when one deal cannot fit
+    monkeypatch.setattr(budget, "MEMORY_BUDGET", 100)  # bytes: not one row
+    with pytest.raises(ResourceError, match="one deal"):
         sparse_final_points(build_game(random_spec(*generated_specs()[-1])))
     assert main(["evaluate", FOUR, "--method", "sparse"]) == 2
     err = capsys.readouterr().err
