@@ -14,11 +14,11 @@ How (the search itself is :mod:`qcards.skat.fast_referee_kernel`):
   not matter, so a position in which B still holds the nine of hearts after the eight was
   played is the position in which B still holds the eight after the nine was played.
 * Deals are enumerated by that canonical form: each deal's start position is one key, and deals
-  with equal keys (an ace in the Skat or in a hand beside an equal card, cards equal for the
-  rest of the game) are solved once and counted with their multiplicity (the memo's hit).
-  Swapping equal cards between two *hands* is not merged: the two cards can meet in one trick,
-  and then the trick goes to the other seat. The deals themselves are listed in Python
-  (microseconds a deal; the plain referee's deal loop is the same).
+  with equal keys (the eight of hearts in the Skat and the seven in B's hand, or the other way
+  round, when no card in play lies between them) are solved once and counted with their
+  multiplicity (the memo's hit). Swapping equal cards between two *hands* is not merged: the
+  two cards can meet in one trick, and then the trick goes to the other seat. The deals
+  themselves are listed in Python (microseconds a deal, as in the plain referee's loop).
 * Equal moves: cards of one hand with equal points and no live card between them are one move
   with a multiplicity (each is still played with probability 1/k in the random model).
 * Random model, exact: the value of a position with ``h`` cards a hand is an integer numerator
@@ -38,15 +38,23 @@ How (the search itself is :mod:`qcards.skat.fast_referee_kernel`):
   power, effective suits, points, suit orders) are :mod:`qcards.skat.double_dummy`'s.
 * ``num_paths``: counted in the same pass (a position's paths are the sum over its moves).
 
-Choices, measured (2 shared cores, ``benchmarks/bench_referee.py``; the numbers are in
-``benchmarks/results/referee.md``): numba-compiled (about 4 s to compile once, cached on disk
-afterwards) because the search touches millions of positions a second. The alternative of
-Python Fractions at the memo level with a compiled inner loop was not pursued: a Fraction
-operation costs microseconds, a compiled 128-bit step nanoseconds, and the search makes one
-per move.
+Choices, measured (2 cores shared with other jobs, load 12 to 15; ``benchmarks/bench_referee.py``,
+``benchmarks/results/referee.md``):
+
+* Compiled with numba, the whole search: fifteen cards take 0.3-0.44 s of CPU (0.57 s wall)
+  and eighteen cards 8-13 s (25 s wall), 270 times faster than the plain referee at fifteen
+  cards in the same run. The plain referee is itself memoized in Python with Fractions
+  (``functools.cache`` on the hands, trick and points): that is the alternative of Python
+  Fractions at the memo level, and a Fraction operation costs microseconds where a 128-bit
+  step costs nanoseconds. Compiling takes tens of seconds once; the kernels are cached on
+  disk, and loading them takes about 0.7 s.
+* A memo row is two key words and six value words, 64 bytes: one memory access a lookup.
+* The last two tricks are played out rather than memoized (:data:`INLINE`): eighteen cards
+  10.7 s of CPU against 8.1 s memoizing positions of two cards a hand, but 1.7 instead of 2.7
+  million positions stored (fifteen cards: the same time); memory decides at twenty-one cards.
 
 Limits: numerators must fit 128 bits (three players up to nine cards a hand, four up to seven,
-two up to about twelve; beyond, :class:`~qcards.errors.ResourceError`); the memo stays within
+two up to eleven; beyond, :class:`~qcards.errors.ResourceError`); the memo stays within
 :data:`MEMO_BUDGET` (past it, it drops its smallest positions and solves them again when met);
 the work is estimated before the search (:func:`estimate_seconds`) and refused above
 :data:`~qcards.progress.TIME_BUDGET`, and the search stops with a
