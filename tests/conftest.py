@@ -199,6 +199,18 @@ def generated_specs(count_per_case: int = 1, skat: bool = False):
     return out
 
 
+def generated_specs_within_16_qubits() -> list:
+    """The cases of :func:`generated_specs` that ``random_spec(..., max_qubits=16)`` can build:
+    all but three players with two tricks each (none of those fits in 16 qubits)."""
+    return [p for p in generated_specs() if p[1:3] != (3, 2)]
+
+
+def spec_id(params: tuple) -> str:
+    """A test id for a parameter tuple of :func:`generated_specs` (or :func:`random_spec`):
+    everything but the seed, e.g. ``2-2-Trump.SPADES-True-False``."""
+    return "-".join(map(str, params[1:]))
+
+
 @pytest.fixture
 def offline_ibm(request, monkeypatch, tmp_path):
     """No IBM account (neither the environment's nor a saved one) and a job store in tmp_path.

@@ -11,7 +11,7 @@ from qcards.skat.referee import count_deals, deals, evaluate, paths, recommend, 
 from qcards.skat.spec import SKAT, parse_spec
 from qcards.skat.stages import skat_points
 
-from conftest import generated_specs, random_spec
+from conftest import generated_specs, random_spec, spec_id
 
 CA, CK = Card("C", "A"), Card("C", "K")
 
@@ -189,7 +189,7 @@ def test_skat_only_counts_for_the_declarer(skat_only):
 
 
 def _skat_specs():
-    return [pytest.param(p, id="-".join(map(str, p[1:]))) for p in generated_specs(skat=True)[::2]]
+    return [pytest.param(p, id=spec_id(p)) for p in generated_specs(skat=True)[::2]]
 
 
 @pytest.mark.parametrize("params", _skat_specs())

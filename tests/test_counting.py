@@ -19,7 +19,7 @@ from qcards.execution.sampling import TranspilingSampler, default_sampler
 from qcards.skat.cards import Card
 from qcards.skat.spec import parse_spec
 
-from conftest import REPO, generated_specs, random_spec
+from conftest import REPO, generated_specs_within_16_qubits, random_spec, spec_id
 
 FOUR = str(REPO / "qcards" / "specs" / "four-card.toml")
 
@@ -81,8 +81,8 @@ def test_six_card_interval_contains_exact(six_card, method):
 
 @pytest.mark.parametrize(
     "params",
-    [p for p in generated_specs() if p[1:3] != (3, 2)][::6],
-    ids=lambda p: "-".join(map(str, p[1:])),
+    generated_specs_within_16_qubits()[::6],
+    ids=spec_id,
 )
 def test_generated_specs_iae(params):
     spec = random_spec(*params, max_qubits=16)

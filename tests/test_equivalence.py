@@ -16,7 +16,7 @@ from qcards.execution.ddsim import dd_amplitudes
 from qcards.skat.cards import Trump
 from qcards.skat.referee import stage_distributions
 
-from conftest import random_spec
+from conftest import random_spec, spec_id
 
 TOL = 1e-9
 
@@ -72,7 +72,7 @@ def test_four_card_gates_equal_on_valid_states(four_card):
         (5, 3, 2, Trump.CLUBS, True, True),
         (6, 2, 2, Trump.NONE, False, False),
     ],
-    ids=lambda p: "-".join(map(str, p[1:])),
+    ids=spec_id,
 )
 def test_generated_gates_equal_on_valid_states(params):
     assert assert_equivalent_on_valid_states(random_spec(*params)) > 5

@@ -14,7 +14,7 @@ from qcards.execution.exact import exact_stage_probabilities
 from qcards.skat.cards import Card, Trump
 from qcards.skat.referee import evaluate, stage_distributions
 
-from conftest import generated_specs, random_spec
+from conftest import generated_specs, random_spec, spec_id
 
 TOL = 1e-9
 
@@ -56,14 +56,14 @@ def test_six_card_without_fixed_first_card(six_card):
     assert_matches_referee(six_card)
 
 
-@pytest.mark.parametrize("params", generated_specs(), ids=lambda p: "-".join(map(str, p[1:])))
+@pytest.mark.parametrize("params", generated_specs(), ids=spec_id)
 def test_generated_spec_matches_referee(params):
     spec = random_spec(*params)
     assert_matches_referee(spec)
     assert_evaluation_matches_referee(spec)
 
 
-@pytest.mark.parametrize("params", generated_specs(), ids=lambda p: "-".join(map(str, p[1:])))
+@pytest.mark.parametrize("params", generated_specs(), ids=spec_id)
 def test_efficient_construction_matches_referee(params):
     """The polynomial gates give the referee's distribution after every stage."""
     assert_matches_referee(random_spec(*params), construction="efficient")
@@ -119,7 +119,7 @@ def test_paper_registers_four_card(four_card):
         for p in generated_specs()
         if p[0] % 5 == 0
     ],
-    ids=lambda p: "-".join(map(str, p[1:])),
+    ids=spec_id,
 )
 def test_paper_registers_generated(params):
     assert_paper_registers_match_referee(random_spec(*params))
@@ -147,9 +147,7 @@ def test_skat_efficient_construction_matches_referee(fixture, request):
     assert_matches_referee(request.getfixturevalue(fixture), construction="efficient")
 
 
-@pytest.mark.parametrize(
-    "params", generated_specs(skat=True)[1::2], ids=lambda p: "-".join(map(str, p[1:]))
-)
+@pytest.mark.parametrize("params", generated_specs(skat=True)[1::2], ids=spec_id)
 def test_generated_skat_spec_efficient_construction(params):
     spec = random_spec(*params)
     assert_matches_referee(spec, construction="efficient")
@@ -163,9 +161,7 @@ def test_skat_fixed_first_card_matches_referee(skat_two_tricks):
         assert_matches_referee(skat_two_tricks, card)
 
 
-@pytest.mark.parametrize(
-    "params", generated_specs(skat=True)[::2], ids=lambda p: "-".join(map(str, p[1:]))
-)
+@pytest.mark.parametrize("params", generated_specs(skat=True)[::2], ids=spec_id)
 def test_generated_skat_spec_matches_referee(params):
     spec = random_spec(*params)
     assert_matches_referee(spec)
@@ -182,14 +178,12 @@ def test_hardware_construction_paper_examples(four_card, six_card):
         assert_matches_referee(six_card, Card.parse(first), construction="hardware")
 
 
-@pytest.mark.parametrize("params", generated_specs(), ids=lambda p: "-".join(map(str, p[1:])))
+@pytest.mark.parametrize("params", generated_specs(), ids=spec_id)
 def test_hardware_construction_matches_referee(params):
     assert_matches_referee(random_spec(*params), construction="hardware")
 
 
-@pytest.mark.parametrize(
-    "params", generated_specs(skat=True), ids=lambda p: "-".join(map(str, p[1:]))
-)
+@pytest.mark.parametrize("params", generated_specs(skat=True), ids=spec_id)
 def test_hardware_construction_with_a_skat_matches_referee(params):
     assert_matches_referee(random_spec(*params), construction="hardware")
 

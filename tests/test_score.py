@@ -12,7 +12,7 @@ from qcards.circuits.oracle import build_win_circuit, score_operator, score_regi
 from qcards.skat.cards import Card
 from qcards.skat.referee import evaluate
 
-from conftest import generated_specs, random_spec
+from conftest import generated_specs, generated_specs_within_16_qubits, random_spec, spec_id
 
 TOL = 1e-9
 
@@ -32,6 +32,13 @@ def win_probability(spec, first=None, method="statevector"):
     qc.save_probabilities_dict([win.objective], label="p")
     sim = AerSimulator(method=method, max_memory_mb=2**40)
     return sim.run(transpile(qc, sim), shots=1).result().data(0)["p"].get(1, 0.0)
+
+
+def assert_matches_referee(spec, method="statevector"):
+    """S_A gives the referee's expected points and the win oracle its p_win (``method``: Aer's)."""
+    referee = evaluate(spec)
+    assert abs(expected_score(spec) - float(referee.expected_points)) < TOL
+    assert abs(win_probability(spec, method=method) - float(referee.p_win)) < TOL
 
 
 def test_score_operator_four_card(four_card):
@@ -58,14 +65,12 @@ def test_win_oracle_six_card_mps(six_card):
 
 @pytest.mark.parametrize(
     "params",
-    [p for p in generated_specs() if p[1:3] != (3, 2)][::3],
-    ids=lambda p: "-".join(map(str, p[1:])),
+    generated_specs_within_16_qubits()[::3],
+    ids=spec_id,
 )
 def test_score_and_oracle_generated(params):
     spec = random_spec(*params, max_qubits=16)
-    referee = evaluate(spec)
-    assert abs(expected_score(spec) - float(referee.expected_points)) < TOL
-    assert abs(win_probability(spec) - float(referee.p_win)) < TOL
+    assert_matches_referee(spec)
 
 
 def test_score_register_covers_extremes(six_card):
@@ -93,18 +98,14 @@ def test_score_register_covers_extremes(six_card):
 def test_score_and_oracle_with_skat(fixture, method, request):
     """Counting the Skat matters: without it skat_one_trick's p_win would be 1/3, not 2/3."""
     spec = request.getfixturevalue(fixture)
-    referee = evaluate(spec)
-    assert abs(expected_score(spec) - float(referee.expected_points)) < TOL
-    assert abs(win_probability(spec, method=method) - float(referee.p_win)) < TOL
+    assert_matches_referee(spec, method)
 
 
 @pytest.mark.parametrize(
     "params",
     [p for p in generated_specs(skat=True) if (p[2], p[6]) != (2, 2)][::4],
-    ids=lambda p: "-".join(map(str, p[1:])),
+    ids=spec_id,
 )
 def test_score_and_oracle_generated_with_skat(params):
     spec = random_spec(*params, max_qubits=16)
-    referee = evaluate(spec)
-    assert abs(expected_score(spec) - float(referee.expected_points)) < TOL
-    assert abs(win_probability(spec) - float(referee.p_win)) < TOL
+    assert_matches_referee(spec)
