@@ -211,7 +211,8 @@ def evaluate_spec(
     referee = evaluate(spec, model, first, force=force)
     if used == "classical":
         return referee_report(referee, num_qubits, construction)
-    if parse_target(used, "method").exact_method.reads_final_rows:
+    exact = parse_target(used, "method").exact_method
+    if exact is not None and exact.reads_final_rows:
         outcomes = sparse_final_outcomes(game, force)
         return EvaluationReport(
             probability(sum(p for (v, t), p in outcomes.items() if spec.declarer_wins(v, t))),
