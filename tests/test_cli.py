@@ -32,7 +32,9 @@ def test_evaluate_json(capsys):
         "num_qubits",
     }
     assert data["p_win_exact"] == "2/3" and abs(data["p_win"] - 2 / 3) < 1e-9
-    assert data["method"] == "sparse" and data["construction"] == "efficient"  # auto (issue 20)
+    # auto: the cheapest exact method by the estimates, the exact referee here (issue 31)
+    assert data["method"] == "classical" and data["construction"] == "efficient"
+    assert data["method_reason"].startswith("auto: the exact referee, about")
     assert data["num_qubits"] == 34
 
 

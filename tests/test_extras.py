@@ -59,4 +59,4 @@ def test_auto_needs_no_extra(capsys, without):
     for extra in extras.EXTRAS:
         without(extra)
     assert main(["evaluate", FOUR, "--json"]) == 0
-    assert '"method": "sparse"' in capsys.readouterr().out
+    assert '"method": "classical"' in capsys.readouterr().out

@@ -151,8 +151,9 @@ def test_skat_efficient_construction_matches_referee(fixture, request):
 def test_generated_skat_spec_efficient_construction(params):
     spec = random_spec(*params)
     assert_matches_referee(spec, construction="efficient")
-    report = evaluate_spec(spec)  # auto: the efficient circuit on the sparse engine (issue 20)
+    report = evaluate_spec(spec, method="sparse")  # the efficient circuit on the sparse engine
     assert report.method == "sparse" and report.construction == "efficient"
+    assert report.method_reason is None  # only auto says why
     assert abs(report.p_win - float(evaluate(spec).p_win)) < TOL
 
 

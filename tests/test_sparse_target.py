@@ -112,7 +112,7 @@ def test_memory_guard_refuses_up_front(monkeypatch, capsys):
 
 
 def test_evaluate_reports_the_engine(capsys):
-    assert main(["evaluate", FOUR, "--json"]) == 0
+    assert main(["evaluate", FOUR, "--method", "sparse", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["method"] == "sparse" and data["p_win_exact"] == "5/12"
     assert abs(data["p_win"] - 5 / 12) < TOL
@@ -173,3 +173,23 @@ def test_phase_estimation_by_fourier_transform_equals_the_circuit(four_card):
     found = SparseSampler(seed=1).for_problem(problem)._phase_distribution(m)
     for y in set(expected) | set(found):
         assert abs(found.get(y, 0.0) - expected.get(y, 0.0)) < TOL, y
+
+
+def test_auto_runs_the_circuit_when_the_referee_cannot_answer(monkeypatch):
+    """``--method auto`` picks by the estimates (issue 31): the exact referee when it can answer
+    (the cheapest), else the sparse engine, with no fraction beside it; the JSON says why."""
+    from qcards.analysis import evaluate as evaluation
+    from qcards.errors import ResourceError
+    from qcards.skat.spec import load_spec
+
+    spec = load_spec(FOUR)
+    assert evaluation.evaluate_spec(spec).method == "classical"
+
+    def refused(*args, **kwargs):
+        raise ResourceError("the exact referee would take about 3 hours")
+
+    monkeypatch.setattr(evaluation, "referee_seconds", refused)
+    report = evaluation.evaluate_spec(spec)
+    assert report.method == "sparse" and report.p_win_exact is None
+    assert abs(report.p_win - 5 / 12) < TOL
+    assert "cannot answer (the exact referee would take about 3 hours)" in report.method_reason

@@ -9,7 +9,7 @@ outcomes are decoded into card locations (:mod:`qcards.circuits.decode`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 
@@ -26,14 +26,17 @@ from qcards.circuits.task import GameTask
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.budget import check_work
 from qcards.execution.exact import exact_stage_probabilities, sparse_final_outcomes
+from qcards.execution.exact_methods import SPARSE
 from qcards.execution.sampling import sample_stages
 from qcards.execution.shots import check_shots
 from qcards.execution.sweeps import sweep
 from qcards.execution.targets import EXACT_TARGETS, parse_target
+from qcards.progress import duration
+from qcards.skat import fast_referee
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import fresh_seed
 from qcards.skat.fast_referee import evaluate
-from qcards.skat.referee import MODELS, num_deals
+from qcards.skat.referee import MODELS, estimate_paths, num_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
 
@@ -65,10 +68,12 @@ DENSE_FALLBACK = "statevector"
 """What ``auto`` falls back to when DDSIM cannot certify the support of a final state and the
 circuit fits a dense state."""
 
-AUTO_METHOD = "sparse"
-"""What ``auto`` runs: the fastest exact simulator measured on these circuits, qcards' sparse
-engine (``benchmarks/results/engines.md``: on the twelve-card endgame 0.2 s against MQT DDSIM's
-180 s and Microsoft's sparse simulator's 10 s; no width limit, a memory guard)."""
+AUTO_CIRCUIT = "sparse"
+"""The circuit engine ``auto`` runs when it runs a circuit (when the exact referee cannot answer,
+:func:`choose_exact`): the fastest exact simulator measured on
+these circuits, qcards' sparse engine (``benchmarks/results/engines.md``: on the twelve-card
+endgame 0.2 s against MQT DDSIM's 180 s and Microsoft's sparse simulator's 10 s; no width limit,
+its deals in shards)."""
 
 
 def final_distribution(
@@ -102,6 +107,7 @@ class EvaluationReport:
     shots: int | None = None
     construction: Construction = DEFAULT_CONSTRUCTION
     samples: Samples | None = field(default=None, repr=False, compare=False)
+    method_reason: str | None = None
 
     def to_json(self) -> dict:
         exact = self.p_win_exact
@@ -116,6 +122,8 @@ class EvaluationReport:
             "construction": str(self.construction),
             "shots": self.shots,
         }
+        if self.method_reason is not None:
+            out["method_reason"] = self.method_reason
         if self.samples is not None:
             out["ci"] = list(self.samples.p_win_ci)
             out["expected_points_ci"] = list(self.samples.expected_points_ci)
@@ -162,8 +170,56 @@ def resolve_method(method: str, model: str, shots: int | None = None) -> str:
             "{method} shots needs {shots} (how many to sample)", parameters=("method", "shots")
         )
     if method == "auto":
-        return SHOTS_METHOD if shots is not None else AUTO_METHOD
+        return SHOTS_METHOD if shots is not None else AUTO_CIRCUIT
     return method
+
+
+@dataclass(frozen=True)
+class AutoChoice:
+    """What ``--method auto`` runs for an exact answer, and why (reported in the JSON)."""
+
+    method: str
+    reason: str
+
+
+def choose_exact(spec: Endgame, first: Card | None, model: str) -> AutoChoice:
+    """``auto`` without shots: the cheapest exact method that can answer, by the estimates each
+    makes before any work. The referee (:mod:`qcards.skat.fast_referee`, both models) is
+    estimated from its positions; a circuit method runs the referee beside it, so it costs
+    more whenever the referee fits, and is chosen when the referee cannot answer (its time
+    budget, or numerators past 128 bits): the sparse engine (random play; its deals in shards)
+    or, for the adversarial model, the double-dummy solver on every deal."""
+    try:
+        seconds = referee_seconds(spec, first, model)
+    except ResourceError as exc:
+        fallback = AUTO_CIRCUIT if model == "random" else DOUBLE_DUMMY_METHOD
+        what = "the sparse circuit engine" if model == "random" else "double dummy on every deal"
+        return AutoChoice(fallback, f"auto: the exact referee cannot answer ({exc}); {what}")
+    if model == "random":
+        circuit = paths_seconds(spec, first) + seconds
+        other = f"the sparse circuit engine with the referee beside it, about {_seconds(circuit)}"
+    else:
+        other = "double dummy solves every deal on its own"
+    return AutoChoice(
+        "classical",
+        f"auto: the exact referee, about {_seconds(seconds)}, is the cheapest exact method "
+        f"({other})",
+    )
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.2g} s" if seconds < 60 else duration(seconds)
+
+
+def referee_seconds(spec: Endgame, first: Card | None, model: str) -> float:
+    """The fast referee's estimated seconds; :class:`ResourceError` when it cannot answer."""
+    fast_referee.check_width(spec)
+    return fast_referee.check_time(spec, first, False, model)
+
+
+def paths_seconds(spec: Endgame, first: Card | None) -> float:
+    """The sparse engine's estimated seconds on the game's play paths."""
+    return SPARSE.seconds(0, estimate_paths(spec, first), 0)
 
 
 def evaluate_spec(
@@ -200,30 +256,44 @@ def evaluate_spec(
         return _game_over(spec, model, method)
     task = GameTask(spec, first, construction)
     construction = task.construction
+    reason = None
+    if method == "auto" and shots is None:
+        choice = choose_exact(spec, first, model)
+        used, reason = choice.method, choice.reason
     if used in (SHOTS_METHOD, PIMC_METHOD, DOUBLE_DUMMY_METHOD):
-        return _classical_or_sampled(task, model, used, shots, seed, force, scheduler)
-    passes = 1 if used == "classical" else 2  # the referee, and the circuit beside it
-    check_work(spec, first, force, "evaluating this endgame", passes)
+        report = _classical_or_sampled(task, model, used, shots, seed, force, scheduler)
+        return replace(report, method_reason=reason)
+    if used == "classical":  # the fast referee checks its own time before any work
+        num_qubits = construction.layout(spec, False).num_qubits
+        report = referee_report(evaluate(spec, model, first, force=force), num_qubits, construction)
+        return replace(report, method_reason=reason)
+    # the circuit, with the referee beside it when the referee can answer (else no fraction)
+    try:
+        referee_seconds(spec, first, model)
+    except ResourceError:
+        referee = None
+    else:
+        referee = evaluate(spec, model, first, force=force)
+    check_work(spec, first, force, "evaluating this endgame", 1)
     game = task.build()
     num_qubits = game.num_qubits
-    if used != "classical":
-        parse_target(used, "method").check_capacity(num_qubits)  # refuse before any work
-    referee = evaluate(spec, model, first, force=force)
-    if used == "classical":
-        return referee_report(referee, num_qubits, construction)
+    parse_target(used, "method").check_capacity(num_qubits)  # refuse before any work
+    exact_fraction = None if referee is None else referee.p_win
+    deals = num_deals(spec) if referee is None else referee.num_deals
     exact = parse_target(used, "method").exact_method
     if exact is not None and exact.reads_final_rows:
         outcomes = sparse_final_outcomes(game, force)
         return EvaluationReport(
             probability(sum(p for (v, t), p in outcomes.items() if spec.declarer_wins(v, t))),
-            referee.p_win,
+            exact_fraction,
             sum(p * v for (v, _t), p in outcomes.items()),
             model,
             used,
-            referee.num_deals,
+            deals,
             num_qubits,
             None,
             construction,
+            method_reason=reason,
         )
     shots = AER_DEFAULT_SHOTS if shots is None else shots
     try:
@@ -239,14 +309,15 @@ def evaluate_spec(
     points = sum(p * s.declarer_points(spec) for s, p in dist.items())
     return EvaluationReport(
         probability(p_win),
-        referee.p_win,
+        exact_fraction,
         float(points),
         model,
         used,
-        referee.num_deals,
+        deals,
         num_qubits,
         shots if used == SAMPLING_METHOD else None,
         construction,
+        method_reason=reason,
     )
 
 
@@ -376,9 +447,10 @@ def recommend_spec(
             zip(hand, reports, strict=True),
             key=lambda item: (-item[1].p_win, -item[1].expected_points),
         )
-    if used != DOUBLE_DUMMY_METHOD:
-        passes = 1 if used == "classical" else 2
-        check_work(spec, None, force, "recommending a first card", passes)
+    if method == "auto":
+        used = choose_exact(spec, None, model).method
+    if used not in (DOUBLE_DUMMY_METHOD, "classical"):  # the referee checks its own time
+        check_work(spec, None, force, "recommending a first card", 1)
     one_card = partial(
         evaluate_spec,
         spec,

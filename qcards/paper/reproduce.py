@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
-from qcards.analysis.evaluate import AUTO_METHOD
+from qcards.analysis.evaluate import AUTO_CIRCUIT
 from qcards.circuits.card_codes import paper_label, readable_label
 from qcards.circuits.decode import decode_distribution, regroup
 from qcards.circuits.game import build_game
@@ -28,9 +28,10 @@ from qcards.skat.cards import Card
 from qcards.skat.referee import evaluate, stage_distributions
 from qcards.viz.plots import save_histogram
 
-EXACT_METHOD = AUTO_METHOD
-"""The exact simulator of every figure and of the paper-code registers: ``auto``'s (the sparse
-engine); the sampled histograms are Aer's shots."""
+EXACT_METHOD = AUTO_CIRCUIT
+"""The exact simulator of every figure and of the paper-code registers: the circuit engine
+``auto`` runs when it runs a circuit (the sparse engine); the sampled histograms are Aer's
+shots."""
 
 
 def _fraction_text(f: Fraction) -> str:

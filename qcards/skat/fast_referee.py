@@ -121,7 +121,7 @@ def _words(values: list[int]) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def _check_width(spec: Endgame) -> None:
+def check_width(spec: Endgame) -> None:
     """Refuse a spec whose numerators could overflow 128 bits (intermediate sums included)."""
     n, h = len(spec.players), spec.num_tricks
     top = denominators(n, h)[-1] * 128 * max(h, 1)
@@ -265,7 +265,7 @@ class _Solver:
     """One spec and model: the deals, the tables and a memo shared by every first card."""
 
     def __init__(self, spec: Endgame, model: str, budget: float) -> None:
-        _check_width(spec)
+        check_width(spec)
         self.spec, self.model = spec, model
         self.deals = deal_arrays(spec)
         self.tables = _rule_tables(spec.trump)
