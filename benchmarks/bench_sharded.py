@@ -143,9 +143,13 @@ def main() -> None:
         base.setdefault(key, r["seconds"])
         rows.append((label, r, base[key] / r["seconds"]))
         print(label, json.dumps(r), file=sys.stderr, flush=True)
-    load_after = os.getloadavg()
+    table(rows, args.repeat, load_before, os.getloadavg())
+
+
+def table(rows, repeat, load_before, load_after) -> None:
+    """The markdown table of ``rows`` (label, measurement, ratio)."""
     print(f"Load average (1, 5, 15 min): before {load_before}, after {load_after}; ")
-    print(f"{os.cpu_count()} cores; medians of {args.repeat} runs (each in a fresh process).\n")
+    print(f"{os.cpu_count()} cores; medians of {repeat} runs (each in a fresh process).\n")
     print(
         "| case | median s (runs) | speed-up vs first row of its size | peak RSS GiB "
         "(process / largest worker) | deals (shards run of planned) | all shards s (scaled) "
@@ -154,10 +158,11 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for label, r, ratio in rows:
         size = r["rows"]
-        where, scaled = f"{size:,} rows", r["seconds"]
         if isinstance(size, dict):
             where = f"{size['deals']} ({size['shards']} of {size['planned shards']})"
             scaled = r["seconds"] * size["planned shards"] / size["shards"]
+        else:
+            where, scaled = f"{size:,} rows", r["seconds"]
         print(
             f"| {label} | {r['seconds']:.1f} ({', '.join(map(str, r['all']))}) | {ratio:.2f}x | "
             f"{gib(r['peak'])} / {gib(r['worker_peak'])} | {where} | {scaled:.0f} | "
