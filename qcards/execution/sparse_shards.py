@@ -52,8 +52,10 @@ from qcards.execution.sparse_state import (
 
 SHARD_BYTES = 2**30
 """What one shard may hold at its peak (by :func:`~qcards.execution.sparse_state.estimate_bytes`):
-1 GiB, so two workers stay within 4 GiB. Fixed, not shared out among workers: the blocks (and
-so the sums) must not depend on how many run them."""
+1 GiB, planned so that two workers stay within 4 GiB (but on eighteen cards a planned block
+peaked at 3.1 GiB: the memory model undercounts the game gates' work arrays there,
+``benchmarks/results/sharded.md``). Fixed, not shared out among workers: the blocks (and so
+the sums) must not depend on how many run them."""
 
 SHARD_SKEW = 2.0
 """How many times the average deal's paths a block is planned for: deals differ (the rows of
