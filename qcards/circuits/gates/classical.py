@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 
 import numpy as np
 from qiskit.circuit import Gate, Qubit
@@ -123,6 +124,7 @@ def held_matrix(
     return np.stack([rows.parity(cube for _leader, cube in p) for p in pairs])
 
 
+@lru_cache(maxsize=1024)
 def trick_suits(layout: GameLayout) -> tuple[str, ...]:
     """The effective suits of the layout's cards, in the order :func:`led_cards` numbers them."""
     rules = layout.spec.rules

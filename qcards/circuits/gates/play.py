@@ -89,7 +89,7 @@ class CardPlayGate(Gate):
         return self.first if self.seat(spec.leader) == spec.declarer else None
 
     @property
-    def cards(self) -> list[Card]:
+    def cards(self) -> tuple[Card, ...]:
         """Cards the player to move may hold (over every possible leader), in layout order."""
         return movable_cards(self.layout, self.trick, self.position)
 

@@ -19,6 +19,7 @@ it by appending the block's inverse after use (the qubits it reads are unchanged
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from qiskit.circuit import QuantumCircuit, Qubit
 
@@ -33,14 +34,15 @@ def mover(layout: GameLayout, position: int, leader: str) -> str:
     return players[(players.index(leader) + position) % len(players)]
 
 
-def movable_cards(layout: GameLayout, trick: int, position: int) -> list[Card]:
+@lru_cache(maxsize=4096)
+def movable_cards(layout: GameLayout, trick: int, position: int) -> tuple[Card, ...]:
     """Cards the player at ``position`` may hold, over every possible leader of ``trick``."""
     wanted = {
         c
         for leader in layout.possible_leaders(trick)
         for c in layout.spec.candidates(mover(layout, position, leader))
     }
-    return [c for c in layout.cards if c in wanted]
+    return tuple(c for c in layout.cards if c in wanted)
 
 
 def held_cubes(
@@ -48,7 +50,13 @@ def held_cubes(
 ) -> list[list[tuple[str, dict[Qubit, int]]]]:
     """For each of ``cards``: the (leader, cube) pairs on which it is in the hand of the player
     to move -- dealt to that player and not played in an earlier trick. The leaders' cubes are
-    disjoint, so at most one holds on a basis state."""
+    disjoint, so at most one holds on a basis state. (Computed once per layout and stage: the
+    classical actions ask again on every call; the result must not be changed.)"""
+    return _held_cubes(layout, trick, position, tuple(cards))
+
+
+@lru_cache(maxsize=4096)
+def _held_cubes(layout, trick, position, cards):
     out = []
     for c in cards:
         pairs = []
@@ -65,6 +73,7 @@ def held_cubes(
     return out
 
 
+@lru_cache(maxsize=4096)
 def led_cubes(layout: GameLayout, trick: int) -> list[tuple[str, Card, dict[Qubit, int]]]:
     """(leader, card, cube): on ``cube`` the leader of ``trick`` has put ``card`` on the table."""
     out = []

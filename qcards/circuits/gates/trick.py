@@ -51,6 +51,7 @@ class TrickTakingGate(Gate):
         self.construction = get_construction(construction)
         self.plan = plan
         self._winners: dict[int, list[Qubit]] = {}
+        self._seating: list | None = None
         super().__init__(f"tt{self.construction.tag}_{trick}", layout.num_qubits, [])
 
     def seats(self, leader: str) -> list[str]:
@@ -91,14 +92,27 @@ class TrickTakingGate(Gate):
             for q, by_table in flipped.items():
                 rows.flip(q, by_table[which])
 
-    def _candidates(self) -> list[tuple[str, list[str], list[list[Card]]]]:
-        """Per possible leader: the seats in play order and each seat's candidate cards."""
-        spec = self.layout.spec
-        out = []
-        for leader in self.layout.possible_leaders(self.trick):
-            seats = self.seats(leader)
-            out.append((leader, seats, [list(spec.candidates(seat)) for seat in seats]))
-        return out
+    def _candidates(self) -> list[tuple[str, list[str], list[list[Card]], list[list[dict]]]]:
+        """Per possible leader: the seats in play order, each seat's candidate cards and, for
+        each, the cube "this seat put this card on the table" (worked out once per gate: the
+        action asks on every call)."""
+        if self._seating is None:
+            layout, t = self.layout, self.trick
+            self._seating = []
+            for leader in layout.possible_leaders(t):
+                seats = self.seats(leader)
+                candidates = [list(layout.spec.candidates(seat)) for seat in seats]
+                cubes = [
+                    [
+                        merge_conditions(
+                            layout.owner_condition(c, seat), {layout.play[c][t - 1]: 1}
+                        )
+                        for c in cards
+                    ]
+                    for seat, cards in zip(seats, candidates, strict=True)
+                ]
+                self._seating.append((leader, seats, candidates, cubes))
+        return self._seating
 
     def _tables(self, rows: Rows) -> tuple[np.ndarray, np.ndarray]:
         """``(table, inside)``: every row's table as one integer (leader and each seat's card
@@ -110,21 +124,12 @@ class TrickTakingGate(Gate):
         for c in layout.cards:
             on_table += rows.holds({layout.play[c][t - 1]: 1})
         offset = 0
-        for leader, seats, candidates in self._candidates():
+        for leader, seats, candidates, cubes in self._candidates():
             lead = rows.holds(layout.leader_condition(t, leader))
             one_each = lead & (on_table == len(seats))
             key, stride = np.zeros(rows.count, dtype=np.int64), 1
-            for seat, cards in zip(seats, candidates, strict=True):
-                on = np.stack(
-                    [
-                        rows.holds(
-                            merge_conditions(
-                                layout.owner_condition(c, seat), {layout.play[c][t - 1]: 1}
-                            )
-                        )
-                        for c in cards
-                    ]
-                )
+            for cards, seat_cubes in zip(candidates, cubes, strict=True):
+                on = np.stack([rows.holds(cube) for cube in seat_cubes])
                 one_each &= on.sum(axis=0) == 1
                 key += stride * on.argmax(axis=0)
                 stride *= len(cards)
@@ -137,7 +142,7 @@ class TrickTakingGate(Gate):
         """The flips of the table numbered ``key`` by :meth:`_tables` (decided once)."""
         if key not in self._winners:
             rest = key
-            for _leader, seats, candidates in self._candidates():
+            for _leader, seats, candidates, _cubes in self._candidates():
                 size = int(np.prod([len(cards) for cards in candidates]))
                 if rest < size:
                     cards = []
