@@ -58,13 +58,17 @@ def test_huge_specs_are_refused_in_one_line(tmp_path, capsys, name, command):
     assert main([command, str(path), *extra]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ")
-    assert "play paths" in err[0] and "--force" in err[0]
-    assert f"{TIME_BUDGET * PATHS_PER_SECOND:,.0f} fit in" in err[0]
+    assert "--force" in err[0]
+    if command != "evaluate":  # the circuit's play paths, at the engine's rate
+        assert "play paths" in err[0]
+        assert f"{TIME_BUDGET * PATHS_PER_SECOND:,.0f} fit in" in err[0]
+    else:  # the exact referee's positions (issue 31's fast referee)
+        assert "the exact referee would take about" in err[0] and "--shots" in err[0]
 
 
 def test_the_library_refuses_before_any_work_and_force_lets_it_through():
     spec = parse_spec(HUGE["full-game"], "full.toml")
-    with pytest.raises(ResourceError, match="play paths") as refused:
+    with pytest.raises(ResourceError, match="the exact referee would take about") as refused:
         evaluate_spec(spec, method="classical")
     assert refused.value.parameters == ("force", "shots")
     assert check_work(spec, force=True) > TIME_BUDGET  # estimated, not refused
@@ -193,20 +197,21 @@ def test_count_checks_the_simulator_it_samples_for_every_grover_power(capsys):
 
 
 @pytest.mark.parametrize(
-    ("argv", "method", "advice"),
+    ("argv", "what", "advice"),
     [
-        (["evaluate", "--method", "sparse"], "sparse", "give --shots to sample the circuit"),
-        (["evaluate", "--method", "sparse"], "sparse", "use --method classical"),
-        (["run", "--backend", "aer-mps", "--shots", "10"], "mps", "use --backend sparse"),
+        # the sparse engine runs the deals in shards: refused when one deal cannot fit
+        (["evaluate", "--method", "sparse"], "sparse engine", "give --shots to sample the circuit"),
+        (["evaluate", "--method", "sparse"], "sparse engine", "use --method classical"),
+        (["run", "--backend", "aer-mps", "--shots", "10"], "mps method", "use --backend sparse"),
     ],
 )
-def test_a_memory_refusal_names_the_right_alternative(monkeypatch, capsys, argv, method, advice):
+def test_a_memory_refusal_names_the_right_alternative(monkeypatch, capsys, argv, what, advice):
     from qcards.execution import budget
 
-    monkeypatch.setattr(budget, "MEMORY_BUDGET", 1_000)  # bytes: nothing fits
+    monkeypatch.setattr(budget, "MEMORY_BUDGET", 1)  # byte: nothing fits, not even one deal
     assert main([argv[0], "qcards/specs/four-card.toml", *argv[1:]]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and f"the {method} method would need about" in err[0]
+    assert len(err) == 1 and f"the {what} would need about" in err[0]
     assert advice in err[0]
 
 

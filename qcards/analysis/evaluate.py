@@ -282,7 +282,7 @@ def evaluate_spec(
     deals = num_deals(spec) if referee is None else referee.num_deals
     exact = parse_target(used, "method").exact_method
     if exact is not None and exact.reads_final_rows:
-        outcomes = sparse_final_outcomes(game, force)
+        outcomes = sparse_final_outcomes(game, force, scheduler)
         return EvaluationReport(
             probability(sum(p for (v, t), p in outcomes.items() if spec.declarer_wins(v, t))),
             exact_fraction,

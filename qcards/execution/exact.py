@@ -56,7 +56,7 @@ def exact_stage_probabilities(
     wanted = list(stages or game.stages)
     qubits = list(qubits or game.layout.measured)
     runs = len(wanted) if exact.reads_each_stage else 1
-    seconds = check_game_cost(game, exact, force, runs, len(qubits))
+    seconds = check_game_cost(game, exact, force, runs, len(qubits), sharded=True)
     if exact.extra:
         require(exact.extra, f"the {exact} method")
     return exact.probabilities(game, wanted, qubits, seconds)
@@ -69,15 +69,23 @@ def check_game_cost(
     runs: float = 1.0,
     read_qubits: int = 0,
     alternative: str = "method",
+    sharded: bool = False,
 ) -> float:
     """Refuse before any work when ``method`` would not fit this game's state (and the
     probabilities of ``read_qubits`` qubits) in memory, or (unless ``force``) would take longer
     than the time budget over ``runs`` runs (:mod:`qcards.execution.budget`; paths by Knuth's
-    estimator); ``alternative`` is the parameter that picks another simulator. Returns the
-    estimated seconds."""
+    estimator); ``alternative`` is the parameter that picks another simulator. ``sharded``:
+    the method runs the deals in shards where it can (exact probabilities), so the memory is
+    one shard's (:func:`~qcards.execution.sparse_shards.check_cost`). Returns the estimated
+    seconds."""
     paths = estimate_paths(game.spec, game.first)
     cards = len(game.layout.cards)
-    check_memory(method, game.num_qubits, paths, None, read_qubits, alternative, cards)
+    if sharded and method.shards_deals:  # memory of one shard, time at the measured rate
+        from qcards.execution.sparse_shards import check_cost
+
+        check_cost(game, force)
+    else:
+        check_memory(method, game.num_qubits, paths, None, read_qubits, alternative, cards)
     return check_circuit_time(
         game.circuit, game.num_qubits, paths, method, force, runs, alternative
     )

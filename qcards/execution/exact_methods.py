@@ -68,6 +68,9 @@ class ExactMethod:
         reads_final_rows: the final state's rows can be read directly for the declarer's
             points and tricks (:func:`~qcards.execution.exact.sparse_final_outcomes`), without
             decoding every outcome.
+        shards_deals: runs the deals in shards (:mod:`qcards.execution.sparse_shards`), so its
+            memory is that of one shard: the guard is the shards' own
+            (:func:`~qcards.execution.sparse_shards.check_cost`).
         extra: the optional dependency group it needs.
     """
 
@@ -81,6 +84,7 @@ class ExactMethod:
     reads_each_stage: bool = False
     samples_at_any_size: bool = False
     reads_final_rows: bool = False
+    shards_deals: bool = False
     extra: str | None = None
 
     def __str__(self) -> str:
@@ -191,21 +195,16 @@ def _dd_probabilities(game, stages, qubits, seconds) -> Probabilities:
 def sparse_stage_probabilities(
     game: GameCircuit, stages: Sequence[Stage], qubits: Sequence[Qubit], seconds: float = 0.0
 ) -> Probabilities:
-    """Exact probabilities of ``qubits`` after each of ``stages``, from one pass of the sparse
-    engine over the game circuit (:func:`qcards.execution.sparse.simulate_prefixes`)."""
-    from qcards.execution.sparse import simulate_prefixes
+    """Exact probabilities of ``qubits`` after each of ``stages``, from the sparse engine with
+    the deals in shards (:func:`qcards.execution.sparse_shards.sharded_stage_probabilities`:
+    peak memory set by a shard, not by the whole state)."""
+    from qcards.execution.sparse_shards import sharded_stage_probabilities
+    from qcards.skat.referee import estimate_paths
 
     positions = [game.circuit.find_bit(q).index for q in qubits]
-    wanted = set(stages)
-    last = max(game.stages.index(s) for s in wanted)
-    reached = list(zip(game.stages[: last + 1], game.prefix_lengths[: last + 1], strict=True))
-    out = {}
+    paths = estimate_paths(game.spec, game.first)
     with sparse_memory_guard():
-        states = simulate_prefixes(game.circuit, [length for _, length in reached])
-        for (stage, _), state in zip(reached, states, strict=True):
-            if stage in wanted:
-                out[stage] = state.probabilities(positions)
-    return out
+        return sharded_stage_probabilities(game, stages, positions, paths)
 
 
 # ----------------------------------------------------------------------------- the methods
@@ -228,6 +227,7 @@ SPARSE = ExactMethod(
     sparse_stage_probabilities,
     samples_at_any_size=True,
     reads_final_rows=True,
+    shards_deals=True,
 )
 DDSIM = ExactMethod(
     "ddsim", _dd_bytes, _dd_probabilities, _dd_work, 1e-8, reads_each_stage=True, extra="ddsim"

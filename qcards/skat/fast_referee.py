@@ -387,8 +387,10 @@ def check_time(
         raise ResourceError(
             f"the exact referee would take about {duration(seconds)} for this endgame (about "
             f"{estimate_frames(spec, first, model):,.0f} positions and {count_deals(spec):,} "
-            f"deals); the budget is {duration(TIME_BUDGET)} (sample it instead, force it, or "
-            "use a smaller endgame)"
+            f"deals); the budget is {duration(TIME_BUDGET)} (give {{shots}} to sample the "
+            "circuit shot by shot at any size, {force} to run it anyway, or use a smaller "
+            "endgame)",
+            parameters=("force", "shots"),
         )
     return seconds
 
