@@ -11,12 +11,12 @@ from qiskit.quantum_info import Statevector, random_unitary
 
 from qcards.circuits.game import build_game
 from qcards.execution.sparse import (
-    AncillaError,
     SparseMemoryError,
     SparseState,
     estimate_bytes,
     simulate,
 )
+from qcards.execution.sparse_state import AncillaError
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 from qcards.skat.referee import evaluate
 

@@ -45,15 +45,15 @@ from typing import TYPE_CHECKING, Any
 
 from qcards.errors import ParameterError
 
-if TYPE_CHECKING:
-    from qiskit.circuit import Gate, QuantumCircuit
+if TYPE_CHECKING:  # fully qualified below: the documentation resolves them unambiguously
+    import qiskit.circuit
 
-    from qcards.circuits.gates.deal import GameDealGate
-    from qcards.circuits.gates.play import CardPlayGate
-    from qcards.circuits.gates.trick import TrickTakingGate
-    from qcards.circuits.layout import GameLayout
-    from qcards.skat.cards import Card
-    from qcards.skat.spec import Endgame
+    import qcards.circuits.gates.deal
+    import qcards.circuits.gates.play
+    import qcards.circuits.gates.trick
+    import qcards.circuits.layout
+    import qcards.skat.cards
+    import qcards.skat.spec
 
 ENTRY_POINT_GROUP = "qcards.constructions"
 
@@ -92,15 +92,17 @@ class Construction:
 
     name: str
     summary: str
-    layout: Callable[[Endgame, bool], GameLayout]
-    deal: Callable[[GameDealGate], Gate]
-    play: Callable[[CardPlayGate], QuantumCircuit]
-    trick: Callable[[TrickTakingGate], QuantumCircuit]
-    plan: Callable[[GameLayout, Card | None], Any] | None = None
+    layout: Callable[[qcards.skat.spec.Endgame, bool], qcards.circuits.layout.GameLayout]
+    deal: Callable[[qcards.circuits.gates.deal.GameDealGate], qiskit.circuit.Gate]
+    play: Callable[[qcards.circuits.gates.play.CardPlayGate], qiskit.circuit.QuantumCircuit]
+    trick: Callable[[qcards.circuits.gates.trick.TrickTakingGate], qiskit.circuit.QuantumCircuit]
+    plan: (
+        Callable[[qcards.circuits.layout.GameLayout, qcards.skat.cards.Card | None], Any] | None
+    ) = None
     tag: str = ""
     keeps_paper_codes: bool = False
     grows_exponentially: bool = False
-    formula_counts: Callable[[Endgame], tuple[int, dict]] | None = None
+    formula_counts: Callable[[qcards.skat.spec.Endgame], tuple[int, dict]] | None = None
     build_limit: int | None = None
 
     def __str__(self) -> str:

@@ -128,7 +128,8 @@ def sparse_final_outcomes(
     :meth:`~qcards.circuits.layout.GameLayout.final_declarer_tricks` (vectorised) instead of
     decoding every outcome. :meth:`~qcards.skat.spec.Endgame.declarer_wins` of a pair says
     whether it is a win."""
-    from qcards.execution.sparse_shards import AncillaError, check_cost, sharded_final_outcomes
+    from qcards.execution.sparse_shards import check_cost, sharded_final_outcomes
+    from qcards.execution.sparse_state import AncillaError
 
     paths = check_cost(game, force)
     with sparse_memory_guard():

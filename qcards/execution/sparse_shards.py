@@ -43,7 +43,6 @@ import numpy as np
 from qcards.errors import ResourceError
 from qcards.execution.sparse_compile import Compiler, Step
 from qcards.execution.sparse_state import (
-    AncillaError,
     SparseMemoryError,
     SparseState,
     estimate_bytes,
@@ -420,7 +419,6 @@ def check_cost(game, force: bool = False, budget: float | None = None) -> float:
 
 __all__ = [
     "SHARD_BYTES",
-    "AncillaError",
     "FinalOutcomes",
     "Shard",
     "StageProbabilities",
