@@ -75,9 +75,13 @@ def test_resources_bad_n(capsys):
     expect_error(capsys, ["resources", "--cards-per-player", "11"], "1..10")
 
 
-def test_evaluate_adversarial_is_solved_double_dummy(capsys):
+def test_evaluate_adversarial_auto_runs_the_referee(capsys):
+    """``auto`` on a small adversarial endgame: the exact referee is cheapest and gives the
+    double-dummy value 1/3 (the fallback to double dummy on every deal, when the referee cannot
+    answer, is tested in test_shots.py)."""
     data = run_json(capsys, "evaluate", SIX, "--first", "CA", "--model", "adversarial")
-    assert data["method"] == "double-dummy" and data["p_win_exact"] == "1/3"
+    assert data["method"] == "classical" and data["p_win_exact"] == "1/3"
+    assert data["method_reason"].startswith("auto: the exact referee")
 
 
 def test_evaluate_aer_seeded(capsys):
