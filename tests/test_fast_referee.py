@@ -41,8 +41,9 @@ def first_cards(spec: Endgame) -> list[Card | None]:
 
 def assert_same(spec: Endgame, models=MODELS, firsts=None) -> None:
     for model in models:
-        for first in first_cards(spec) if firsts is None else firsts:
-            plain = referee.evaluate(spec, model, first)
+        firsts = first_cards(spec) if firsts is None else firsts
+        # the plain referee answers every first card in one search (its positions shared)
+        for first, plain in zip(firsts, referee.evaluate_each(spec, model, firsts), strict=True):
             quick = fast.evaluate(spec, model, first)
             assert quick == plain, (
                 f"{spec.source} {model} first={first}: fast {quick}, plain {plain}\n"
@@ -296,3 +297,15 @@ def test_bad_requests_are_model_errors():
 def test_every_kind_of_game_is_covered():
     kinds = {random_spec(*params[:6]).trump for params in generated_specs(2)}
     assert kinds == set(Trump)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_the_plain_referees_one_search_for_every_first_card(model):
+    """``referee.evaluate_each`` shares its positions between first cards; each answer is the
+    separate evaluation's."""
+    six = load_spec(REPO / "qcards" / "specs" / "six-card.toml")
+    firsts = first_cards(six)
+    assert len(firsts) > 2
+    together = referee.evaluate_each(six, model, firsts)
+    assert together == [referee.evaluate(six, model, first) for first in firsts]
+    assert len({(e.p_win, e.expected_points) for e in together}) > 1  # the first card matters

@@ -161,24 +161,23 @@ def test_dask_gives_the_same_floats_as_one_process(params, scheduler):
     assert here == there  # the same blocks, summed in the same order
 
 
-# ----------------------------------------------------------------------------- eighteen cards
+# ----------------------------------------------------------------------------- fifteen cards
 
 
 @pytest.mark.slow
-def test_eighteen_cards_sharded_equal_the_fast_referee():
-    """Three players with six cards each (924 deals, about 800 million play paths): the
-    sharded engine against the memoized referee."""
-    try:
-        from qcards.skat.fast_referee import evaluate
-    except ImportError as exc:  # written alongside; the check waits for it
-        pytest.skip(f"qcards.skat.fast_referee is not importable yet: {exc}")
+def test_fifteen_cards_sharded_equal_the_fast_referee():
+    """Three players with five cards each (252 deals, about 3.6 million play paths; some 25 s):
+    the sharded engine against the memoized referee. (Eighteen cards, 800 million paths, took
+    most of an hour: the scale study measures it, CI does not.)"""
     import sys
     from pathlib import Path
+
+    from qcards.skat.fast_referee import evaluate
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     from bench_scale import scale_spec
 
-    spec = scale_spec(6)
+    spec = scale_spec(5)
     game = build_game(spec, None)
     outcomes = sharded_final_outcomes(game, check_cost(game, force=True), scheduler="local")
     referee = evaluate(spec, "random", None)

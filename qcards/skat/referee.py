@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -248,9 +248,19 @@ def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) ->
         model: ``"random"`` or ``"adversarial"`` (see the module docstring).
         first: fix the declarer's first card (the declarer must lead the first trick).
     """
+    return evaluate_each(spec, model, [first])[0]
+
+
+def evaluate_each(
+    spec: Endgame, model: str = "random", firsts: Sequence[Card | None] = (None,)
+) -> list[Evaluation]:
+    """:func:`evaluate` for each of ``firsts`` (None: no fixed card), in one search: the
+    positions after the first card are shared, so every first card costs about what one
+    evaluation does."""
     if model not in MODELS:
         raise ModelError(f"unknown model {model!r} (expected {' | '.join(MODELS)})")
-    check_first(spec, first)
+    for first in firsts:
+        check_first(spec, first)
     rules = spec.rules
     players = spec.players
     n = len(players)
@@ -296,19 +306,18 @@ def evaluate(spec: Endgame, model: str = "random", first: Card | None = None) ->
             paths_here,
         )
 
-    total_win = Fraction(0)
-    total_pts = Fraction(0)
-    total_paths = 0
+    totals = [[Fraction(0), Fraction(0), 0] for _ in firsts]
     num = 0
     for owner, probability in track(weighted_deals(spec), "referee: deals", num_deals(spec)):
         hands = tuple(frozenset(c for c, q in owner.items() if q == p) for p in players)
         points = spec.declarer_points + skat_points(owner)
-        w, e, k = solve(hands, leader0, (), points, False, first)
-        total_win += probability * w
-        total_pts += probability * e
-        total_paths += k
+        for total, first in zip(totals, firsts, strict=True):
+            w, e, k = solve(hands, leader0, (), points, False, first)
+            total[0] += probability * w
+            total[1] += probability * e
+            total[2] += k
         num += 1
-    return Evaluation(model, total_win, total_pts, num, total_paths)
+    return [Evaluation(model, w, e, num, k) for w, e, k in totals]
 
 
 def recommend(spec: Endgame, model: str = "random") -> list[tuple[Card, Fraction]]:
