@@ -45,6 +45,12 @@ from qiskit_algorithms import (
 
 from qcards.errors import ParameterError
 from qcards.estimation.grover import phase_estimation_circuit, phase_estimation_marker, power_marker
+from qcards.estimation.schedules import (
+    Schedule,
+    canonical_schedule,
+    doubling_powers,
+    mlae_schedule,
+)
 from qcards.execution.sparse_sampler import SparseSampler
 
 ENTRY_POINT_GROUP = "qcards.estimation_algorithms"
@@ -141,6 +147,10 @@ class EstimationAlgorithm:
             marker circuits of :mod:`qcards.estimation.grover` instead of building Grover
             powers; None: its built circuits run on the sparse sampler as on any other.
         engine: ``engine(sparse_sampler, problem)``, the sampler ``engine_estimator`` runs on.
+        aimed_schedule: ``aimed_schedule(epsilon, alpha, amplitude)``, the circuits it runs to
+            reach a half-width epsilon at confidence 1 - alpha, by its guarantee
+            (:mod:`qcards.estimation.schedules`); None: read off a run of the estimator on a
+            stand-in problem (adaptive algorithms, :mod:`qcards.estimation.fault_tolerant`).
     """
 
     name: str
@@ -154,6 +164,7 @@ class EstimationAlgorithm:
     schedule: Callable[[Settings], Sequence[int]] = one_circuit
     engine_estimator: EstimatorFactory | None = None
     engine: Callable[[SparseSampler, EstimationProblem], BaseSamplerV2] = grover_engine
+    aimed_schedule: Callable[[float, float, float], Schedule] | None = None
 
     def __str__(self) -> str:
         return self.name
@@ -200,6 +211,7 @@ CANONICAL = EstimationAlgorithm(
     quick_sweep=({"eval_qubits": 2}, {"eval_qubits": 3}),
     extra_qubits=lambda options: options.eval_qubits,
     engine_estimator=lambda options, problem, sampler: _MarkedAE(options.eval_qubits, sampler),
+    aimed_schedule=canonical_schedule,
 )
 
 
@@ -250,8 +262,7 @@ IAE = EstimationAlgorithm(
 def doubling_schedule(options: Settings) -> list[int]:
     """The Grover powers MLAE samples in one run: 0, then doubling up to about
     :math:`\\pi/(4\\epsilon)`."""
-    top = max(1, math.ceil(math.log2(math.pi / (4 * options.epsilon))))
-    return [0] + [2**j for j in range(top)]
+    return doubling_powers(options.epsilon)
 
 
 class _MarkedMLAE(MaximumLikelihoodAmplitudeEstimation):
@@ -296,6 +307,7 @@ MLAE = EstimationAlgorithm(
     **_aiming_at_epsilon(sweep=(0.2, 0.1, 0.05, 0.02), quick=(0.2, 0.05)),
     schedule=doubling_schedule,
     engine_estimator=_maximum_likelihood(_MarkedMLAE),
+    aimed_schedule=mlae_schedule,
 )
 
 

@@ -8,6 +8,7 @@ extra     packages                                        for
 ddsim     mqt.ddsim                                       the ``ddsim`` target (decision diagrams)
 ibm       qiskit-ibm-runtime                              ``ibm:`` hardware, ``fake:`` devices
 dask      dask[distributed]                               ``--dask`` sweeps
+estimate  qdk                                             ``--fault-tolerant`` (resource estimator)
 all       all of the above
 ========  ==============================================  =====================================
 """
@@ -23,6 +24,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "ibm": ("qiskit_ibm_runtime",),
     "dask": ("distributed",),
     "mitigation": ("mthree", "mitiq", "ply"),
+    "estimate": ("qdk",),
 }
 """The modules each extra installs (checked by import name)."""
 

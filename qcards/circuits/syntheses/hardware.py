@@ -400,4 +400,7 @@ HARDWARE = Construction(
     trick=trick_taking,
     plan=plan,
     tag="_hw",
+    # its deal is a dense state preparation over the reached deals and its plan follows every
+    # reached basis state: exponential in the hand size (built only for small endgames)
+    grows_exponentially=True,
 )
