@@ -57,9 +57,9 @@ from qcards.intervals import Z95, mean_interval, wilson
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import sample_owners
 from qcards.skat.double_dummy import solve_deal
-from qcards.skat.referee import count_deals, estimate_paths, random_deal
+from qcards.skat.monte_carlo import playouts
+from qcards.skat.referee import count_deals, estimate_paths
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
-from qcards.skat.stages import skat_points
 
 RESULTS = Path(__file__).resolve().parent / "results" / "full_game.md"
 STRONG = ["CJ", "HJ", "CA", "C10", "CQ", "C8", "C7", "SA", "S10", "HK"]
@@ -106,36 +106,10 @@ def loads() -> str:
 # ----------------------------------------------------------------------------- the baseline
 
 
-def playout(spec: Endgame, rng: random.Random) -> tuple[int, bool]:
-    """One game of the random-play model in plain Python: a uniform deal, then every player
-    plays a uniformly chosen legal card; the declarer's final points (Skat included), won?"""
-    rules = spec.rules
-    players = spec.players
-    n = len(players)
-    owner = random_deal(spec, rng)
-    hands = {p: [c for c, q in owner.items() if q == p] for p in players}
-    points = spec.declarer_points + skat_points(owner)
-    tricks = spec.declarer_tricks
-    leader = players.index(spec.leader)
-    for _ in range(spec.num_tricks):
-        trick: list[Card] = []
-        for i in range(n):
-            hand = hands[players[(leader + i) % n]]
-            card = rng.choice(rules.legal_cards(hand, trick[0] if trick else None))
-            hand.remove(card)
-            trick.append(card)
-        winner = (leader + rules.trick_winner(trick)) % n
-        if winner == 0:
-            points += sum(c.value for c in trick)
-            tricks += 1
-        leader = winner if spec.winner_leads else players.index(spec.leader)
-    return points, spec.declarer_wins(points, tricks)
-
-
-def monte_carlo(spec: Endgame, playouts: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    rng = random.Random(seed)
-    games = [playout(spec, rng) for _ in range(playouts)]
-    return np.array([p for p, _ in games]), np.array([w for _, w in games], dtype=bool)
+def monte_carlo(spec: Endgame, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The plain-Python baseline: ``games`` of the random-play model
+    (:func:`qcards.skat.monte_carlo.playouts`), the declarer's points and wins."""
+    return playouts(spec, games, seed)
 
 
 def p_text(wins: np.ndarray) -> str:

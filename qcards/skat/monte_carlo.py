@@ -1,0 +1,79 @@
+"""Plain Monte Carlo of the random-play model: deals drawn by their exact probabilities
+(:mod:`qcards.skat.deal_sampling`, priors included), every card played uniformly among the
+legal ones, as the circuits' superposition weighs it. What a classical computer does to
+estimate p_win to a half-width epsilon without any quantum circuit: the classical side of the
+fault-tolerant crossover (``benchmarks/bench_fault_tolerant.py``), at the rate measured here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from qcards.intervals import wilson
+from qcards.skat.deal_sampling import sample_owners, spec_receiver_table
+from qcards.skat.spec import Endgame
+from qcards.skat.stages import skat_points
+
+
+@dataclass(frozen=True)
+class MonteCarloResult:
+    """``samples`` random games: p_win with Wilson's 95% interval, and the mean points."""
+
+    samples: int
+    wins: int
+    points: float
+
+    @property
+    def p_win(self) -> float:
+        return self.wins / self.samples
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return wilson(self.wins, self.samples)
+
+
+def play_random_game(spec: Endgame, owner: dict, rng: np.random.Generator) -> tuple[int, int]:
+    """One game from the deal ``owner`` (card -> player or Skat) with uniformly random legal
+    cards: the declarer's final points and tricks."""
+    rules = spec.rules
+    players = spec.players
+    n = len(players)
+    hands = [[c for c, p in owner.items() if p == player] for player in players]
+    points = spec.declarer_points + skat_points(owner)
+    tricks = spec.declarer_tricks
+    leader = first_leader = players.index(spec.leader)
+    while any(hands):
+        trick = []
+        for offset in range(n):
+            hand = hands[(leader + offset) % n]
+            legal = rules.legal_cards(hand, trick[0] if trick else None)
+            card = legal[int(rng.integers(len(legal)))]
+            hand.remove(card)
+            trick.append(card)
+        winner = (leader + rules.trick_winner(trick)) % n
+        if winner == 0:
+            points += sum(c.value for c in trick)
+            tricks += 1
+        leader = winner if spec.winner_leads else first_leader
+    return points, tricks
+
+
+def playouts(spec: Endgame, samples: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``samples`` random games of ``spec``: the declarer's final points, and whether it won."""
+    rng = np.random.default_rng(seed)
+    table = spec_receiver_table(spec)
+    points = np.empty(samples, dtype=np.int64)
+    wins = np.empty(samples, dtype=bool)
+    for i, owner in enumerate(sample_owners(spec, rng, samples, table)):
+        points[i], tricks = play_random_game(spec, owner, rng)
+        wins[i] = spec.declarer_wins(int(points[i]), tricks)
+    return points, wins
+
+
+def monte_carlo(spec: Endgame, samples: int, seed: int = 0) -> MonteCarloResult:
+    """p_win and the mean declarer points of ``spec`` under random play, from ``samples``
+    games."""
+    points, wins = playouts(spec, samples, seed)
+    return MonteCarloResult(samples, int(wins.sum()), float(points.mean()))
