@@ -263,3 +263,16 @@ def test_cli_errors(capsys, argv, fragment):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and fragment in err and "Traceback" not in err
+
+
+def test_runtimes_past_584_years_do_not_wrap():
+    """The estimator's runtime is an integer of nanoseconds that wraps at 2^64; qcards
+    recomputes it from the logical depth, so a thousand times the work is about a thousand
+    times the time."""
+    pytest.importorskip("qdk", reason="qcards[estimate] is part of the test install")
+    from qcards.execution.physical import physical_estimates
+
+    counts = [LogicalCounts(num_qubits=461, toffolis=10**k) for k in (12, 15)]
+    (small,), (large,) = physical_estimates(counts, ["maj_ns_e4"])
+    assert large.runtime_seconds > 584 * 365 * 86400
+    assert 500 < large.runtime_seconds / small.runtime_seconds < 2000

@@ -102,14 +102,18 @@ def physical_estimates(
         for j, model in enumerate(models):
             data = result.data(j) if len(models) > 1 else result.data()
             physical = data["physicalCounts"]
+            cycle = data["logicalQubit"]["logicalCycleTime"]
+            # the estimator's runtime is logical depth x cycle time in integer nanoseconds,
+            # which wraps past 2^64 ns (584 years): recomputed here in floating point
+            runtime = physical["breakdown"]["logicalDepth"] * cycle * 1e-9
             row.append(
                 PhysicalEstimate(
                     qubit_model=model,
                     code_distance=int(data["logicalQubit"]["codeDistance"]),
                     physical_qubits=int(physical["physicalQubits"]),
                     t_factories=int(physical["breakdown"]["numTfactories"]),
-                    runtime_seconds=physical["runtime"] * 1e-9,
-                    logical_cycle_seconds=data["logicalQubit"]["logicalCycleTime"] * 1e-9,
+                    runtime_seconds=runtime,
+                    logical_cycle_seconds=cycle * 1e-9,
                 )
             )
         out.append(row)
