@@ -18,9 +18,11 @@ import numpy as np
 import pytest
 
 import qcards.skat.double_dummy as dd
+import qcards.skat.double_dummy_search as dd_search
 from qcards.errors import ModelError
 from qcards.skat.cards import FULL_DECK, Card, Rules, Trump
 from qcards.skat.referee import deals, evaluate, weighted_deals
+from qcards.skat.rule_tables import rule_tables
 from qcards.skat.spec import SKAT, Endgame, load_spec, parse_spec, spec_from_dict
 
 from conftest import REPO, generated_specs, random_spec
@@ -67,7 +69,7 @@ def first_cards(spec: Endgame) -> list[Card]:
 def test_rule_tables_decide_every_trick_like_the_rules(trump):
     """The power table's trick winner equals Rules.trick_winner on every three-card trick (and
     so on tricks of any length: both take the cards in order, keeping the best so far)."""
-    tables = dd._rule_tables(trump)
+    tables = rule_tables(trump)
     rules = Rules(trump)
     index = {c: i for i, c in enumerate(FULL_DECK)}
     for a in FULL_DECK:
@@ -84,7 +86,7 @@ def test_rule_tables_decide_every_trick_like_the_rules(trump):
 
 @pytest.mark.parametrize("trump", list(Trump), ids=lambda t: t.value)
 def test_rule_tables_give_the_legal_cards_of_the_rules(trump):
-    tables = dd._rule_tables(trump)
+    tables = rule_tables(trump)
     rules = Rules(trump)
     index = {c: i for i, c in enumerate(FULL_DECK)}
     rng = random.Random(7)
@@ -361,8 +363,10 @@ def test_the_python_fallback_searches_alike(monkeypatch):
         return [[dd.solve_deal(s, o) for o in deals(s)] for s in specs]
 
     compiled = solve_all()
-    for name in ("_search_points", "_search_took", "_ordered_moves", "_tt_index"):
-        monkeypatch.setattr(dd, name, getattr(getattr(dd, name), "py_func", getattr(dd, name)))
+    kernels = {name: f for name, f in vars(dd_search).items() if hasattr(f, "py_func")}
+    assert {"search", "_ordered_moves", "_tt_index"} <= set(kernels)
+    for name, function in kernels.items():
+        monkeypatch.setattr(dd_search, name, function.py_func)
     assert solve_all() == compiled
 
 
@@ -413,6 +417,6 @@ def test_a_finished_game_is_its_points():
 
 
 def test_the_tables_are_numpy_masks_of_the_deck():
-    tables = dd._rule_tables(Trump.CLUBS)
+    tables = rule_tables(Trump.CLUBS)
     assert tables.suit_mask.dtype == np.int64
     assert int(np.bitwise_or.reduce(tables.suit_mask)) == (1 << 32) - 1

@@ -17,14 +17,14 @@ from test_double_dummy import CROSSCHECK, SPEC_FILES, small_spec
 from test_prior import CASES as PRIOR_CASES
 
 import qcards.skat.fast_referee as fast
-import qcards.skat.fast_referee_kernel as kernel
+import qcards.skat.fast_referee_memo as memo
 from qcards.analysis.resources import resource_spec
 from qcards.errors import ModelError, ResourceError
 from qcards.progress import TIME_BUDGET
 from qcards.skat import referee
 from qcards.skat.cards import FULL_DECK, Card, Trump
-from qcards.skat.double_dummy import _rule_tables
 from qcards.skat.history import after_history
+from qcards.skat.rule_tables import rule_tables
 from qcards.skat.spec import Endgame, load_spec, parse_spec, spec_from_dict
 
 from conftest import REPO, generated_specs, random_spec
@@ -176,9 +176,9 @@ def test_128_bit_arithmetic():
         a, b = rng.getrandbits(rng.randint(1, 120)), rng.getrandbits(rng.randint(1, 120))
         m = rng.getrandbits(rng.randint(1, 32))
         words = fast._words([a, b])
-        hi, lo = kernel._add(words[0][0], words[1][0], words[0][1], words[1][1])
+        hi, lo = memo.add128(words[0][0], words[1][0], words[0][1], words[1][1])
         assert (int(hi) << 64) + int(lo) == (a + b) % 2**128
-        hi, lo = kernel._mul(words[0][0], words[1][0], np.uint64(m))
+        hi, lo = memo.mul128(words[0][0], words[1][0], np.uint64(m))
         assert (int(hi) << 64) + int(lo) == (a * m) % 2**128
 
 
@@ -195,7 +195,7 @@ def test_denominators_clear_every_trick():
 
 
 def canonical_key(spec: Endgame, hands: dict[str, list[str]]) -> tuple[int, int]:
-    tables = _rule_tables(spec.trump)
+    tables = rule_tables(spec.trump)
     weak = tables.order.copy()
     for row in range(5):
         n = tables.order_len[row]
@@ -207,7 +207,9 @@ def canonical_key(spec: Endgame, hands: dict[str, list[str]]) -> tuple[int, int]
             i = FULL_DECK.index(Card.parse(c))
             seat_of[i] = seat
             alive |= 1 << i
-    return kernel._canon(alive, seat_of, weak, tables.order_len, tables.value, tables.suit_mask)
+    return memo.canonical_key(
+        alive, seat_of, weak, tables.order_len, tables.value, tables.suit_mask
+    )
 
 
 def test_canonical_keys_merge_equal_games_only():

@@ -6,6 +6,11 @@ once for the declarer's card points. The referee enumerates every play path, whi
 exponential; this module computes the same two numbers for one deal with alpha-beta search and
 is fast enough for a full game (ten cards a hand, 30 cards played).
 
+This module holds the Python side: the records (:class:`DoubleDummyValue`, :class:`Position`),
+the rules of play on positions, each thread's transposition table and scratch arrays, and the
+public functions. The compiled search is :mod:`qcards.skat.double_dummy_search`, the rules as
+arrays :mod:`qcards.skat.rule_tables`.
+
 Semantics, equal to the referee's:
 
 * Points: the declarer's final card points (``declarer_points``, the Skat and the tricks it
@@ -20,11 +25,12 @@ Design (measured on full deals: three players, ten cards each, two in the Skat):
 
 * Cards are bits of a 32-bit mask (their index in :data:`~qcards.skat.cards.FULL_DECK`);
   a deal is one mask per seat, a position the mask of the cards still in hand, the leader and
-  the current trick. The rules come only from :class:`~qcards.skat.cards.Rules`: the tables of
-  :func:`_rule_tables` (effective suit, strength, card points, the "power" of a card against
-  each led suit that decides tricks) are built from ``Rules.effective_suit`` and
-  ``Rules.strength`` once per kind of game, and the tests check them against
-  ``Rules.trick_winner`` on every three-card trick and ``Rules.legal_cards`` on random hands.
+  the current trick. The rules come only from :class:`~qcards.skat.cards.Rules`, through the
+  tables of :func:`~qcards.skat.rule_tables.rule_tables` (effective suit, strength, card
+  points, the "power" of a card against each led suit that decides tricks), built from
+  ``Rules.effective_suit`` and ``Rules.strength`` once per kind of game; the tests check them
+  against ``Rules.trick_winner`` on every three-card trick and ``Rules.legal_cards`` on random
+  hands.
 * Fail-soft alpha-beta on the declarer's *future* points: the value of a subgame does not
   depend on the points already taken, so the transposition table holds lower and upper bounds
   of future points, keyed at trick boundaries on (cards still in hand, leader). Since the deal
@@ -36,17 +42,19 @@ Design (measured on full deals: three players, ten cards each, two in the Skat):
   cards do not separate) are one move. The null search on tricks ignores card points there.
 * Move ordering: the table's best card first; leads of a card that tops its suit (points
   first), else low cards; followers take a trick with the cheapest taker that brings points,
-  add points to a partner's trick, else discard low (:func:`_ordered_moves`). Measured on 50
-  full deals per kind of game, this order needs 0.6 (suit, null) to 0.8 (grand) times the
-  mean nodes of "strongest card first" leads and takers.
+  add points to a partner's trick, else discard low (the search's ``_ordered_moves``).
+  Measured on 50 full deals per kind of game, this order needs 0.6 (suit, null) to 0.8
+  (grand) times the mean nodes of "strongest card first" leads and takers.
 * One full-window search. MTD(f) (null-window probes reusing the table, first guess 30 or
   half the points) was measured on the same 150 deals: 0-20 % fewer nodes on average but not
   consistently (a grand deal needed 2.2 s instead of 1.2 s), and no faster in time, so it is
   not used; the full window also makes the root's best card exact (the principal variation).
-* Compiled with numba (``@njit(cache=True)``): about 10^7 nodes a second. The searches are
-  iterative with an explicit stack, because numba's on-disk cache breaks recursive functions.
-  Without numba the same functions run as Python (:data:`HAVE_NUMBA` is then false), about 150
-  times slower (6*10^4 nodes a second): a full deal then takes seconds to minutes.
+* Compiled with numba (``@njit(cache=True)``, :mod:`qcards.skat.jit`): about 10^7 nodes a
+  second. The search is iterative with an explicit stack, because numba's on-disk cache
+  breaks recursive functions; the points and the null game's tricks are one search with a
+  switch (the same nodes, moves and tricks). Without numba the same functions run as Python
+  (:data:`HAVE_NUMBA` is then false), about 150 times slower (6*10^4 nodes a second): a full
+  deal then takes seconds to minutes.
 
 Measured (two shared cores; a full deal: three players, ten cards each and two in the Skat,
 the declarer leads, the winner leads; 100 random deals per kind): compiling takes about 3.5 s
@@ -61,38 +69,23 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from qcards.errors import ModelError
-from qcards.skat.cards import FULL_DECK, SUITS, TRUMP, Card, Rules, Trump
+from qcards.skat import double_dummy_search as search
+from qcards.skat.cards import FULL_DECK, Card
+from qcards.skat.jit import HAVE_NUMBA as HAVE_NUMBA
+from qcards.skat.rule_tables import RuleTables, rule_tables
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
 
-try:  # numba compiles the search; without it the same code runs as (slow) Python
-    from numba import njit as _numba_njit
-
-    def _njit(function):
-        return _numba_njit(cache=True)(function)
-
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover - numba is installed wherever qcards is tested
-
-    def _njit(function):
-        return function
-
-    HAVE_NUMBA = False
-
 _INDEX = {card: i for i, card in enumerate(FULL_DECK)}
-_SUITS5 = (*SUITS, TRUMP)
-"""Effective suits as table rows: the four printed suits, then the trumps."""
 _MAX_DEPTH = 40
 """Rows of the per-depth scratch arrays (one per card played from the root, at most 32)."""
 _TT_BITS = 20
 """log2 of the transposition table's entries (2^20: 13 MB; a full deal stores 10^4 to a few
 10^5 positions; a table of 2^24 saves under 10 % of the nodes and runs slower)."""
-_INF = 10_000
 
 
 # ----------------------------------------------------------------------------- public records
@@ -142,472 +135,6 @@ class Position:
         return not self.trick and not any(self.hands)
 
 
-# ----------------------------------------------------------------------------- rule tables
-
-
-@dataclass(frozen=True)
-class _Tables:
-    """The rules of one kind of game as arrays for the compiled search (:func:`_rule_tables`)."""
-
-    power: np.ndarray  # [led suit, card]: 0 cannot take the trick, else higher takes
-    eff: np.ndarray  # [card]: effective suit row (index into _SUITS5)
-    value: np.ndarray  # [card]: card points
-    suit_mask: np.ndarray  # [suit row]: mask of the cards of that effective suit
-    order: np.ndarray  # [suit row, k]: cards of the suit, strongest first
-    order_len: np.ndarray  # [suit row]
-
-
-@cache
-def _rule_tables(trump: Trump) -> _Tables:
-    """Tables of one kind of game, read from :class:`Rules` (``effective_suit``, ``strength``).
-
-    A trick goes to the card of highest *power* against the led suit: trumps above cards of the
-    led suit above everything else (power 0, which never takes a trick), strength deciding
-    inside each group; this is ``Rules.beats`` applied card by card.
-    """
-    rules = Rules(trump)
-    eff = np.array([_SUITS5.index(rules.effective_suit(c)) for c in FULL_DECK], dtype=np.int64)
-    value = np.array([c.value for c in FULL_DECK], dtype=np.int64)
-    strength = [rules.strength(c) for c in FULL_DECK]
-    span = max(strength) + 1
-    trump_row = _SUITS5.index(TRUMP)
-    power = np.zeros((len(_SUITS5), len(FULL_DECK)), dtype=np.int64)
-    for led in range(len(_SUITS5)):
-        for i in range(len(FULL_DECK)):
-            if eff[i] == trump_row:
-                power[led, i] = 2 * span + strength[i]
-            elif eff[i] == led:
-                power[led, i] = span + strength[i]
-    suit_mask = np.zeros(len(_SUITS5), dtype=np.int64)
-    order = np.full((len(_SUITS5), len(FULL_DECK)), -1, dtype=np.int64)
-    order_len = np.zeros(len(_SUITS5), dtype=np.int64)
-    for row in range(len(_SUITS5)):
-        members = sorted(
-            (i for i in range(len(FULL_DECK)) if eff[i] == row), key=lambda i: -strength[i]
-        )
-        for k, i in enumerate(members):
-            suit_mask[row] |= 1 << i
-            order[row, k] = i
-        order_len[row] = len(members)
-    return _Tables(power, eff, value, suit_mask, order, order_len)
-
-
-# ----------------------------------------------------------------------------- compiled search
-
-
-@_njit
-def _tt_index(key, bits_mask):
-    # multiplicative hash of the low 35 bits (cards, leader, kind) by a 27-bit odd factor, so
-    # the product stays below 2^63 (no overflow, the same in Python); the generation is mixed in
-    h = (key & 0x7FFFFFFFF) * 0x5BD1E99
-    return ((h >> 17) ^ ((key >> 35) * 0x27D4EB2F)) & bits_mask
-
-
-@_njit
-def _ordered_moves(
-    rem, legal, tmask, mover, ntrick, nplayers, led, win, for_took, best_hint,
-    seat_of, power, eff, value, suit_mask, order, order_len, moves, scores,
-):  # fmt: skip
-    """Write the reduced, ordered moves of the side to move into ``moves``; return how many.
-
-    Equivalent cards (same effective suit and hand, equal points unless ``for_took``, no live
-    card between them) keep only their strongest. The score orders the moves best first.
-    """
-    alive = rem | tmask
-    count = 0
-    for s in range(5):
-        mine = legal & suit_mask[s]
-        if mine == 0:
-            continue
-        prev_mine = False
-        prev_value = -1
-        for k in range(order_len[s]):
-            c = order[s, k]
-            bit = np.int64(1) << c
-            if (alive & bit) == 0:
-                continue  # played or in the Skat: does not separate equivalent cards
-            if mine & bit:
-                if not (prev_mine and (for_took or value[c] == prev_value)):
-                    moves[count] = c
-                    count += 1
-                prev_mine = True
-                prev_value = value[c]
-            else:
-                prev_mine = False
-    # Scores, best first (measured on 50 full deals per kind of game against other orders; the
-    # table's best card always goes first). Lead: a card that tops its suit among the live cards
-    # (likely to take the trick) with points first, else a low card (points are not given
-    # away). Follow: take the trick with points but the cheapest taker (within the led suit
-    # before trumping); on a partner's trick add points; else discard the lowest.
-    last = ntrick == nplayers - 1
-    for i in range(count):
-        c = moves[i]
-        if c == best_hint:
-            scores[i] = 100_000
-            continue
-        if for_took:
-            # null: lowest first, for the declarer (ducking) and the defenders (staying under)
-            if ntrick == 0:
-                scores[i] = -power[eff[c], c]
-            else:
-                scores[i] = -power[led, c]
-            continue
-        if ntrick == 0:
-            s = eff[c]
-            top = -1
-            for k in range(order_len[s]):
-                if (alive >> order[s, k]) & 1:
-                    top = order[s, k]
-                    break
-            if top == c:
-                scores[i] = 2000 + 10 * value[c] + power[s, c]
-            else:
-                scores[i] = -10 * value[c] + power[s, c]
-            continue
-        takes = power[led, c] > power[led, win]
-        if takes:
-            if last:  # the trick is decided: the most points
-                scores[i] = 1000 + value[c]
-            else:
-                scores[i] = 1000 + value[c] - power[led, c]
-        elif (seat_of[win] == 0) == (mover == 0):
-            scores[i] = 500 + value[c]
-        else:
-            scores[i] = -value[c] - power[led, c]
-    # insertion sort, best first (at most 16 moves)
-    for i in range(1, count):
-        m = moves[i]
-        s = scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < s:
-            moves[j + 1] = moves[j]
-            scores[j + 1] = scores[j]
-            j -= 1
-        moves[j + 1] = m
-        scores[j + 1] = s
-    return count
-
-
-# Fields of a search node (one row of the ``node`` array per ply): numba reads module-level
-# integers as constants. The searches are iterative, with an explicit stack, because numba's
-# on-disk cache breaks recursive functions (numba issues #6061 and #6713: a segfault on the
-# second run).
-_REM, _PTS, _LEADER, _NTRICK, _LED, _WIN, _TPTS, _TMASK = 0, 1, 2, 3, 4, 5, 6, 7
-_ALPHA, _BETA, _ALPHA0, _BETA0, _KEY, _SLOT, _BEST, _BESTC = 8, 9, 10, 11, 12, 13, 14, 15
-_COUNT, _IDX, _CUR, _GAIN = 16, 17, 18, 19
-_FIELDS = 20
-
-
-@_njit
-def _search_points(
-    rem, rem_pts, leader, ntrick, led, win, tpts, tmask, forced, alpha, beta,
-    seat_mask, seat_of, nplayers, winner_leads, leader0,
-    power, eff, value, suit_mask, order, order_len,
-    tt_key, tt_lo, tt_hi, tt_best, bits_mask, gen, moves, scores, node, stats,
-):  # fmt: skip
-    """The declarer's future card points (the current trick's included) from a position.
-
-    Fail-soft alpha-beta: the declarer (seat 0) maximises, the defenders minimise; a node's
-    result ``v <= alpha`` is an upper bound, ``v >= beta`` a lower bound, else exact. The root
-    is searched with the full window and without table cut-offs, so its best card, written to
-    ``stats[1]``, is truly best; ``stats[0]`` counts the nodes. ``forced >= 0`` fixes the
-    root's card.
-    """
-    node[0, _REM] = rem
-    node[0, _PTS] = rem_pts
-    node[0, _LEADER] = leader
-    node[0, _NTRICK] = ntrick
-    node[0, _LED] = led
-    node[0, _WIN] = win
-    node[0, _TPTS] = tpts
-    node[0, _TMASK] = tmask
-    node[0, _ALPHA] = alpha
-    node[0, _BETA] = beta
-    sp = 0
-    entering = True
-    returning = False
-    vret = np.int64(0)
-    while True:
-        if entering:
-            entering = False
-            stats[0] += 1
-            rem = node[sp, _REM]
-            ntrick = node[sp, _NTRICK]
-            leader = node[sp, _LEADER]
-            alpha = node[sp, _ALPHA]
-            beta = node[sp, _BETA]
-            upper = node[sp, _TPTS] + node[sp, _PTS]
-            if upper <= alpha:
-                vret = upper
-                returning = True
-            elif beta <= 0:
-                vret = np.int64(0)
-                returning = True
-            else:
-                hint = -1
-                key = np.int64(-1)
-                slot = np.int64(0)
-                if ntrick == 0 and not (sp == 0 and forced >= 0):
-                    key = rem | (leader << 32) | (gen << 35)
-                    slot = _tt_index(key, bits_mask)
-                    if tt_key[slot] == key:
-                        lo = np.int64(tt_lo[slot])
-                        hi = np.int64(tt_hi[slot])
-                        hint = np.int64(tt_best[slot])
-                        if sp > 0:  # the root keeps its full window (see the docstring)
-                            if lo >= beta:
-                                vret = lo
-                                returning = True
-                            elif hi <= alpha:
-                                vret = hi
-                                returning = True
-                            elif lo == hi:
-                                vret = lo
-                                returning = True
-                            else:
-                                alpha = max(alpha, lo)
-                                beta = min(beta, hi)
-                if not returning:
-                    node[sp, _ALPHA] = alpha
-                    node[sp, _BETA] = beta
-                    node[sp, _ALPHA0] = alpha
-                    node[sp, _BETA0] = beta
-                    node[sp, _KEY] = key
-                    node[sp, _SLOT] = slot
-                    mover = (leader + ntrick) % nplayers
-                    node[sp, _BEST] = -_INF if mover == 0 else _INF
-                    node[sp, _BESTC] = -1
-                    node[sp, _IDX] = 0
-                    if sp == 0 and forced >= 0:
-                        moves[0, 0] = forced
-                        node[0, _COUNT] = 1
-                    else:
-                        hand = rem & seat_mask[mover]
-                        legal = hand
-                        if ntrick > 0:
-                            follow = hand & suit_mask[node[sp, _LED]]
-                            if follow != 0:
-                                legal = follow
-                        node[sp, _COUNT] = _ordered_moves(
-                            rem, legal, node[sp, _TMASK], mover, ntrick, nplayers,
-                            node[sp, _LED], node[sp, _WIN], False, hint, seat_of, power, eff,
-                            value, suit_mask, order, order_len, moves[sp], scores[sp],
-                        )  # fmt: skip
-        if returning:
-            returning = False
-            if sp == 0:
-                return vret
-            sp -= 1
-            v = vret + node[sp, _GAIN]
-            if (node[sp, _LEADER] + node[sp, _NTRICK]) % nplayers == 0:
-                if v > node[sp, _BEST]:
-                    node[sp, _BEST] = v
-                    node[sp, _BESTC] = node[sp, _CUR]
-                    if v > node[sp, _ALPHA]:
-                        node[sp, _ALPHA] = v
-            elif v < node[sp, _BEST]:
-                node[sp, _BEST] = v
-                node[sp, _BESTC] = node[sp, _CUR]
-                if v < node[sp, _BETA]:
-                    node[sp, _BETA] = v
-        # the next move of node sp, or its result
-        if node[sp, _ALPHA] >= node[sp, _BETA] or node[sp, _IDX] >= node[sp, _COUNT]:
-            best = node[sp, _BEST]
-            key = node[sp, _KEY]
-            if key >= 0:
-                slot = node[sp, _SLOT]
-                lo = np.int64(-1)
-                hi = np.int64(255)
-                if tt_key[slot] == key:  # merge with what an earlier search proved
-                    lo = np.int64(tt_lo[slot])
-                    hi = np.int64(tt_hi[slot])
-                if node[sp, _ALPHA0] < best < node[sp, _BETA0]:
-                    lo = best
-                    hi = best
-                elif best <= node[sp, _ALPHA0]:
-                    hi = min(hi, best)
-                else:
-                    lo = max(lo, best)
-                tt_key[slot] = key
-                tt_lo[slot] = lo
-                tt_hi[slot] = hi
-                tt_best[slot] = node[sp, _BESTC]
-            if sp == 0:
-                stats[1] = node[0, _BESTC]
-            vret = best
-            returning = True
-            continue
-        c = moves[sp, node[sp, _IDX]]
-        node[sp, _IDX] += 1
-        node[sp, _CUR] = c
-        bit = np.int64(1) << c
-        ntrick = node[sp, _NTRICK]
-        nrem = node[sp, _REM] & ~bit
-        ntp = node[sp, _TPTS] + value[c]
-        if ntrick == 0:
-            nled = eff[c]
-            nwin = c
-        else:
-            nled = node[sp, _LED]
-            nwin = node[sp, _WIN]
-            if power[nled, c] > power[nled, nwin]:
-                nwin = c
-        child = sp + 1
-        node[child, _REM] = nrem
-        node[child, _PTS] = node[sp, _PTS] - value[c]
-        if ntrick + 1 == nplayers:
-            wseat = seat_of[nwin]
-            gained = ntp if wseat == 0 else 0
-            node[sp, _GAIN] = gained
-            if nrem == 0:  # the last trick: its value comes straight back
-                sp = child
-                vret = np.int64(0)
-                returning = True
-                continue
-            node[child, _LEADER] = wseat if winner_leads else leader0
-            node[child, _NTRICK] = 0
-            node[child, _LED] = 0
-            node[child, _WIN] = 0
-            node[child, _TPTS] = 0
-            node[child, _TMASK] = 0
-            node[child, _ALPHA] = node[sp, _ALPHA] - gained
-            node[child, _BETA] = node[sp, _BETA] - gained
-        else:
-            node[sp, _GAIN] = 0
-            node[child, _LEADER] = node[sp, _LEADER]
-            node[child, _NTRICK] = ntrick + 1
-            node[child, _LED] = nled
-            node[child, _WIN] = nwin
-            node[child, _TPTS] = ntp
-            node[child, _TMASK] = node[sp, _TMASK] | bit
-            node[child, _ALPHA] = node[sp, _ALPHA]
-            node[child, _BETA] = node[sp, _BETA]
-        sp = child
-        entering = True
-
-
-@_njit
-def _search_took(
-    rem, leader, ntrick, led, win, tmask, forced,
-    seat_mask, seat_of, nplayers, winner_leads, leader0,
-    power, eff, value, suit_mask, order, order_len,
-    tt_key, tt_lo, tt_hi, tt_best, bits_mask, gen, moves, scores, node, stats,
-):  # fmt: skip
-    """1 if the defenders can force the declarer to take a trick (the declarer avoids it), else 0.
-
-    A boolean game: a node is decided by its first move that reaches the mover's goal, and
-    every value is exact, so the table stores it as equal bounds, under keys of their own (bit
-    34). ``stats[0]`` counts the nodes; ``forced >= 0`` fixes the root's card.
-    """
-    node[0, _REM] = rem
-    node[0, _LEADER] = leader
-    node[0, _NTRICK] = ntrick
-    node[0, _LED] = led
-    node[0, _WIN] = win
-    node[0, _TMASK] = tmask
-    sp = 0
-    entering = True
-    returning = False
-    vret = np.int64(0)
-    while True:
-        if entering:
-            entering = False
-            stats[0] += 1
-            rem = node[sp, _REM]
-            ntrick = node[sp, _NTRICK]
-            leader = node[sp, _LEADER]
-            mover = (leader + ntrick) % nplayers
-            key = np.int64(-1)
-            slot = np.int64(0)
-            if ntrick == 0 and (rem & seat_mask[0]) == 0:
-                vret = np.int64(0)  # the declarer has no card left: it takes no more tricks
-                returning = True
-            elif ntrick == 0 and not (sp == 0 and forced >= 0):
-                key = rem | (leader << 32) | (np.int64(1) << 34) | (gen << 35)
-                slot = _tt_index(key, bits_mask)
-                if tt_key[slot] == key:
-                    vret = np.int64(tt_lo[slot])
-                    returning = True
-            if not returning:
-                node[sp, _KEY] = key
-                node[sp, _SLOT] = slot
-                node[sp, _BEST] = 1 if mover == 0 else 0
-                node[sp, _IDX] = 0
-                if sp == 0 and forced >= 0:
-                    moves[0, 0] = forced
-                    node[0, _COUNT] = 1
-                else:
-                    hand = rem & seat_mask[mover]
-                    legal = hand
-                    if ntrick > 0:
-                        follow = hand & suit_mask[node[sp, _LED]]
-                        if follow != 0:
-                            legal = follow
-                    node[sp, _COUNT] = _ordered_moves(
-                        rem, legal, node[sp, _TMASK], mover, ntrick, nplayers,
-                        node[sp, _LED], node[sp, _WIN], True, -1, seat_of, power, eff,
-                        value, suit_mask, order, order_len, moves[sp], scores[sp],
-                    )  # fmt: skip
-        if returning:
-            returning = False
-            if sp == 0:
-                return vret
-            sp -= 1
-            declarer = (node[sp, _LEADER] + node[sp, _NTRICK]) % nplayers == 0
-            if declarer and vret == 0:
-                node[sp, _BEST] = 0
-                node[sp, _IDX] = node[sp, _COUNT]  # an escape: no need to look further
-            elif not declarer and vret == 1:
-                node[sp, _BEST] = 1
-                node[sp, _IDX] = node[sp, _COUNT]
-        if node[sp, _IDX] >= node[sp, _COUNT]:
-            vret = node[sp, _BEST]
-            key = node[sp, _KEY]
-            if key >= 0:
-                slot = node[sp, _SLOT]
-                tt_key[slot] = key
-                tt_lo[slot] = vret
-                tt_hi[slot] = vret
-                tt_best[slot] = -1
-            returning = True
-            continue
-        c = moves[sp, node[sp, _IDX]]
-        node[sp, _IDX] += 1
-        bit = np.int64(1) << c
-        ntrick = node[sp, _NTRICK]
-        nrem = node[sp, _REM] & ~bit
-        if ntrick == 0:
-            nled = eff[c]
-            nwin = c
-        else:
-            nled = node[sp, _LED]
-            nwin = node[sp, _WIN]
-            if power[nled, c] > power[nled, nwin]:
-                nwin = c
-        child = sp + 1
-        node[child, _REM] = nrem
-        if ntrick + 1 == nplayers:
-            wseat = seat_of[nwin]
-            if wseat == 0 or nrem == 0:  # decided: the declarer took this trick, or the last
-                sp = child
-                vret = np.int64(1 if wseat == 0 else 0)
-                returning = True
-                continue
-            node[child, _LEADER] = wseat if winner_leads else leader0
-            node[child, _NTRICK] = 0
-            node[child, _LED] = 0
-            node[child, _WIN] = 0
-            node[child, _TMASK] = 0
-        else:
-            node[child, _LEADER] = node[sp, _LEADER]
-            node[child, _NTRICK] = ntrick + 1
-            node[child, _LED] = nled
-            node[child, _WIN] = nwin
-            node[child, _TMASK] = node[sp, _TMASK] | bit
-        sp = child
-        entering = True
-
-
 # ----------------------------------------------------------------------------- workspace
 
 
@@ -631,7 +158,7 @@ class _Workspace:
         self.tt_best = np.zeros(size, dtype=np.int8)
         self.moves = np.zeros((_MAX_DEPTH, 32), dtype=np.int64)
         self.scores = np.zeros((_MAX_DEPTH, 32), dtype=np.int64)
-        self.node = np.zeros((_MAX_DEPTH, _FIELDS), dtype=np.int64)
+        self.node = np.zeros((_MAX_DEPTH, search.NODE_FIELDS), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
         self.gen = 0
         self.context: tuple | None = None
@@ -766,7 +293,7 @@ def _check_position(spec: Endgame, position: Position) -> None:
 
 def _kernel_args(spec: Endgame, position: Position):
     """The deal-, rules- and table-dependent arguments of the compiled searches."""
-    tables = _rule_tables(spec.trump)
+    tables = rule_tables(spec.trump)
     n = len(spec.players)
     seat_mask = np.zeros(4, dtype=np.int64)
     seat_of = np.full(32, -1, dtype=np.int64)
@@ -782,7 +309,7 @@ def _kernel_args(spec: Endgame, position: Position):
     return tables, seat_mask, seat_of, leader0, ws, gen
 
 
-def _trick_state(tables: _Tables, position: Position):
+def _trick_state(tables: RuleTables, position: Position):
     """(led suit row, winning card, trick points, trick mask) of the current trick."""
     if not position.trick:
         return 0, 0, 0, 0
@@ -815,32 +342,31 @@ def _solve(
     forced_index = _INDEX[forced] if forced is not None else -1
     n = len(spec.players)
     winner_leads = bool(spec.winner_leads)
-    ws.stats[:] = (0, -1)
-    future = _search_points(
-        rem, rem_pts, position.leader, len(position.trick), led, win, tpts, tmask,
-        forced_index, -1, _INF, seat_mask, seat_of, n, winner_leads, leader0,
-        tables.power, tables.eff, tables.value, tables.suit_mask, tables.order, tables.order_len,
-        ws.tt_key, ws.tt_lo, ws.tt_hi, ws.tt_best, ws.bits_mask, gen, ws.moves, ws.scores,
-        ws.node, ws.stats,
-    )  # fmt: skip
+
+    def run(took: bool) -> int:
+        """One search from the position (:func:`~qcards.skat.double_dummy_search.search`)."""
+        ws.stats[:] = (0, -1)
+        return int(
+            search.search(
+                took, rem, rem_pts, position.leader, len(position.trick), led, win, tpts, tmask,
+                forced_index, -1, search.INF, seat_mask, seat_of, n, winner_leads, leader0,
+                tables.power, tables.eff, tables.value, tables.suit_mask, tables.order,
+                tables.order_len, ws.tt_key, ws.tt_lo, ws.tt_hi, ws.tt_best, ws.bits_mask, gen,
+                ws.moves, ws.scores, ws.node, ws.stats,
+            )
+        )  # fmt: skip
+
+    future = run(False)
     nodes = int(ws.stats[0])
     best = FULL_DECK[int(ws.stats[1])] if ws.stats[1] >= 0 else None
-    points = position.points + int(future)
+    points = position.points + future
     if not spec.is_null:
         wins = spec.declarer_wins(points, spec.declarer_tricks)
     elif spec.declarer_tricks or position.took or not need_win:
         wins = False
     else:
-        ws.stats[0] = 0
-        takes = _search_took(
-            rem, position.leader, len(position.trick), led, win, tmask, forced_index,
-            seat_mask, seat_of, n, winner_leads, leader0,
-            tables.power, tables.eff, tables.value, tables.suit_mask, tables.order,
-            tables.order_len, ws.tt_key, ws.tt_lo, ws.tt_hi, ws.tt_best, ws.bits_mask, gen,
-            ws.moves, ws.scores, ws.node, ws.stats,
-        )  # fmt: skip
+        wins = not run(True)
         nodes += int(ws.stats[0])
-        wins = not takes
     return DoubleDummyValue(points, bool(wins), nodes), best
 
 

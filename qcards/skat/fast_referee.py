@@ -6,7 +6,9 @@ from a compiled, memoized search instead of an enumeration of play paths.
 both models, every kind of game, 2 to 4 players, priors, histories, the Skat and a fixed first
 card; :func:`recommend` likewise. The plain enumerator stays as the tests' independent oracle.
 
-How (the search itself is :mod:`qcards.skat.fast_referee_kernel`):
+How (the search itself is :mod:`qcards.skat.fast_referee_kernel`, a trick's pieces
+:mod:`qcards.skat.fast_referee_tricks`, the values and the memo table
+:mod:`qcards.skat.fast_referee_memo`):
 
 * Positions at trick boundaries are memoized across plays *and deals*: many play orders, and
   many deals, reach the same position. A key is the position in canonical form: suit by suit,
@@ -35,7 +37,8 @@ How (the search itself is :mod:`qcards.skat.fast_referee_kernel`):
   function commutes with max and min, as in :mod:`qcards.skat.double_dummy`), and a null game's
   is a second minimax in the same pass, of whether the declarer is forced to take a trick.
   The path count needs every path, so there is no alpha-beta pruning: the tables (trick
-  power, effective suits, points, suit orders) are :mod:`qcards.skat.double_dummy`'s.
+  power, effective suits, points, suit orders) are :mod:`qcards.skat.rule_tables`, as for
+  the double-dummy solver.
 * ``num_paths``: counted in the same pass (a position's paths are the sum over its moves).
 
 Choices, measured (2 cores shared with other jobs, load 12 to 15; ``benchmarks/bench_referee.py``,
@@ -76,8 +79,9 @@ from qcards.errors import ModelError, ResourceError
 from qcards.progress import TIME_BUDGET, duration
 from qcards.skat import fast_referee_kernel as kernel
 from qcards.skat.cards import FULL_DECK, Card
-from qcards.skat.double_dummy import _SUITS5, _rule_tables
+from qcards.skat.fast_referee_memo import C_HI, EMPTY, KEYS, P_HI, VALUES, W_HI, rehash
 from qcards.skat.referee import MODELS, Evaluation, count_deals, estimate_paths
+from qcards.skat.rule_tables import SUIT_ROWS, rule_tables
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
 
@@ -236,8 +240,8 @@ class _Memo:
 
     Up to :data:`MEMO_BUDGET`; there it becomes a cache: the positions with the fewest cards
     left (the cheapest to solve again) are dropped until a third of the table is left
-    (:func:`kernel._prune`). A dropped position is solved again when it is met again, with the
-    same values: the answer does not change, only the time.
+    (:func:`~qcards.skat.fast_referee_memo.prune`). A dropped position is solved again when it
+    is met again, with the same values: the answer does not change, only the time.
     """
 
     def __init__(self, capacity: int = 1 << 16, budget: float | None = None) -> None:
@@ -247,8 +251,8 @@ class _Memo:
 
     @staticmethod
     def empty(capacity: int) -> np.ndarray:
-        table = np.zeros((capacity, kernel.KEYS + kernel.VALUES), dtype=np.uint64)
-        table[:, 0] = kernel.EMPTY
+        table = np.zeros((capacity, KEYS + VALUES), dtype=np.uint64)
+        table[:, 0] = EMPTY
         return table
 
     @property
@@ -257,7 +261,7 @@ class _Memo:
 
     def grow(self) -> None:
         table = self.empty(2 * self.table.shape[0])
-        kernel.rehash(self.table, table)
+        rehash(self.table, table)
         self.table = table
 
 
@@ -268,9 +272,9 @@ class _Solver:
         check_width(spec)
         self.spec, self.model = spec, model
         self.deals = deal_arrays(spec)
-        self.tables = _rule_tables(spec.trump)
+        self.tables = rule_tables(spec.trump)
         weak = self.tables.order.copy()
-        for row in range(len(_SUITS5)):
+        for row in range(len(SUIT_ROWS)):
             length = self.tables.order_len[row]
             weak[row, :length] = self.tables.order[row, :length][::-1]
         self.weak = weak
@@ -286,7 +290,7 @@ class _Solver:
     def run(self, first: Card | None) -> np.ndarray:
         """The kernel's per-deal values (see :func:`kernel.solve_deals`)."""
         spec, t, memo = self.spec, self.tables, self.memo
-        out = np.zeros((len(self.deals.points), kernel.VALUES), dtype=np.uint64)
+        out = np.zeros((len(self.deals.points), VALUES), dtype=np.uint64)
         goal = spec.declarer_tricks if spec.is_null else spec.target
         start = 0
         while True:
@@ -324,9 +328,7 @@ class _Solver:
             exp = Fraction(sum(w * p for w, p in zip(weights, points, strict=True)), total)
             return Evaluation(self.model, p_win, exp, len(points), len(points))
         out = self.run(first).astype(object)  # Python integers from here on
-        win, future, paths = (
-            (out[:, hi] << 64) + out[:, hi + 1] for hi in (kernel.W_HI, kernel.P_HI, kernel.C_HI)
-        )
+        win, future, paths = ((out[:, hi] << 64) + out[:, hi + 1] for hi in (W_HI, P_HI, C_HI))
         num_paths = int(sum(paths))
         if self.model == "adversarial":
             final = [p + int(f) for p, f in zip(points, future, strict=True)]

@@ -1,0 +1,29 @@
+"""The decorator of qcards' compiled searches (:mod:`qcards.skat.double_dummy_search` and the
+fast referee's :mod:`~qcards.skat.fast_referee_kernel`, :mod:`~qcards.skat.fast_referee_tricks`
+and :mod:`~qcards.skat.fast_referee_memo`): numba's ``njit`` with its on-disk cache, or the
+plain function where numba is not installed (:data:`HAVE_NUMBA` is then false and the searches
+run as Python, about 150 times slower).
+
+numba's on-disk cache breaks recursive functions (numba issues #6061 and #6713: a segfault on
+the second run), so every search built on this decorator is iterative, with an explicit stack.
+The cache also checks only the file of the function it compiled: a cached function that calls
+a compiled function of another module keeps the old code after that module is edited (remove
+``qcards/skat/__pycache__/*.nb*`` or touch the caller's file).
+"""
+
+from __future__ import annotations
+
+try:  # numba compiles the searches; without it the same code runs as (slow) Python
+    from numba import njit as _numba_njit
+
+    def njit(function):
+        """Compile ``function`` with numba, cached on disk."""
+        return _numba_njit(cache=True)(function)
+
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover - numba is installed wherever qcards is tested
+
+    def njit(function):
+        return function
+
+    HAVE_NUMBA = False
