@@ -73,7 +73,7 @@ class Schedule:
 
 
 def normal_quantile(alpha: float) -> float:
-    """z with P(|N(0, 1)| > z) = alpha."""
+    """The z with :math:`P(|Z| > z) = \\alpha` for a standard normal Z."""
     return NormalDist().inv_cdf(1 - alpha / 2)
 
 
