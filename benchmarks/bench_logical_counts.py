@@ -21,20 +21,10 @@ import time
 from pathlib import Path
 
 from qcards.analysis.resources import resource_spec
-from qcards.circuits.logical_counts import leaf_names, logical_counts
+from qcards.circuits.logical_counts import flattened, logical_counts
 from qcards.circuits.oracle import build_win_circuit
 
 RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def flatten(circuit):
-    """``circuit`` decomposed until only gates counted by rule are left."""
-    leaves = leaf_names()
-    while True:
-        names = {i.operation.name for i in circuit.data if i.operation.name not in leaves}
-        if not names:
-            return circuit
-        circuit = circuit.decompose(gates_to_decompose=sorted(names))
 
 
 def timed(fn, repeat: int):
@@ -75,7 +65,7 @@ def main() -> None:
             f"{fast:.2f}",
         ]
         if flattening:
-            slow, flat = timed(lambda c=circuit: logical_counts(flatten(c)), 1)
+            slow, flat = timed(lambda c=circuit: logical_counts(flattened(c)), 1)
             cells += [f"{slow:.1f}", f"{slow / fast:.0f}x", "yes" if flat == counts else "**no**"]
             flattening = slow < args.budget
         else:

@@ -12,7 +12,7 @@ from qiskit import QuantumCircuit
 from qiskit.circuit.library import MCPhaseGate, MCXGate, QFTGate, RYGate
 
 from qcards.analysis.resources import resource_spec
-from qcards.circuits.logical_counts import LogicalCounter, LogicalCounts, leaf_names, logical_counts
+from qcards.circuits.logical_counts import LogicalCounter, LogicalCounts, flattened, logical_counts
 from qcards.circuits.oracle import build_win_circuit
 from qcards.cli import main
 from qcards.errors import ParameterError, ResourceError
@@ -26,17 +26,6 @@ from qcards.estimation.schedules import ScheduledCircuit, eval_qubits_for
 from qcards.skat.spec import load_spec
 
 from conftest import REPO
-
-
-def flatten(circuit: QuantumCircuit) -> QuantumCircuit:
-    """``circuit`` decomposed until only gates counted by rule are left."""
-    leaves = leaf_names()
-    while True:
-        names = {i.operation.name for i in circuit.data if i.operation.name not in leaves}
-        if not names:
-            return circuit
-        circuit = circuit.decompose(gates_to_decompose=sorted(names))
-
 
 # ----------------------------------------------------------------------------- the rules
 
@@ -113,14 +102,14 @@ def test_counts_equal_the_flattened_circuit(construction, n):
     """Every count, the rotation depth included, equals the rules applied gate by gate to the
     flattened circuit of A (game and win oracle)."""
     win = build_win_circuit(resource_spec(n), construction=construction)
-    assert logical_counts(win.circuit) == logical_counts(flatten(win.circuit))
+    assert logical_counts(win.circuit) == logical_counts(flattened(win.circuit))
 
 
 @pytest.mark.parametrize("name", ["four-card", "six-card"])
 def test_packaged_specs_equal_the_flattened_circuit(name):
     spec = load_spec(REPO / "qcards" / "specs" / f"{name}.toml")
     win = build_win_circuit(spec)
-    assert logical_counts(win.circuit) == logical_counts(flatten(win.circuit))
+    assert logical_counts(win.circuit) == logical_counts(flattened(win.circuit))
 
 
 def test_a_shared_counter_counts_each_gate_once_and_answers_the_same():
@@ -150,7 +139,7 @@ def test_the_grover_iterate_is_two_a_and_a_reflection():
     qc.compose(synth_mcx_1_clean_kg24(width - 1), range(width + 1), inplace=True)
     qc.h(width - 1), qc.x(range(width))
     qc.append(win.circuit.to_gate(), range(width))
-    flat = logical_counts(flatten(qc))
+    flat = logical_counts(flattened(qc))
     assert iterate.toffoli_class == flat.toffoli_class and iterate.t_gates == flat.t_gates
     assert iterate.rotations == flat.rotations and iterate.measurements == flat.measurements
     assert iterate.rotation_depth >= flat.rotation_depth  # depths of a sequence add

@@ -317,3 +317,14 @@ def leaf_names() -> frozenset[str]:
     return CLIFFORD_GATES | T_GATES | TOFFOLI_GATES | PHASE_GATES | AXIS_ROTATIONS | {
         "mcx", "u", "u3", "measure",
     }  # fmt: skip
+
+
+def flattened(circuit: QuantumCircuit) -> QuantumCircuit:
+    """``circuit`` decomposed until only gates counted by rule are left: the reference the
+    cached count is checked against (tests, ``benchmarks/bench_logical_counts.py``)."""
+    leaves = leaf_names()
+    while True:
+        names = {i.operation.name for i in circuit.data if i.operation.name not in leaves}
+        if not names:
+            return circuit
+        circuit = circuit.decompose(gates_to_decompose=sorted(names))

@@ -18,6 +18,7 @@ the worst case of sampling variance (the classical side of the crossover is pric
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -150,7 +151,8 @@ def schedule(
 # ----------------------------------------------------------------------------- counts
 
 
-def reflection_counts(counter: LogicalCounter, width: int, controlled: bool) -> LogicalCounts:
+@functools.cache
+def reflection_counts(width: int, controlled: bool) -> LogicalCounts:
     """:math:`S_0 = 1 - 2|0\\rangle\\langle 0|` on ``width`` qubits, as
     :func:`qcards.estimation.grover.controlled_grover_power` builds it (with the phase
     estimation's control when ``controlled``); :math:`S_\\chi` is a Z or CZ (Clifford)."""
@@ -166,7 +168,7 @@ def reflection_counts(counter: LogicalCounter, width: int, controlled: bool) -> 
     else:
         qc.mcx(list(range(controls)), target)
     qc.h(target)
-    return counter.count(qc)
+    return LogicalCounter().count(qc)
 
 
 def grover_iterate_counts(
@@ -174,7 +176,7 @@ def grover_iterate_counts(
 ) -> LogicalCounts:
     """:math:`Q = A S_0 A^\\dagger S_\\chi` (controlled: only the reflections take the
     control): A twice (its inverse costs what it does) and the zero reflection."""
-    reflection = reflection_counts(counter, width, controlled)
+    reflection = reflection_counts(width, controlled)
     return a_counts.then(reflection).then(a_counts)
 
 
