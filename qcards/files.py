@@ -10,6 +10,7 @@ A symbolic link is written through, to the file it points to.
 
 Input files go through :func:`read_text`: a regular file of at most :data:`MAX_INPUT_BYTES`,
 checked before it is read, so a FIFO never blocks and a device is never read without end.
+JSON records are built with :func:`json_fields` (a record's attributes by name, in order).
 Pure Python; matplotlib is imported only to save a figure or check its format.
 """
 
@@ -18,10 +19,10 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from qcards.errors import FileError, ParameterError, QcardsError
 
@@ -193,3 +194,13 @@ def read_text(
     except UnicodeDecodeError as exc:
         raise error(f"{where}: not UTF-8 text (byte {exc.start})") from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def json_fields(
+    record: object, names: str, keys: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """``{name: record.name}`` for each of the space-separated attribute ``names``, in their
+    order: the plain part of a record's ``to_json()``. ``keys`` renames some, attribute name to
+    JSON key."""
+    keys = keys or {}
+    return {keys.get(name, name): getattr(record, name) for name in names.split()}

@@ -33,6 +33,7 @@ from qcards.execution.physical import (
     check_models,
     physical_estimates,
 )
+from qcards.files import json_fields
 from qcards.skat.cards import Card
 from qcards.skat.spec import Endgame
 
@@ -81,12 +82,9 @@ class FaultTolerantReport:
 
     def to_json(self) -> dict:
         return {
-            "source": self.source,
-            "construction": self.construction,
-            "toffolis_by_construction": self.toffolis_by_construction,
-            "epsilon": self.epsilon,
-            "alpha": self.alpha,
-            "amplitude": self.amplitude,
+            **json_fields(
+                self, "source construction toffolis_by_construction epsilon alpha amplitude"
+            ),
             "a": {**self.a.to_json(), "qubit_models": [m.to_json() for m in self.a_models]},
             "grover_iterate": self.grover_iterate.to_json(),
             "algorithms": [a.to_json() for a in self.algorithms],

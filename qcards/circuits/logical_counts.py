@@ -45,6 +45,7 @@ from dataclasses import dataclass, fields, replace
 from qiskit.circuit import ControlledGate, Instruction, QuantumCircuit
 
 from qcards.errors import ResourceError
+from qcards.files import json_fields
 
 CLIFFORD_GATES = frozenset(
     {
@@ -122,28 +123,27 @@ class LogicalCounts:
         return LogicalCounts(**{**self.__dict__, "num_qubits": self.num_qubits + extra_qubits})
 
     def to_json(self) -> dict:
-        return {
-            "logical_qubits": self.num_qubits,
-            "toffoli_ccz": self.toffoli_class,
-            "toffolis": self.toffolis,
-            "ands": self.ands,
-            "t": self.t_gates,
-            "rotations": self.rotations,
-            "rotation_depth": self.rotation_depth,
-            "measurements": self.measurements,
-        }
+        return json_fields(
+            self,
+            "num_qubits toffoli_class toffolis ands t_gates rotations rotation_depth measurements",
+            keys={"num_qubits": "logical_qubits", "toffoli_class": "toffoli_ccz", "t_gates": "t"},
+        )
 
     def estimator_input(self) -> dict:
         """The Microsoft resource estimator's logical counts (``qdk.estimator.LogicalCounts``)."""
-        return {
-            "numQubits": self.num_qubits,
-            "tCount": self.t_gates,
-            "rotationCount": self.rotations,
-            "rotationDepth": self.rotation_depth,
-            "cczCount": self.toffolis,
-            "ccixCount": self.ands,
-            "measurementCount": self.measurements,
-        }
+        return {key: getattr(self, name) for name, key in ESTIMATOR_KEYS.items()}
+
+
+ESTIMATOR_KEYS = {
+    "num_qubits": "numQubits",
+    "t_gates": "tCount",
+    "rotations": "rotationCount",
+    "rotation_depth": "rotationDepth",
+    "toffolis": "cczCount",
+    "ands": "ccixCount",
+    "measurements": "measurementCount",
+}
+"""The Microsoft resource estimator's names of :class:`LogicalCounts`' fields."""
 
 
 FREE = LogicalCounts()

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from qcards.files import json_fields
+
 
 @dataclass(frozen=True)
 class ScheduledCircuit:
@@ -59,16 +61,12 @@ class Schedule:
 
     def to_json(self) -> dict:
         return {
-            "oracle_calls": self.oracle_calls,
-            "shots": self.shots,
-            "deepest_power": self.deepest,
-            "half_width": self.half_width,
-            "amplitude": self.amplitude,
-            "basis": self.basis,
-            "circuits": [
-                {"powers": c.powers, "shots": c.shots, "eval_qubits": c.eval_qubits}
-                for c in self.circuits
-            ],
+            **json_fields(
+                self,
+                "oracle_calls shots deepest half_width amplitude basis",
+                keys={"deepest": "deepest_power"},
+            ),
+            "circuits": [json_fields(c, "powers shots eval_qubits") for c in self.circuits],
         }
 
 

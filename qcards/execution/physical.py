@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from qcards.circuits.logical_counts import LogicalCounts
 from qcards.errors import ParameterError, ResourceError
 from qcards.execution.extras import require
+from qcards.files import json_fields
 
 QUBIT_MODELS = {
     "gate_us_e3": "qubit_gate_us_e3",
@@ -54,13 +55,9 @@ class PhysicalEstimate:
     logical_cycle_seconds: float
 
     def to_json(self) -> dict:
-        return {
-            "qubit_model": self.qubit_model,
-            "code_distance": self.code_distance,
-            "physical_qubits": self.physical_qubits,
-            "t_factories": self.t_factories,
-            "runtime_seconds": self.runtime_seconds,
-        }
+        return json_fields(
+            self, "qubit_model code_distance physical_qubits t_factories runtime_seconds"
+        )
 
 
 def check_models(models: Sequence[str]) -> tuple[str, ...]:

@@ -52,6 +52,7 @@ from qcards.errors import ModelError
 from qcards.estimation.amplitude import estimate_amplitude
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.sampling import default_sampler
+from qcards.files import json_fields
 from qcards.games.gofish.knowledge import Knowledge
 from qcards.games.gofish.record import Record, replay
 
@@ -330,16 +331,9 @@ class DealCount:
 
     def to_json(self) -> dict:
         return {
-            "kind": self.kind,
-            "estimate": self.estimate,
-            "rounded": self.rounded,
+            **json_fields(self, "kind estimate rounded"),
             "ci": list(self.ci),
-            "resolved": self.resolved,
-            "exact": self.exact,
-            "total": self.total,
-            "method": self.method,
-            "oracle_calls": self.oracle_calls,
-            "num_qubits": self.num_qubits,
+            **json_fields(self, "resolved exact total method oracle_calls num_qubits"),
         }
 
 

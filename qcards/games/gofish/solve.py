@@ -30,6 +30,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from qcards.files import json_fields
 from qcards.games.gofish.knowledge import CARDS_PER_SUIT, HAND_SIZE
 
 Matrix = tuple[tuple[int, ...], ...]
@@ -289,12 +290,7 @@ class Solution:
 
     def to_json(self) -> dict:
         return {
-            "players": self.players,
-            "no_four": self.no_four,
-            "playing_on": self.playing_on,
-            "initial_deals": self.initial_deals,
-            "positions": self.positions,
-            "verdict": self.verdict,
+            **json_fields(self, "players no_four playing_on initial_deals positions verdict"),
             "teams": [
                 {
                     "team": [s + 1 for s in t.team],

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from qcards.files import json_fields
 from qcards.games.gofish.bots import (
     BOT_KINDS,
     DEFAULT_DEPTH,
@@ -75,16 +76,7 @@ class Standing:
         return math.sqrt(p * (1 - p) / self.seats)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "bot": self.bot,
-            "seats": self.seats,
-            "wins": self.wins,
-            "shared": self.shared,
-            "paradoxes": self.paradoxes,
-            "unfinished": self.unfinished,
-            "win_rate": self.win_rate,
-            "stderr": self.stderr,
-        }
+        return json_fields(self, "bot seats wins shared paradoxes unfinished win_rate stderr")
 
 
 @dataclass(frozen=True)
@@ -140,21 +132,12 @@ class League:
             "players": self.players,
             "bots": list(self.bots),
             "seatings": [list(s) for s in self.seatings],
-            "games_per_seating": self.games_per_seating,
-            "games": self.games,
-            "seed": self.seed,
-            "no_four": self.no_four,
-            "lose_a_turn": self.lose_a_turn,
-            "playing_on": self.playing_on,
-            "max_moves": self.max_moves,
-            "depth": self.depth,
+            **json_fields(
+                self, "games_per_seating games seed no_four lose_a_turn playing_on max_moves depth"
+            ),
             "standings": [s.to_json() for s in self.standings],
             "seat_wins": list(self.seat_wins),
-            "paradoxes": self.paradoxes,
-            "unfinished": self.unfinished,
-            "mean_moves": self.mean_moves,
-            "moves_stderr": self.moves_stderr,
-            "seconds": self.seconds,
+            **json_fields(self, "paradoxes unfinished mean_moves moves_stderr seconds"),
         }
 
 
