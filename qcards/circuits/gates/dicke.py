@@ -33,12 +33,7 @@ from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import UCRYGate, UnitaryGate
 
 from qcards.circuits.gates.cubes import cube_x, open_controls
-from qcards.circuits.gates.states import (
-    check_deal_shape,
-    deal_action,
-    deal_sample_action,
-    enumerate_deals,
-)
+from qcards.circuits.gates.states import DealActions, check_deal_shape, enumerate_deals
 
 # CX cost of the building blocks, as Qiskit lowers them to {cx, u} (checked by the tests).
 _CX_SCS_FIRST = 4  # CX . CRY . CX, the CRY as a 1-control UCRY (2 CX)
@@ -247,7 +242,7 @@ def _plan_for(sizes: Sequence[int], width: int, codes: Sequence[int]) -> DealPla
     return DealPlan(tuple(codes), tuple(steps))
 
 
-class MultinomialDealGate(Gate):
+class MultinomialDealGate(DealActions, Gate):
     """U_ini in polynomial size: every deal of the unknown cards with the same amplitude (Eq. 1).
 
     Same contract as the reference :class:`~qcards.circuits.gates.states.DealGate` on its first
@@ -281,15 +276,6 @@ class MultinomialDealGate(Gate):
         its amplitude, :math:`1/\\sqrt{N}` for all."""
         deals = enumerate_deals(self.sizes)
         return deals, np.full(len(deals), 1 / math.sqrt(len(deals)))
-
-    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
-        """The classical action: see :func:`~qcards.circuits.gates.states.deal_action`."""
-        deal_action(self, state, qubits)
-
-    def sparse_sample(self, state, qubits: tuple[int, ...], rng) -> None:
-        """One shot's branch per row: see
-        :func:`~qcards.circuits.gates.states.deal_sample_action`."""
-        deal_sample_action(self, state, qubits, rng)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MultinomialDealGate) and (self.sizes, self.width) == (

@@ -237,7 +237,55 @@ def deal_index(deals: np.ndarray, width: int) -> np.ndarray:
     return index
 
 
-class DealGate(Gate):
+class DealActions:
+    """The classical actions of a deal gate, which has ``sizes``, ``width`` and
+    ``deal_table()`` (mixed into each deal gate, before :class:`~qiskit.circuit.Gate`)."""
+
+    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+        """The classical action: see :func:`deal_action`."""
+        deal_action(self, state, qubits)
+
+    def sparse_sample(self, state, qubits: tuple[int, ...], rng) -> None:
+        """One shot's branch per row: see :func:`deal_sample_action`."""
+        deal_sample_action(self, state, qubits, rng)
+
+
+class WeightedDeal(DealActions):
+    """What the deal gates of :func:`deal_distribution` share (:class:`DealGate` and
+    :class:`~qcards.circuits.gates.weighted_deal.WeightedDealGate`): the deal's table and
+    state from ``sizes``, ``width``, ``weights`` and ``tallies``, and equality by them."""
+
+    sizes: tuple[int, ...]
+    width: int
+    weights: Weights
+    tallies: tuple[Tally, ...]
+    name: str
+
+    def deal_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """The deals with P(d) > 0 (rows as in :func:`enumerate_deals`) and their amplitudes
+        sqrt(P(d))."""
+        return deal_amplitudes(self.sizes, self.weights, self.tallies)
+
+    def reference_state(self) -> np.ndarray:
+        """The prepared state on the owner registers (``2**(n*width)`` amplitudes for n cards;
+        ancillas, if any, end in ``|0>``, so on the whole gate it is this vector padded with
+        zeros)."""
+        deals, amps = self.deal_table()
+        vec = np.zeros(2 ** (sum(self.sizes) * self.width))
+        vec[deal_index(deals, self.width)] = amps
+        return vec
+
+    def _key(self) -> tuple:
+        return (self.sizes, self.width, self.weights, self.tallies)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self)) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.name, *self._key()))
+
+
+class DealGate(WeightedDeal, Gate):
     """U_ini for the unknown cards: the superposition over all deals (Eqs. 1 and 25).
 
     Acts on one ``width``-qubit register per unknown card (card j on qubits
@@ -283,36 +331,8 @@ class DealGate(Gate):
         """Every deal as the tuple of receiver indices of the cards (whatever its weight)."""
         return [tuple(row) for row in enumerate_deals(self.sizes).tolist()]
 
-    def deal_table(self) -> tuple[np.ndarray, np.ndarray]:
-        """The deals with P(d) > 0 (rows as in :func:`enumerate_deals`) and their amplitudes
-        sqrt(P(d))."""
-        return deal_amplitudes(self.sizes, self.weights, self.tallies)
-
-    def reference_state(self) -> np.ndarray:
-        deals, amps = self.deal_table()
-        vec = np.zeros(2**self.num_qubits)
-        vec[deal_index(deals, self.width)] = amps
-        return vec
-
     def _define(self) -> None:
         self.definition = _synth_deal(self)
-
-    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
-        """The classical action: see :func:`deal_action`."""
-        deal_action(self, state, qubits)
-
-    def sparse_sample(self, state, qubits: tuple[int, ...], rng) -> None:
-        """One shot's branch per row: see :func:`deal_sample_action`."""
-        deal_sample_action(self, state, qubits, rng)
-
-    def _key(self) -> tuple:
-        return (self.sizes, self.width, self.weights, self.tallies)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DealGate) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash((self.name, *self._key()))
 
 
 def enumerate_deals(sizes: Sequence[int]) -> np.ndarray:

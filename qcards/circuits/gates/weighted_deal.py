@@ -28,18 +28,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-import numpy as np
 from qiskit import transpile
 from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import MCXGate, UCRYGate
 
 from qcards.circuits.gates.states import (
     Tally,
+    WeightedDeal,
     check_deal_shape,
-    deal_action,
-    deal_amplitudes,
-    deal_index,
-    deal_sample_action,
     normalise_tallies,
     normalise_weights,
 )
@@ -314,7 +310,7 @@ def _cheapest_plan(sizes, width, weights, tallies) -> _Plan:
     return best
 
 
-class WeightedDealGate(Gate):
+class WeightedDealGate(WeightedDeal, Gate):
     """The weighted deal :math:`\\sum_d \\sqrt{P(d)}|d\\rangle`, P as in
     :func:`~qcards.circuits.gates.states.deal_distribution`, prepared in polynomial size.
 
@@ -355,39 +351,8 @@ class WeightedDealGate(Gate):
             "u_ini_weighted", self.num_cards * width + self.num_ancillas, [], label=label
         )
 
-    def deal_table(self) -> tuple[np.ndarray, np.ndarray]:
-        """The deals with P(d) > 0 and their amplitudes sqrt(P(d)) (from
-        :func:`~qcards.circuits.gates.states.deal_distribution`, by enumeration)."""
-        return deal_amplitudes(self.sizes, self.weights, self.tallies)
-
-    def reference_state(self) -> np.ndarray:
-        """The prepared state on the owner registers (``2**(n*width)`` amplitudes; the
-        ancillas end in ``|0>``, so on the whole gate it is this vector padded with zeros)."""
-        deals, amps = self.deal_table()
-        vec = np.zeros(2 ** (self.num_cards * self.width))
-        vec[deal_index(deals, self.width)] = amps
-        return vec
-
     def _define(self) -> None:
         self.definition = _synth_weighted_deal(self)
-
-    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
-        """The classical action: see :func:`~qcards.circuits.gates.states.deal_action`."""
-        deal_action(self, state, qubits)
-
-    def sparse_sample(self, state, qubits: tuple[int, ...], rng) -> None:
-        """One shot's branch per row: see
-        :func:`~qcards.circuits.gates.states.deal_sample_action`."""
-        deal_sample_action(self, state, qubits, rng)
-
-    def _key(self) -> tuple:
-        return (self.sizes, self.width, self.weights, self.tallies)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, WeightedDealGate) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash((self.name, *self._key()))
 
 
 def _synth_weighted_deal(gate: WeightedDealGate) -> QuantumCircuit:
