@@ -16,24 +16,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import time
 from pathlib import Path
+
+from bench_scale import timed
 
 from qcards.analysis.resources import resource_spec
 from qcards.circuits.logical_counts import flattened, logical_counts
 from qcards.circuits.oracle import build_win_circuit
 
 RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def timed(fn, repeat: int):
-    times, out = [], None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times), out
 
 
 def main() -> None:
