@@ -63,6 +63,19 @@ cards = ["HK", "D10"]
 sizes = { skat = 2 }
 """
 
+TINY = """
+players = ["A", "B"]
+trump = "hearts"
+declarer_points = 40
+target = 61
+[hands]
+A = ["CA"]
+[unknown]
+cards = ["C7", "HK", "D10"]
+sizes = { B = 1, skat = 2 }
+"""
+"""A leads CA; B trumps it when dealt HK (1 deal in 3): p_win = 2/3, 9 qubits."""
+
 
 @pytest.fixture
 def skat_one_trick() -> Endgame:
@@ -203,6 +216,13 @@ def generated_specs_within_16_qubits() -> list:
     """The cases of :func:`generated_specs` that ``random_spec(..., max_qubits=16)`` can build:
     all but three players with two tricks each (none of those fits in 16 qubits)."""
     return [p for p in generated_specs() if p[1:3] != (3, 2)]
+
+
+def over_specs_within_16_qubits(step: int):
+    """A test's ``params`` parametrized over every ``step``-th case of
+    :func:`generated_specs_within_16_qubits`, with :func:`spec_id` ids."""
+    cases = generated_specs_within_16_qubits()[::step]
+    return pytest.mark.parametrize("params", cases, ids=spec_id)
 
 
 def spec_id(params: tuple) -> str:

@@ -19,7 +19,7 @@ from qcards.execution.sampling import TranspilingSampler, default_sampler
 from qcards.skat.cards import Card
 from qcards.skat.spec import parse_spec
 
-from conftest import REPO, generated_specs_within_16_qubits, random_spec, spec_id
+from conftest import REPO, over_specs_within_16_qubits, random_spec
 
 FOUR = str(REPO / "qcards" / "specs" / "four-card.toml")
 
@@ -79,11 +79,7 @@ def test_six_card_interval_contains_exact(six_card, method):
     assert float(result.exact) == pytest.approx(2 / 3)
 
 
-@pytest.mark.parametrize(
-    "params",
-    generated_specs_within_16_qubits()[::6],
-    ids=spec_id,
-)
+@over_specs_within_16_qubits(6)
 def test_generated_specs_iae(params):
     spec = random_spec(*params, max_qubits=16)
     check(count(spec, method="iae", epsilon=0.05, seed=params[0], shots=100))

@@ -23,22 +23,10 @@ from qcards.execution.jobs import DONE, FAILED, SUBMITTED, JobStore
 from qcards.execution.mitigation import ZNE_SCALES, Mitigation, fold, mitigated_report
 from qcards.skat.spec import parse_spec
 
-from conftest import SKAT_ONLY
+from conftest import SKAT_ONLY, TINY
 
 pytestmark = pytest.mark.usefixtures("offline_ibm")
 
-TINY = """
-players = ["A", "B"]
-trump = "hearts"
-declarer_points = 40
-target = 61
-[hands]
-A = ["CA"]
-[unknown]
-cards = ["C7", "HK", "D10"]
-sizes = { B = 1, skat = 2 }
-"""
-"""A leads CA; B trumps it when dealt HK (1 deal in 3): p_win = 2/3, 9 qubits."""
 P_WIN = 2 / 3
 
 

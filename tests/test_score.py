@@ -12,7 +12,7 @@ from qcards.circuits.oracle import build_win_circuit, score_operator, score_regi
 from qcards.skat.cards import Card
 from qcards.skat.referee import evaluate
 
-from conftest import generated_specs, generated_specs_within_16_qubits, random_spec, spec_id
+from conftest import generated_specs, over_specs_within_16_qubits, random_spec, spec_id
 
 TOL = 1e-9
 
@@ -63,11 +63,7 @@ def test_win_oracle_six_card_mps(six_card):
     assert abs(p - 2 / 3) < TOL
 
 
-@pytest.mark.parametrize(
-    "params",
-    generated_specs_within_16_qubits()[::3],
-    ids=spec_id,
-)
+@over_specs_within_16_qubits(3)
 def test_score_and_oracle_generated(params):
     spec = random_spec(*params, max_qubits=16)
     assert_matches_referee(spec)

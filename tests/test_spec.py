@@ -7,19 +7,10 @@ from qcards.errors import SpecError
 from qcards.skat.cards import Card, Trump
 from qcards.skat.spec import SKAT, load_spec, parse_spec
 
-GOOD = """
-players = ["A", "B", "C"]
-trump = "spades"
-leader = "A"
-winner_leads = true
-declarer_points = 40
-target = 61
-[hands]
-A = ["CA", "CK"]
-[unknown]
-cards = ["C10", "C9", "C8", "H10"]
-sizes = { B = 2, C = 2 }
-"""
+from conftest import REPO
+
+GOOD = (REPO / "qcards" / "specs" / "six-card.toml").read_text(encoding="utf-8")
+"""The paper's six-card spec, which the bad specs below edit."""
 
 
 def test_paper_spec_loads(six_card):
