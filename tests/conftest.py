@@ -17,6 +17,14 @@ from qcards.skat.spec import Endgame, parse_spec
 
 REPO = Path(__file__).resolve().parents[1]
 
+TEST_SPECS = REPO / "tests" / "specs"
+"""The tests' own endgames, TOML files like the paper's in ``qcards/specs``."""
+
+
+def spec_text(name: str) -> str:
+    """The text of the test endgame ``tests/specs/<name>.toml``."""
+    return (TEST_SPECS / f"{name}.toml").read_text(encoding="utf-8")
+
 
 @pytest.fixture
 def four_card() -> Endgame:
@@ -28,52 +36,10 @@ def six_card() -> Endgame:
     return SIX_CARD.spec()
 
 
-SKAT_ONE_TRICK = """
-players = ["A", "B", "C"]
-trump = "spades"
-target = 10
-[hands]
-A = ["HA"]
-[unknown]
-cards = ["H10", "C7", "SK"]
-sizes = { B = 1, C = 1, skat = 1 }
-"""
-
-SKAT_TWO_TRICKS = """
-players = ["A", "B"]
-trump = "diamonds"
-declarer_points = 5
-target = 30
-[hands]
-A = ["CA", "HJ"]
-[unknown]
-cards = ["C10", "C7", "HK", "D10"]
-sizes = { B = 2, skat = 2 }
-"""
-
-SKAT_ONLY = """
-players = ["A", "B"]
-declarer_points = 40
-target = 65
-[hands]
-A = ["CA"]
-B = ["C7"]
-[unknown]
-cards = ["HK", "D10"]
-sizes = { skat = 2 }
-"""
-
-TINY = """
-players = ["A", "B"]
-trump = "hearts"
-declarer_points = 40
-target = 61
-[hands]
-A = ["CA"]
-[unknown]
-cards = ["C7", "HK", "D10"]
-sizes = { B = 1, skat = 2 }
-"""
+SKAT_ONE_TRICK = spec_text("skat-one-trick")
+SKAT_TWO_TRICKS = spec_text("skat-two-tricks")
+SKAT_ONLY = spec_text("skat-only")
+TINY = spec_text("tiny")
 """A leads CA; B trumps it when dealt HK (1 deal in 3): p_win = 2/3, 9 qubits."""
 
 

@@ -16,7 +16,7 @@ from qcards.estimation.amplitude import estimate_amplitude
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.sampling import default_sampler
 
-from conftest import TINY
+from conftest import TINY, spec_text
 
 BOUNDARIES = (0.0, 1e-7, 1 - 1e-7, 1.0)
 
@@ -56,28 +56,8 @@ def test_mlae_interval_is_not_a_point_at_the_boundary(p):
 
 
 SURE_WIN_SPECS = {
-    "grand-three-players-skat.toml": """
-players = ["A", "B", "C"]
-trump = "grand"
-declarer_points = 90
-target = 61
-[hands]
-A = ["CJ"]
-[unknown]
-cards = ["C7", "H8", "D9", "S7"]
-sizes = { B = 1, C = 1, skat = 2 }
-""",
-    "four-players.toml": """
-players = ["A", "B", "C", "D"]
-trump = "hearts"
-declarer_points = 100
-target = 61
-[hands]
-A = ["HA"]
-[unknown]
-cards = ["C7", "H8", "D9", "S7"]
-sizes = { B = 1, C = 1, D = 1, skat = 1 }
-""",
+    "grand-three-players-skat.toml": spec_text("sure-win-grand-three-players-skat"),
+    "four-players.toml": spec_text("sure-win-four-players"),
     "sure-loss.toml": TINY.replace("declarer_points = 40", "declarer_points = 0"),
 }
 """The fuzzing finds that hung past 120 s (p_win exactly 1, a skat receiver), and p_win 0."""

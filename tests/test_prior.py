@@ -20,7 +20,7 @@ from qcards.skat.prior import partition_function
 from qcards.skat.referee import evaluate
 from qcards.skat.spec import SKAT, load_spec, parse_spec
 
-from conftest import REPO, all_deals, generated_specs, random_spec
+from conftest import REPO, all_deals, generated_specs, random_spec, spec_text
 
 TOL = 1e-9
 SIX = REPO / "qcards" / "specs" / "six-card.toml"
@@ -424,19 +424,7 @@ def test_declare_reports_a_refused_game(tmp_path, capsys):
     assert all("p_win" in g for g in games[:-1])
 
 
-VOID_IN_TRUMPS = """players = ["A", "B", "C"]
-trump = "spades"
-leader = "A"
-declarer_points = 40
-target = 61
-[hands]
-A = ["CA", "CK"]
-[unknown]
-cards = ["H9", "H8", "S8", "D10"]
-sizes = { B = 2, C = 2 }
-[prior]
-void = { B = ["trumps"], C = ["trumps"] }
-"""
+VOID_IN_TRUMPS = spec_text("void-in-trumps")
 
 
 def test_declare_ranks_the_others_when_the_specs_own_game_is_impossible(tmp_path, capsys):

@@ -62,66 +62,16 @@ from qcards.skat.history import after_history
 from qcards.skat.referee import evaluate
 from qcards.skat.spec import Endgame, parse_spec
 
-from conftest import REPO
+from conftest import REPO, spec_text
 
 SIX_PATH = REPO / "qcards" / "specs" / "six-card.toml"
 
 # ----------------------------------------------------------------------------- specs
 
-GRAND = """
-players = ["A", "B"]
-trump = "grand"
-leader = "B"
-winner_leads = false
-declarer_points = 27
-target = 31
-[hands]
-A = ["H8", "DK"]
-[unknown]
-cards = ["HJ", "HQ", "H9", "D8"]
-sizes = { B = 2, skat = 2 }
-"""
-
-NULL = """
-players = ["A", "B"]
-trump = "null"
-leader = "A"
-winner_leads = true
-declarer_points = 1
-[hands]
-A = ["C7", "D9"]
-[unknown]
-cards = ["CJ", "SJ", "DA", "DJ"]
-sizes = { B = 2, skat = 2 }
-"""
-
-FOUR_PLAYERS = """
-players = ["A", "B", "C", "D"]
-trump = "hearts"
-leader = "B"
-winner_leads = true
-declarer_points = 19
-target = 22
-[hands]
-A = ["CK", "D10"]
-[unknown]
-cards = ["CJ", "DJ", "C9", "DA", "DK", "D8"]
-sizes = { B = 2, C = 2, D = 2 }
-"""
-
-SAME_DEALS = """
-players = ["A", "B"]
-trump = "diamonds"
-leader = "A"
-winner_leads = false
-declarer_points = 14
-target = 31
-[hands]
-A = ["SJ", "C10"]
-[unknown]
-cards = ["DA", "DQ", "C8"]
-sizes = { B = 2, skat = 1 }
-"""
+GRAND = spec_text("grand")
+NULL = spec_text("null")
+FOUR_PLAYERS = spec_text("four-players")
+SAME_DEALS = spec_text("same-deals")
 """Both first cards of A win on exactly the same deals, whatever the play
 (:func:`test_card_differences_pair_the_same_shots` checks this premise deal by deal)."""
 
@@ -668,32 +618,8 @@ def test_paired_difference_is_the_difference_of_shot_ordered_wins():
 
 # ----------------------------------------------------------------------------- 7. CLI
 
-FULL_GAME = """
-players = ["A", "B", "C"]
-trump = "clubs"
-leader = "A"
-target = 61
-[hands]
-A = ["CJ", "SJ", "CA", "C10", "CK", "SA", "S10", "HA", "H10", "D7"]
-[unknown]
-cards = ["HJ", "DJ", "CQ", "C9", "C8", "C7", "SK", "SQ", "S9", "S8", "S7",
-         "HK", "HQ", "H9", "H8", "H7", "DA", "D10", "DK", "DQ", "D9", "D8"]
-sizes = { B = 10, C = 10, skat = 2 }
-"""
-
-FULL_DEAL = """
-players = ["A", "B", "C"]
-trump = "clubs"
-leader = "A"
-target = 61
-[hands]
-A = ["CJ", "SJ", "CA", "C10", "CK", "SA", "S10", "HA", "H10", "D7"]
-B = ["HJ", "DJ", "CQ", "C9", "C8", "C7", "SK", "SQ", "S9", "S8"]
-C = ["S7", "HK", "HQ", "H9", "H8", "H7", "DA", "D10", "DK", "DQ"]
-[unknown]
-cards = ["D9", "D8"]
-sizes = { skat = 2 }
-"""
+FULL_GAME = spec_text("full-game-strong")
+FULL_DEAL = spec_text("full-deal-strong")
 
 
 def cli_json(capsys, argv: list[str]) -> dict:
