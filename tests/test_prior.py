@@ -255,6 +255,18 @@ def test_trumps_in_a_null_game_are_refused():
 # ----------------------------------------------------------------------------- history
 
 
+def posterior_of_b(spec) -> dict[tuple[str, ...], Fraction]:
+    """B's hands (sorted card names) over the deals of positive weight, each with its weight
+    normalised to a sum of 1: the posterior of B's hand."""
+    weights = {}
+    for owner in all_deals(spec):
+        w = spec.prior.deal_weight(spec, owner)
+        if w:
+            weights[tuple(sorted(str(c) for c, q in owner.items() if q == "B"))] = w
+    z = sum(weights.values())
+    return {k: v / z for k, v in weights.items()}
+
+
 def test_history_posterior_equals_bayes_rule_by_hand():
     """Six-card example, history A:CK B:C10 C:C9 (one trick, B and C follow clubs).
 
@@ -281,16 +293,7 @@ def test_history_posterior_equals_bayes_rule_by_hand():
     rest = after_history(spec, "A:CK B:C10 C:C9")
     assert rest.leader == "B" and rest.declarer_points == 40
     assert [str(c) for c in rest.hands["A"]] == ["CA"]
-    posterior = {}
-    for owner in all_deals(rest):
-        w = rest.prior.deal_weight(rest, owner)
-        if w:
-            posterior[tuple(sorted(str(c) for c, q in owner.items() if q == "B"))] = w
-    z = sum(posterior.values())
-    assert {k: v / z for k, v in posterior.items()} == {
-        ("C8",): Fraction(1, 2),
-        ("H10",): Fraction(1, 2),
-    }
+    assert posterior_of_b(rest) == {("C8",): Fraction(1, 2), ("H10",): Fraction(1, 2)}
     referee = evaluate(rest)
     assert referee.p_win == Fraction(1, 2) and referee.expected_points == Fraction(101, 2)
     for construction in ("efficient", "paper"):
@@ -326,13 +329,7 @@ def test_history_likelihood_is_not_uniform():
             1, len(b_hearts)
         ) * Fraction(1, 3)
     z = sum(weights.values())
-    got = {}
-    for owner in all_deals(rest):
-        w = rest.prior.deal_weight(rest, owner)
-        if w:
-            got[tuple(sorted(str(c) for c, q in owner.items() if q == "B"))] = w
-    zz = sum(got.values())
-    assert {k: v / zz for k, v in got.items()} == {k: v / z for k, v in weights.items()}
+    assert posterior_of_b(rest) == {k: v / z for k, v in weights.items()}
     report = evaluate_spec(rest, method="sparse")
     assert abs(report.p_win - float(evaluate(rest).p_win)) < TOL
 

@@ -385,6 +385,28 @@ def coverage_bounds(runs: int) -> tuple[float, float]:
     return NOMINAL - 3 * sd, NOMINAL + 3 * sd
 
 
+def assert_covered(
+    s: Endgame, exact, seeds: int, method: str, count: int | None = None, **options
+) -> None:
+    """Over ``seeds`` seeds of ``evaluate_spec(s, **options)``, each answered by ``method`` (from
+    ``count`` samples, when given), the intervals of p_win and of the expected points cover
+    ``exact``'s values (with 0 < p_win < 1) in a fraction of runs within
+    :func:`coverage_bounds`."""
+    p, points = float(exact.p_win), float(exact.expected_points)
+    assert 0 < exact.p_win < 1
+    low, high = coverage_bounds(seeds)
+    covered_p = covered_points = 0
+    for seed in range(seeds):
+        report = evaluate_spec(s, seed=seed, **options)
+        assert report.method == method and (count is None or report.samples.count == count)
+        lo, hi = report.samples.p_win_ci
+        covered_p += lo <= p <= hi
+        lo, hi = report.samples.expected_points_ci
+        covered_points += lo <= points <= hi
+    assert low <= covered_p / seeds <= high, ("p_win", covered_p)
+    assert low <= covered_points / seeds <= high, ("points", covered_points)
+
+
 COVERAGE_SPECS = [
     "four-card",
     "six-card",
@@ -404,20 +426,7 @@ def test_sampled_intervals_cover_the_exact_answer(name):
     have 0 < p_win < 1 (checked), so coverage is not trivial: 2 and 4 players, a null and a
     grand game with a Skat, a prior, the posterior after a history."""
     s = spec(name)
-    exact = evaluate(s)
-    p, points = float(exact.p_win), float(exact.expected_points)
-    assert 0 < exact.p_win < 1
-    low, high = coverage_bounds(COVERAGE_SEEDS)
-    covered_p = covered_points = 0
-    for seed in range(COVERAGE_SEEDS):
-        report = evaluate_spec(s, shots=COVERAGE_SHOTS, seed=seed)
-        assert report.method == "shots" and report.samples.count == COVERAGE_SHOTS
-        lo, hi = report.samples.p_win_ci
-        covered_p += lo <= p <= hi
-        lo, hi = report.samples.expected_points_ci
-        covered_points += lo <= points <= hi
-    assert low <= covered_p / COVERAGE_SEEDS <= high, ("p_win", covered_p)
-    assert low <= covered_points / COVERAGE_SEEDS <= high, ("points", covered_points)
+    assert_covered(s, evaluate(s), COVERAGE_SEEDS, "shots", COVERAGE_SHOTS, shots=COVERAGE_SHOTS)
 
 
 PIMC_SEEDS = 200
@@ -432,19 +441,7 @@ def test_pimc_intervals_cover_the_adversarial_value(name):
     adversarial play (checked). (PIMC solves each deal open, the referee's adversarial model.)"""
     s = spec(name)
     exact = evaluate(s, "adversarial")
-    p, points = float(exact.p_win), float(exact.expected_points)
-    assert 0 < exact.p_win < 1
-    low, high = coverage_bounds(PIMC_SEEDS)
-    covered_p = covered_points = 0
-    for seed in range(PIMC_SEEDS):
-        report = evaluate_spec(s, model="adversarial", shots=PIMC_SHOTS, seed=seed)
-        assert report.method == "pimc"
-        lo, hi = report.samples.p_win_ci
-        covered_p += lo <= p <= hi
-        lo, hi = report.samples.expected_points_ci
-        covered_points += lo <= points <= hi
-    assert low <= covered_p / PIMC_SEEDS <= high, ("p_win", covered_p)
-    assert low <= covered_points / PIMC_SEEDS <= high, ("points", covered_points)
+    assert_covered(s, exact, PIMC_SEEDS, "pimc", model="adversarial", shots=PIMC_SHOTS)
 
 
 # ----------------------------------------------------------------------------- 4. exactness
