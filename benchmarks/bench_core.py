@@ -11,7 +11,7 @@ import statistics
 import tempfile
 import time
 
-from qcards.analysis.evaluate import evaluate_spec
+import qcards
 from qcards.circuits.game import build_game
 from qcards.circuits.layout import GameLayout
 from qcards.paper.examples import EXAMPLES
@@ -43,10 +43,10 @@ def main() -> None:
             return evaluate(spec, "random", first)
 
         def run_statevector(spec=spec, first=first):
-            return evaluate_spec(spec, first, method="statevector", construction="paper")
+            return qcards.evaluate(spec, first, method="statevector", construction="paper")
 
         def run_aer(spec=spec, first=first):
-            return evaluate_spec(
+            return qcards.evaluate(
                 spec, first, method="aer", shots=1000, seed=1, construction="paper"
             )
 

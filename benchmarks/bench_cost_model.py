@@ -27,8 +27,8 @@ from bench_scale import scale_spec  # noqa: E402
 
 from qcards.circuits.task import GameTask  # noqa: E402
 from qcards.errors import ResourceError  # noqa: E402
+from qcards.execution.backends import parse_backend  # noqa: E402
 from qcards.execution.exact import exact_stage_probabilities, gate_count  # noqa: E402
-from qcards.execution.targets import parse_target  # noqa: E402
 from qcards.paper.examples import FOUR_CARD, SIX_CARD  # noqa: E402
 from qcards.skat.referee import estimate_paths  # noqa: E402
 
@@ -59,7 +59,7 @@ def main() -> None:
             n, gates = game.num_qubits, gate_count(game.circuit)
             last = [game.stages[-1]]
             for method in METHODS:
-                exact = parse_target(method).exact_method
+                exact = parse_backend(method).exact_method
                 model = exact.seconds(n, paths, gates)
                 cells = f"| {name} | {construction} | {method} | {n} | {gates:,} | {paths:,.0f} |"
                 try:
@@ -84,7 +84,7 @@ def main() -> None:
                 )
     print(
         f"\nmedians of {args.repeat} runs; seconds per unit "
-        + str({m: parse_target(m).exact_method.unit_seconds for m in METHODS})
+        + str({m: parse_backend(m).exact_method.unit_seconds for m in METHODS})
         + "; "
         f"load {os.getloadavg()}"
     )

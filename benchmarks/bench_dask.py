@@ -19,7 +19,7 @@ from pathlib import Path
 from bench_scale import scale_spec, timed
 from dask.system import CPU_COUNT
 
-from qcards.analysis.evaluate import recommend_spec
+from qcards.analysis.evaluate import recommend
 from qcards.execution.sweeps import LOCAL, local_cluster
 from qcards.paper.examples import SIX_CARD
 
@@ -36,13 +36,13 @@ def bench(repeat: int) -> str:
     print("\n".join(lines), flush=True)
     with local_cluster() as cluster:
         address = cluster.scheduler_address
-        recommend_spec(SIX_CARD.spec(), scheduler=address)  # the workers import qcards once
+        recommend(SIX_CARD.spec(), scheduler=address)  # the workers import qcards once
         for name, spec in cases.items():
-            local_s, local = timed(lambda s=spec: recommend_spec(s), repeat)
+            local_s, local = timed(lambda s=spec: recommend(s), repeat)
             cells = []
             for scheduler in (LOCAL, address):
                 seconds, ranked = timed(
-                    lambda s=spec, at=scheduler: recommend_spec(s, scheduler=at), repeat
+                    lambda s=spec, at=scheduler: recommend(s, scheduler=at), repeat
                 )
                 assert ranked == local, (name, scheduler)
                 cells.append(f"{seconds:.2f} ({local_s / seconds:.2f}x)")

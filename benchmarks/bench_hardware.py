@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from qcards.circuits.decode import decode_counts  # noqa: E402
 from qcards.circuits.task import GameTask  # noqa: E402
+from qcards.execution.backends import parse_backend  # noqa: E402
 from qcards.execution.mitigation import MITIGATIONS  # noqa: E402
-from qcards.execution.run import run_task  # noqa: E402
-from qcards.execution.targets import parse_target  # noqa: E402
+from qcards.execution.run import run  # noqa: E402
 from qcards.execution.transpile import (  # noqa: E402
     measured_circuit,
     outcome_counts,
@@ -70,7 +70,7 @@ def study(
             task = GameTask(spec, first, construction)
             for name in MITIGATIONS:
                 start = time.perf_counter()
-                r = run_task(task, f"fake:{device}", shots, seed, mitigate=name)
+                r = run(task, f"fake:{device}", shots, seed, mitigate=name)
                 seconds = time.perf_counter() - start
                 low, high = r.ci
                 covers = "yes" if low <= exact <= high else "no"
@@ -93,7 +93,7 @@ def stage_curve(device: str, shots: int, seed: int) -> list[tuple]:
             (p for snap, p in distribution.items() if snap.declarer_points(spec) >= spec.target),
             Fraction(0),
         )
-    target = parse_target(f"fake:{device}")
+    target = parse_backend(f"fake:{device}")
     rows = []
     print("\n| construction | stage | 2q gates | exact | raw | detect | kept |")
     print("|---|---|---|---|---|---|---|")

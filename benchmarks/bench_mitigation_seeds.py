@@ -20,9 +20,9 @@ import os
 import time
 
 from qcards.circuits.task import GameTask
+from qcards.execution.backends import parse_backend
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
 from qcards.execution.run import sampled_counts
-from qcards.execution.targets import parse_target
 from qcards.execution.transpile import measured_circuit, transpile_to, transpiled_size
 from qcards.paper.examples import EXAMPLES
 from qcards.skat.referee import evaluate
@@ -40,7 +40,7 @@ def one_seed(example, seed: int, shots: int) -> dict[str, tuple[float, tuple, di
     """Every estimator's (p_win, interval, extrapolation record) from one set of runs."""
     task = GameTask(example.spec(), None, "hardware")
     game = task.build()
-    device, sampler = parse_target(BACKEND).sampler(seed)
+    device, sampler = parse_backend(BACKEND).sampler(seed)
     transpiled = transpile_to(measured_circuit(game), device, seed, "qubits")
     size = transpiled_size(transpiled)
     every = ESTIMATORS["all"]

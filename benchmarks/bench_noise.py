@@ -27,7 +27,7 @@ from pathlib import Path
 from qcards.circuits.card_codes import readable_label
 from qcards.circuits.decode import INVALID_LABEL, decode_counts, regroup
 from qcards.circuits.game import build_game
-from qcards.execution.targets import parse_target
+from qcards.execution.backends import parse_backend
 from qcards.execution.transpile import (
     measured_circuit,
     outcome_counts,
@@ -46,7 +46,7 @@ OTHER_LABEL = "(unreachable game states)"
 def noisy_counts(backend: str, game, stage, shots: int, seed: int):
     """Decoded counts of ``game`` up to ``stage`` sampled on ``backend``, the transpiled
     circuit and the seconds spent sampling (without transpilation)."""
-    device, sampler = parse_target(backend).sampler(seed)
+    device, sampler = parse_backend(backend).sampler(seed)
     circuit = transpile_to(measured_circuit(game, stage), device, seed, prefer="qubits")
     start = time.perf_counter()
     result = sampler.run([circuit], shots=shots).result()[0]

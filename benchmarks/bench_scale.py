@@ -50,7 +50,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from queue import Empty
 
-from qcards.analysis.evaluate import evaluate_spec
+from qcards.analysis.evaluate import evaluate
 from qcards.analysis.resources import resource_spec
 from qcards.errors import ResourceError
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
@@ -99,9 +99,7 @@ def simulators(repeat: int) -> None:
                 continue
             try:
                 seconds, report = timed(
-                    lambda c=construction, m=method, s=spec: evaluate_spec(
-                        s, method=m, construction=c
-                    ),
+                    lambda c=construction, m=method, s=spec: evaluate(s, method=m, construction=c),
                     repeat,
                 )
             except ResourceError:

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 project = "qcards"
 author = "the qcards authors"
 copyright = "qcards authors, Apache-2.0"
-release = "0.1.0"
+release = "0.2.0"
 
 extensions = [
     "myst_nb",  # Markdown pages (it loads myst_parser) and the notebooks

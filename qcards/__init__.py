@@ -4,7 +4,7 @@ The public API, one import away (``from qcards import load_spec, evaluate, ...``
 behind it, each a package (imports flow this way only; ``docs/architecture.md``):
 
 ``skat`` (cards, specs, stages, the exact referee; pure Python) -> ``circuits`` (layout, card
-codes, gates, the game and win circuits; built, never run) -> ``execution`` (the target
+codes, gates, the game and win circuits; built, never run) -> ``execution`` (the backend
 registry, exact simulation, sampling, noisy emulation, IBM jobs, sweeps) -> ``estimation``
 (amplitude estimation, Skat's counting) -> ``analysis`` (evaluate, recommend, resources,
 studies) -> ``viz`` -> ``paper`` (the paper's examples, reproduction, tables) -> ``cli``.
@@ -15,12 +15,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     # What the loader below makes of each name, spelt out for type checkers and IDEs; keep it,
-    # ``_API`` and ``__all__`` naming the same. Four names are exported under another name
-    # than their definition's (``as``): aliases to be renamed (issue 30).
+    # ``_API`` and ``__all__`` naming the same. Every name is its definition's own name.
     from qcards.analysis.declare import GameChoice, declare
-    from qcards.analysis.evaluate import EvaluationReport
-    from qcards.analysis.evaluate import evaluate_spec as evaluate
-    from qcards.analysis.evaluate import recommend_spec as recommend
+    from qcards.analysis.evaluate import EvaluationReport, evaluate, recommend
     from qcards.analysis.resources import count_resources
     from qcards.circuits.construction import Construction
     from qcards.circuits.game import GameCircuit, build_game
@@ -36,17 +33,16 @@ if TYPE_CHECKING:
     )
     from qcards.estimation.counting import CountResult, count
     from qcards.estimation.options import EstimationOptions
+    from qcards.execution.backends import Backend, parse_backend
     from qcards.execution.exact import exact_stage_probabilities
     from qcards.execution.results import RunReport
-    from qcards.execution.run import run_task as run
+    from qcards.execution.run import run
     from qcards.execution.shots import sample_game
-    from qcards.execution.targets import Target, parse_target
     from qcards.skat.cards import Card, Rules, Trump
     from qcards.skat.double_dummy import solve_deal
     from qcards.skat.history import after_history
     from qcards.skat.prior import Prior
     from qcards.skat.referee import Evaluation
-    from qcards.skat.referee import evaluate as referee_evaluate
     from qcards.skat.spec import (
         Endgame,
         load_spec,
@@ -75,7 +71,7 @@ _API = {
     "Rules": ("qcards.skat.cards", "Rules"),
     "RunReport": ("qcards.execution.results", "RunReport"),
     "SpecError": ("qcards.errors", "SpecError"),
-    "Target": ("qcards.execution.targets", "Target"),
+    "Backend": ("qcards.execution.backends", "Backend"),
     "Trump": ("qcards.skat.cards", "Trump"),
     "after_history": ("qcards.skat.history", "after_history"),
     "build_game": ("qcards.circuits.game", "build_game"),
@@ -83,14 +79,13 @@ _API = {
     "count": ("qcards.estimation.counting", "count"),
     "count_resources": ("qcards.analysis.resources", "count_resources"),
     "declare": ("qcards.analysis.declare", "declare"),
-    "evaluate": ("qcards.analysis.evaluate", "evaluate_spec"),
+    "evaluate": ("qcards.analysis.evaluate", "evaluate"),
     "exact_stage_probabilities": ("qcards.execution.exact", "exact_stage_probabilities"),
     "load_spec": ("qcards.skat.spec", "load_spec"),
     "parse_spec": ("qcards.skat.spec", "parse_spec"),
-    "parse_target": ("qcards.execution.targets", "parse_target"),
-    "recommend": ("qcards.analysis.evaluate", "recommend_spec"),
-    "referee_evaluate": ("qcards.skat.referee", "evaluate"),
-    "run": ("qcards.execution.run", "run_task"),
+    "parse_backend": ("qcards.execution.backends", "parse_backend"),
+    "recommend": ("qcards.analysis.evaluate", "recommend"),
+    "run": ("qcards.execution.run", "run"),
     "sample_game": ("qcards.execution.shots", "sample_game"),
     "solve_deal": ("qcards.skat.double_dummy", "solve_deal"),
 }
@@ -115,7 +110,7 @@ __all__ = [
     "Rules",
     "RunReport",
     "SpecError",
-    "Target",
+    "Backend",
     "Trump",
     "after_history",
     "build_game",
@@ -127,23 +122,45 @@ __all__ = [
     "exact_stage_probabilities",
     "load_spec",
     "parse_spec",
-    "parse_target",
+    "parse_backend",
     "recommend",
-    "referee_evaluate",
     "run",
     "sample_game",
     "solve_deal",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+
+
+# Former public names: still answered, with a DeprecationWarning naming the new one; they are
+# not in ``__all__`` and will go in 0.3. name -> (new name, module, attribute).
+_DEPRECATED = {
+    "Target": ("qcards.Backend", "qcards.execution.backends", "Backend"),
+    "parse_target": ("qcards.parse_backend", "qcards.execution.backends", "parse_backend"),
+    "referee_evaluate": (
+        "qcards.evaluate(spec, method='classical') or qcards.skat.referee.evaluate",
+        "qcards.skat.referee",
+        "evaluate",
+    ),
+}
 
 
 def __getattr__(name: str):
+    import importlib
+
+    if name in _DEPRECATED:
+        import warnings
+
+        new, module, attribute = _DEPRECATED[name]
+        warnings.warn(
+            f"qcards.{name} is deprecated and will be removed in 0.3; use {new}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(module), attribute)
     try:
         module, attribute = _API[name]
     except KeyError:
         raise AttributeError(f"module 'qcards' has no attribute {name!r}") from None
-    import importlib
-
     value = getattr(importlib.import_module(module), attribute)
     globals()[name] = value
     return value

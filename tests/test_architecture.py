@@ -244,10 +244,10 @@ def test_the_construction_check_can_fail():
 
 
 TARGET_NAMES = {"statevector", "mps", "sparse", "ddsim"}
-TARGET_MODULES = ("qcards.execution.targets", "qcards.execution.exact_methods")
+TARGET_MODULES = ("qcards.execution.backends", "qcards.execution.exact_methods")
 
 
-def test_only_the_target_registry_compares_exact_target_names():
+def test_only_the_backend_registry_compares_exact_backend_names():
     """Exact methods are objects on a target (issue 30): their costs and capabilities are read
     from the record, never chosen by comparing a target's name."""
     offenders = []

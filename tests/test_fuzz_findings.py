@@ -9,7 +9,7 @@ from qcards.analysis.evaluate import probability
 from qcards.cli import LINE_BREAKS, main
 from qcards.errors import ParameterError
 from qcards.estimation.options import EstimationOptions
-from qcards.execution.targets import MAX_SEED, check_seed
+from qcards.execution.backends import MAX_SEED, check_seed
 from qcards.games.cats.errors import CatsError
 from qcards.games.cats.referee import MAX_PLAYERS, colour_worlds
 from qcards.games.qgo.errors import QgoError

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from qcards.analysis.evaluate import evaluate_spec
+import qcards
 from qcards.circuits.card_codes import paper_label
 from qcards.circuits.decode import decode_distribution
 from qcards.circuits.game import build_game
@@ -37,7 +37,7 @@ def assert_matches_referee(spec, first=None, construction="paper"):
 
 def assert_evaluation_matches_referee(spec):
     """p_win and expected points from the paper circuit's statevector equal the referee's."""
-    report = evaluate_spec(spec, method="statevector", construction="paper")
+    report = qcards.evaluate(spec, method="statevector", construction="paper")
     referee = evaluate(spec)
     assert abs(report.p_win - float(referee.p_win)) < TOL
     assert abs(report.expected_points - float(referee.expected_points)) < TOL
@@ -83,7 +83,7 @@ def test_fixed_first_card_on_generated_spec():
 
 def test_aer_sampling_within_statistical_tolerance(four_card):
     shots = 4000
-    report = evaluate_spec(four_card, method="aer", shots=shots, seed=11, construction="paper")
+    report = qcards.evaluate(four_card, method="aer", shots=shots, seed=11, construction="paper")
     p = 5 / 12
     sigma = (p * (1 - p) / shots) ** 0.5
     assert abs(report.p_win - p) < 5 * sigma
@@ -126,7 +126,7 @@ def test_paper_registers_generated(params):
 
 
 def test_mps_method_equals_referee(six_card):
-    report = evaluate_spec(six_card, Card.parse("CK"), method="mps", construction="paper")
+    report = qcards.evaluate(six_card, Card.parse("CK"), method="mps", construction="paper")
     assert report.method == "mps"
     assert abs(report.p_win - 2 / 3) < TOL
 
@@ -151,7 +151,7 @@ def test_skat_efficient_construction_matches_referee(fixture, request):
 def test_generated_skat_spec_efficient_construction(params):
     spec = random_spec(*params)
     assert_matches_referee(spec, construction="efficient")
-    report = evaluate_spec(spec, method="sparse")  # the efficient circuit on the sparse engine
+    report = qcards.evaluate(spec, method="sparse")  # the efficient circuit on the sparse engine
     assert report.method == "sparse" and report.construction == "efficient"
     assert report.method_reason is None  # only auto says why
     assert abs(report.p_win - float(evaluate(spec).p_win)) < TOL

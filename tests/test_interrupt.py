@@ -130,28 +130,28 @@ def test_a_child_that_fails_or_dies_is_a_clear_error():
 
 
 def test_evaluate_through_a_child_gives_the_referee_value(monkeypatch):
-    from qcards.analysis.evaluate import evaluate_spec
+    from qcards.analysis.evaluate import evaluate
     from qcards.execution import isolated
     from qcards.paper.examples import SIX_CARD
 
     monkeypatch.setattr(isolated, "ISOLATE_AFTER", 0.0)  # every native call in a child
     monkeypatch.setattr(isolated, "_enabled", True)
     for method in ("statevector", "ddsim"):
-        report = evaluate_spec(SIX_CARD.spec(), method=method, construction="paper")
+        report = evaluate(SIX_CARD.spec(), method=method, construction="paper")
         assert abs(report.p_win - float(report.p_win_exact)) < 1e-9
 
 
 def test_sampling_through_a_child_gives_the_same_seeded_counts(monkeypatch):
     from qcards.circuits.task import GameTask
     from qcards.execution import isolated
-    from qcards.execution.run import run_task
+    from qcards.execution.run import run
     from qcards.paper.examples import FOUR_CARD
 
     task = GameTask(FOUR_CARD.spec(), None, "paper")
-    here = run_task(task, "aer", shots=200, seed=7)
+    here = run(task, "aer", shots=200, seed=7)
     monkeypatch.setattr(isolated, "ISOLATE_AFTER", 0.0)  # every Aer run in a child
     monkeypatch.setattr(isolated, "_enabled", True)
-    there = run_task(task, "aer", shots=200, seed=7)
+    there = run(task, "aer", shots=200, seed=7)
     assert there.counts == here.counts and there.p_win == here.p_win
 
 

@@ -20,7 +20,7 @@ from qcards.execution.mitigation import (
     assignment_matrices,
     win_probability,
 )
-from qcards.execution.run import run_task
+from qcards.execution.run import run
 from qcards.paper.examples import FOUR_CARD
 from qcards.skat.referee import stage_distributions
 
@@ -99,8 +99,8 @@ def test_noiseless_run_is_unchanged_by_each_switch(name):
     identity, and zne extrapolates three samples of one distribution (seeded; the stated
     tolerance 0.06 is about four standard deviations of the extrapolated value)."""
     task = GameTask(FOUR_CARD.spec(), None, "hardware")
-    plain = run_task(task, "aer", 2000, seed=3)
-    report = run_task(task, "aer", 2000, seed=3, mitigate=name)
+    plain = run(task, "aer", 2000, seed=3)
+    report = run(task, "aer", 2000, seed=3, mitigate=name)
     assert report.p_win_raw == plain.p_win
     assert report.kept_fraction == 1.0
     if name in ("none", "detect", "readout"):
@@ -114,7 +114,7 @@ def test_noiseless_run_is_unchanged_by_each_switch(name):
 def test_each_switch_changes_a_noisy_run():
     task = GameTask(FOUR_CARD.spec(), None, "hardware")
     reports = {
-        name: run_task(task, "fake:FakeTorino", 200, seed=1, mitigate=name) for name in MITIGATIONS
+        name: run(task, "fake:FakeTorino", 200, seed=1, mitigate=name) for name in MITIGATIONS
     }
     raw = reports["none"].p_win
     assert all(r.p_win_raw == raw for r in reports.values())

@@ -12,9 +12,9 @@ from qiskit_aer.noise import NoiseModel, depolarizing_error, pauli_error, therma
 from qcards.circuits.decode import INVALID_LABEL
 from qcards.circuits.task import GameTask
 from qcards.errors import ResourceError
+from qcards.execution.backends import parse_backend
 from qcards.execution.noisy import PauliChannels, PauliTrajectorySampler, fake_device, pauli_twirl
-from qcards.execution.run import run_task
-from qcards.execution.targets import parse_target
+from qcards.execution.run import run
 from qcards.paper.examples import FOUR_CARD
 
 
@@ -102,7 +102,7 @@ def test_unknown_fake_device_is_named():
 
 
 def test_fake_aer_is_the_full_noise_model():
-    device, sampler = parse_target("fake-aer:FakeManilaV2").sampler(seed=1)
+    device, sampler = parse_backend("fake-aer:FakeManilaV2").sampler(seed=1)
     assert device.name == "fake_manila"
     assert sampler.options.backend_options["noise_model"].noise_qubits
 
@@ -110,7 +110,7 @@ def test_fake_aer_is_the_full_noise_model():
 @pytest.mark.slow
 def test_four_card_on_a_fake_device():
     shots = 200
-    report = run_task(
+    report = run(
         GameTask(FOUR_CARD.spec(), construction="paper"), "fake:FakeTorino", shots=shots, seed=4
     )
     assert report.shots == shots and sum(report.counts.values()) == shots

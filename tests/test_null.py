@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from qcards.analysis.evaluate import evaluate_spec
+import qcards
 from qcards.circuits.oracle import build_win_circuit
 from qcards.cli import main
 from qcards.execution import sparse
@@ -104,7 +104,7 @@ def test_referee_equals_brute_force(params):
 @pytest.mark.parametrize("params", NULL_PARAMS[::3], ids=lambda p: "-".join(map(str, p)))
 def test_circuits_equal_the_referee(params, construction):
     spec = random_spec(*params)
-    report = evaluate_spec(spec, method="sparse", construction=construction)
+    report = qcards.evaluate(spec, method="sparse", construction=construction)
     referee = evaluate(spec)
     assert abs(report.p_win - float(referee.p_win)) < TOL
     assert abs(report.expected_points - float(referee.expected_points)) < TOL
@@ -123,7 +123,7 @@ def test_win_oracle_marks_the_null_wins(params, construction):
 
 def test_hardware_construction_on_a_null_game():
     spec = random_spec(7002, 2, 2, Trump.NULL, True, True)
-    report = evaluate_spec(spec, method="statevector", construction="hardware")
+    report = qcards.evaluate(spec, method="statevector", construction="hardware")
     assert abs(report.p_win - float(evaluate(spec).p_win)) < TOL
 
 
@@ -146,7 +146,7 @@ def test_a_trick_taken_before_loses_the_null_game():
     assert 0 < evaluate(clean).p_win < 1
     assert evaluate(lost).p_win == 0 == brute_force(lost)
     for spec in (clean, lost):
-        report = evaluate_spec(spec, method="sparse")
+        report = qcards.evaluate(spec, method="sparse")
         assert abs(report.p_win - float(evaluate(spec).p_win)) < TOL
         win = build_win_circuit(spec)
         p = sparse.simulate(win.circuit).probabilities([win.objective]).get(1, 0.0)

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from qcards.analysis.evaluate import evaluate_spec
+import qcards
 from qcards.circuits.oracle import build_win_circuit
 from qcards.cli import main
 from qcards.errors import ModelError, ParameterError, SpecError
@@ -160,7 +160,7 @@ def test_referee_is_the_weighted_average_over_enumerated_deals(index):
 @pytest.mark.parametrize("index", range(0, len(CASES), 2))
 def test_circuits_prepare_the_weighted_deal(index, construction):
     spec = CASES[index][0]
-    report = evaluate_spec(spec, method="sparse", construction=construction)
+    report = qcards.evaluate(spec, method="sparse", construction=construction)
     referee = evaluate(spec)
     assert abs(report.p_win - float(referee.p_win)) < TOL
     assert abs(report.expected_points - float(referee.expected_points)) < TOL
@@ -170,9 +170,9 @@ def test_circuits_prepare_the_weighted_deal(index, construction):
 def test_weighted_deal_on_dense_simulators_and_the_oracle(index):
     spec = CASES[index][0]
     referee = evaluate(spec)
-    report = evaluate_spec(spec, method="statevector", construction="paper")
+    report = qcards.evaluate(spec, method="statevector", construction="paper")
     assert abs(report.p_win - float(referee.p_win)) < TOL
-    report = evaluate_spec(spec, method="ddsim", construction="efficient")
+    report = qcards.evaluate(spec, method="ddsim", construction="efficient")
     assert abs(report.p_win - float(referee.p_win)) < TOL
     win = build_win_circuit(spec)
     p = sparse.simulate(win.circuit).probabilities([win.objective]).get(1, 0.0)
@@ -181,7 +181,7 @@ def test_weighted_deal_on_dense_simulators_and_the_oracle(index):
 
 def test_hardware_construction_with_a_prior():
     spec = with_prior(parse_spec(SIX.read_text()), 'weight = { B = { C10 = 3, H10 = "1/2" } }\n')
-    report = evaluate_spec(spec, method="statevector", construction="hardware")
+    report = qcards.evaluate(spec, method="statevector", construction="hardware")
     assert abs(report.p_win - float(evaluate(spec).p_win)) < TOL
 
 
@@ -297,7 +297,7 @@ def test_history_posterior_equals_bayes_rule_by_hand():
     referee = evaluate(rest)
     assert referee.p_win == Fraction(1, 2) and referee.expected_points == Fraction(101, 2)
     for construction in ("efficient", "paper"):
-        report = evaluate_spec(rest, method="sparse", construction=construction)
+        report = qcards.evaluate(rest, method="sparse", construction=construction)
         assert abs(report.p_win - 0.5) < TOL and abs(report.expected_points - 50.5) < TOL
 
 
@@ -330,7 +330,7 @@ def test_history_likelihood_is_not_uniform():
         ) * Fraction(1, 3)
     z = sum(weights.values())
     assert posterior_of_b(rest) == {k: v / z for k, v in weights.items()}
-    report = evaluate_spec(rest, method="sparse")
+    report = qcards.evaluate(rest, method="sparse")
     assert abs(report.p_win - float(evaluate(rest).p_win)) < TOL
 
 
@@ -359,12 +359,12 @@ def test_a_history_of_the_whole_game_is_answered(model):
     11 + 10 + 0 and 4 + 0 + 10 points on top of 40: 75, a win); the referee answers it, and a
     circuit method is refused (there is no circuit left), not replaced."""
     rest = after_history(load_spec(SIX), "A:CA B:C10 C:C9 A:CK B:C8 C:H10")
-    report = evaluate_spec(rest, model=model)
+    report = qcards.evaluate(rest, model=model)
     assert (report.p_win_exact, report.expected_points) == (Fraction(1), 75.0)
     assert report.method == "classical"
     assert main(["evaluate", str(SIX), "--history", "A:CA B:C10 C:C9 A:CK B:C8 C:H10"]) == 0
     with pytest.raises(ParameterError, match="no circuit to run"):
-        evaluate_spec(rest, method="statevector")
+        qcards.evaluate(rest, method="statevector")
 
 
 def test_a_known_hand_must_follow():
@@ -473,7 +473,7 @@ def test_two_histories_in_turn_equal_one(first, second):
     assert evaluate(in_turn) == evaluate(whole)
     assert partition_function(in_turn) > 0
     for construction in ("efficient", "paper"):
-        report = evaluate_spec(in_turn, method="sparse", construction=construction)
+        report = qcards.evaluate(in_turn, method="sparse", construction=construction)
         assert abs(report.p_win - float(evaluate(whole).p_win)) < TOL
 
 

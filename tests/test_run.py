@@ -9,20 +9,18 @@ import pytest
 
 from qcards.circuits.task import GameTask
 from qcards.cli import main
-from qcards.execution.run import run_task
-from qcards.execution.targets import LOCAL_TARGETS
+from qcards.execution.backends import LOCAL_BACKENDS
+from qcards.execution.run import run
 from qcards.paper.examples import FOUR_CARD
 
 FOUR = str(Path(__file__).resolve().parents[1] / "qcards" / "specs" / "four-card.toml")
 P_WIN = 5 / 12  # the referee's exact value for the four-card example
 
 
-@pytest.mark.parametrize("backend", LOCAL_TARGETS)
+@pytest.mark.parametrize("backend", LOCAL_BACKENDS)
 def test_run_samples_the_referee(backend):
     shots = 2000
-    report = run_task(
-        GameTask(FOUR_CARD.spec(), construction="paper"), backend, shots=shots, seed=5
-    )
+    report = run(GameTask(FOUR_CARD.spec(), construction="paper"), backend, shots=shots, seed=5)
     sigma = (P_WIN * (1 - P_WIN) / shots) ** 0.5
     assert abs(report.p_win - P_WIN) < 5 * sigma  # seed fixed; 5 sigma
     assert sum(report.counts.values()) == shots
@@ -31,7 +29,7 @@ def test_run_samples_the_referee(backend):
 
 def test_run_reports_size_before_running():
     seen = []
-    run_task(GameTask(FOUR_CARD.spec()), "aer", shots=10, seed=1, on_transpiled=seen.append)
+    run(GameTask(FOUR_CARD.spec()), "aer", shots=10, seed=1, on_transpiled=seen.append)
     assert len(seen) == 1 and seen[0].depth > 0
 
 

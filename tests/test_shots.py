@@ -37,7 +37,8 @@ import pytest
 from qiskit import QuantumCircuit
 from scipy import stats
 
-from qcards.analysis.evaluate import card_differences, evaluate_spec, recommend_spec
+import qcards
+from qcards.analysis.evaluate import card_differences, recommend
 from qcards.circuits.game import GameCircuit, build_game
 from qcards.circuits.gates import DealGate, MultinomialDealGate, Tally, WeightedDealGate
 from qcards.circuits.gates.states import deal_index
@@ -388,7 +389,7 @@ def coverage_bounds(runs: int) -> tuple[float, float]:
 def assert_covered(
     s: Endgame, exact, seeds: int, method: str, count: int | None = None, **options
 ) -> None:
-    """Over ``seeds`` seeds of ``evaluate_spec(s, **options)``, each answered by ``method`` (from
+    """Over ``seeds`` seeds of ``qcards.evaluate(s, **options)``, each answered by ``method`` (from
     ``count`` samples, when given), the intervals of p_win and of the expected points cover
     ``exact``'s values (with 0 < p_win < 1) in a fraction of runs within
     :func:`coverage_bounds`."""
@@ -397,7 +398,7 @@ def assert_covered(
     low, high = coverage_bounds(seeds)
     covered_p = covered_points = 0
     for seed in range(seeds):
-        report = evaluate_spec(s, seed=seed, **options)
+        report = qcards.evaluate(s, seed=seed, **options)
         assert report.method == method and (count is None or report.samples.count == count)
         lo, hi = report.samples.p_win_ci
         covered_p += lo <= p <= hi
@@ -487,7 +488,7 @@ def test_a_seed_fixes_every_shot():
     assert_same_shots(a, sample_game(task, 3000, seed=5, outcomes=True))
     other = sample_game(task, 3000, seed=6, outcomes=True)
     assert not np.array_equal(a.points, other.points)
-    report = evaluate_spec(task.spec, shots=3000, seed=5, construction="paper")
+    report = qcards.evaluate(task.spec, shots=3000, seed=5, construction="paper")
     assert report.p_win == float(a.wins(task.spec).mean())
     assert report.samples.seed == 5
 
@@ -570,7 +571,7 @@ def test_card_differences_pair_the_same_shots():
         one_deal = parse_spec(s.to_toml() + holds)
         values = {evaluate(one_deal, first=c).p_win for c in hand}
         assert len(values) == 1 and values <= {0, 1}, b_cards
-    ranked = recommend_spec(s, shots=2000, seed=2)
+    ranked = recommend(s, shots=2000, seed=2)
     for (_card, report), (delta, (lo, hi)) in zip(ranked, card_differences(ranked), strict=True):
         own = report.samples.p_win_ci
         assert own[1] - own[0] > 0.02
@@ -587,8 +588,8 @@ def test_paired_difference_interval_covers_the_exact_difference():
     covered = 0
     seeds = 100
     for seed in range(seeds):
-        a = evaluate_spec(s, ca, shots=1000, seed=seed).samples
-        b = evaluate_spec(s, ck, shots=1000, seed=seed).samples
+        a = qcards.evaluate(s, ca, shots=1000, seed=seed).samples
+        b = qcards.evaluate(s, ck, shots=1000, seed=seed).samples
         _delta, (lo, hi) = a.difference(b)
         covered += lo <= 0 <= hi
     low, _high = coverage_bounds(seeds)
@@ -606,8 +607,8 @@ def test_paired_difference_is_the_difference_of_shot_ordered_wins():
         state = run_shots(g.circuit, 4000, *shot_streams(7, 0))
         wins.append(shots_in_order(state, read_game(g, state, False).wins(s)).astype(float))
     ca, ck = s.hands[s.declarer]
-    a = evaluate_spec(s, ca, shots=4000, seed=7).samples
-    b = evaluate_spec(s, ck, shots=4000, seed=7).samples
+    a = qcards.evaluate(s, ca, shots=4000, seed=7).samples
+    b = qcards.evaluate(s, ck, shots=4000, seed=7).samples
     assert a.wins.sum() == wins[0].sum() and b.wins.sum() == wins[1].sum()
     delta, _ = a.difference(b)
     assert delta == pytest.approx(float((wins[0] - wins[1]).mean()), abs=1e-12)

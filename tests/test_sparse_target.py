@@ -183,13 +183,13 @@ def test_auto_runs_the_circuit_when_the_referee_cannot_answer(monkeypatch):
     from qcards.skat.spec import load_spec
 
     spec = load_spec(FOUR)
-    assert evaluation.evaluate_spec(spec).method == "classical"
+    assert evaluation.evaluate(spec).method == "classical"
 
     def refused(*args, **kwargs):
         raise ResourceError("the exact referee would take about 3 hours")
 
     monkeypatch.setattr(evaluation, "referee_seconds", refused)
-    report = evaluation.evaluate_spec(spec)
+    report = evaluation.evaluate(spec)
     assert report.method == "sparse" and report.p_win_exact is None
     assert abs(report.p_win - 5 / 12) < TOL
     assert "cannot answer (the exact referee would take about 3 hours)" in report.method_reason

@@ -17,7 +17,7 @@ import distributed
 import pytest
 from qiskit import QuantumCircuit
 
-from qcards.analysis.evaluate import evaluate_specs, recommend_spec
+from qcards.analysis.evaluate import evaluate_specs, recommend
 from qcards.cli import main
 from qcards.errors import ModelError, ResourceError
 from qcards.execution import aer, sweeps
@@ -108,8 +108,8 @@ def test_aer_single_threaded_on_workers(scheduler):
 def test_recommend_exact_equals_local(scheduler):
     spec = SIX_CARD.spec()
     for model, method in [("random", "ddsim"), ("adversarial", "classical")]:
-        local = recommend_spec(spec, model, method)
-        remote = recommend_spec(spec, model, method, scheduler=scheduler)
+        local = recommend(spec, model, method)
+        remote = recommend(spec, model, method, scheduler=scheduler)
         assert remote == local  # same cards, order, floats and Fractions
 
 
@@ -123,8 +123,8 @@ def test_evaluate_several_specs_equals_local(scheduler):
 @pytest.mark.slow
 def test_recommend_seeded_aer_equals_local(scheduler):
     spec = SIX_CARD.spec()
-    local = recommend_spec(spec, method="aer", seed=11, construction="paper")
-    remote = recommend_spec(spec, method="aer", seed=11, construction="paper", scheduler=scheduler)
+    local = recommend(spec, method="aer", seed=11, construction="paper")
+    remote = recommend(spec, method="aer", seed=11, construction="paper", scheduler=scheduler)
     assert remote == local
     assert all(r.method == "aer" and r.p_win != r.p_win_exact for _, r in local)
 

@@ -8,11 +8,12 @@ from dataclasses import replace
 
 import pytest
 
-from qcards.analysis.evaluate import evaluate_spec
+from qcards.analysis.evaluate import evaluate
 from qcards.analysis.resources import resource_spec
 from qcards.circuits.task import GameTask
 from qcards.cli import main
 from qcards.errors import ResourceError
+from qcards.execution.backends import parse_backend
 from qcards.execution.budget import (
     PATHS_PER_SECOND,
     TIME_BUDGET,
@@ -23,7 +24,6 @@ from qcards.execution.budget import (
 )
 from qcards.execution.exact import check_game_cost
 from qcards.execution.exact_methods import MPS, SPARSE, STATEVECTOR
-from qcards.execution.targets import parse_target
 from qcards.skat.spec import Endgame, parse_spec
 
 DECK = [s + r for s in "CSHD" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
@@ -69,7 +69,7 @@ def test_huge_specs_are_refused_in_one_line(tmp_path, capsys, name, command):
 def test_the_library_refuses_before_any_work_and_force_lets_it_through():
     spec = parse_spec(HUGE["full-game"], "full.toml")
     with pytest.raises(ResourceError, match="the exact referee would take about") as refused:
-        evaluate_spec(spec, method="classical")
+        evaluate(spec, method="classical")
     assert refused.value.parameters == ("force", "shots")
     assert check_work(spec, force=True) > TIME_BUDGET  # estimated, not refused
 
@@ -94,7 +94,7 @@ def nine_cards() -> Endgame:
 
 @pytest.mark.parametrize("name", ["statevector", "mps", "ddsim", "sparse"])
 def test_each_time_model_grows_with_the_paths_the_width_and_the_gates(name):
-    method = parse_target(name).exact_method
+    method = parse_backend(name).exact_method
     small = method.seconds(20, 100, 1_000)
     assert method.seconds(20, 10_000, 1_000) >= small > 0
     assert method.seconds(24, 100, 1_000) >= small
@@ -152,7 +152,7 @@ def test_mps_on_nine_cards_is_refused_up_front(tmp_path, capsys, argv, why):
 def test_small_circuits_pass_every_time_model(four_card):
     game = GameTask(four_card, None, "paper").build()
     for method in ("statevector", "mps", "ddsim", "sparse"):
-        assert check_game_cost(game, parse_target(method).exact_method) < TIME_BUDGET
+        assert check_game_cost(game, parse_backend(method).exact_method) < TIME_BUDGET
 
 
 @pytest.mark.parametrize(
@@ -173,13 +173,13 @@ def test_a_long_device_emulation_is_refused_after_transpiling(capsys, backend, s
 def test_emulation_time_grows_with_the_shots_and_the_mitigation_circuits():
     from qiskit import QuantumCircuit
 
+    from qcards.execution.backends import parse_backend
     from qcards.execution.run import check_emulation_time
-    from qcards.execution.targets import parse_target
 
     circuit = QuantumCircuit(20)
     for _ in range(500):
         circuit.cx(0, 1)
-    target = parse_target("fake:FakeTorino")
+    target = parse_backend("fake:FakeTorino")
     check_emulation_time(target, [circuit], 20, 1_000, force=False)  # 100 x 500 gates: fits
     with pytest.raises(ResourceError, match="emulating fake:FakeTorino"):
         check_emulation_time(target, [circuit] * 10, 20, 100_000, force=False)

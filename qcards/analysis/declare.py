@@ -3,7 +3,7 @@
 Which game to declare is the question the paper's outlook leaves open ("payoffs that guide the
 suit declaration"). :func:`declare` evaluates a spec's hands as each of the four suit games,
 grand and null (null ouvert evaluates like null: the declarer's hand is known to the spec
-anyway), by any method of :func:`~qcards.analysis.evaluate.evaluate_spec`, and ranks them by the
+anyway), by any method of :func:`~qcards.analysis.evaluate.evaluate`, and ranks them by the
 declarer's win probability, then by the expected card points.
 
 Each variant is the spec written back as TOML with another ``trump`` and read again, so it is
@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from qcards.analysis.evaluate import EvaluationReport, evaluate_spec
+from qcards.analysis.evaluate import EvaluationReport, evaluate
 from qcards.errors import QcardsError
 from qcards.skat.cards import Trump
 from qcards.skat.deal_sampling import fresh_seed
@@ -61,7 +61,7 @@ def declare(
     ``spec`` is a spec or a spec's TOML text (``source`` names it): text is read under each
     game type in turn, so a spec whose prior no deal satisfies under its own game type still
     ranks the others, and lists its own as refused. ``options`` go to
-    :func:`~qcards.analysis.evaluate.evaluate_spec` (``model``, ``method``, ``construction``,
+    :func:`~qcards.analysis.evaluate.evaluate` (``model``, ``method``, ``construction``,
     ...). Refused variants come last, with the reason. With ``shots`` every game type is
     sampled with one seed, so on the same deals (common random numbers).
     """
@@ -74,7 +74,7 @@ def declare(
         except QcardsError as exc:
             out.append(GameChoice(game, None, str(exc)))
             continue
-        out.append(GameChoice(game, evaluate_spec(variant, **options)))
+        out.append(GameChoice(game, evaluate(variant, **options)))
     played = sorted(
         (c for c in out if c.report is not None),
         key=lambda c: (-c.report.p_win, -c.report.expected_points),

@@ -22,20 +22,19 @@ from qcards.analysis.sampled import (
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 from qcards.circuits.decode import decode_distribution
 from qcards.circuits.game import GameCircuit
-from qcards.circuits.task import GameTask
+from qcards.circuits.task import GameTask, as_task
 from qcards.errors import ModelError, ParameterError, ResourceError
+from qcards.execution.backends import EXACT_BACKENDS, parse_backend
 from qcards.execution.budget import check_work
 from qcards.execution.exact import exact_stage_probabilities, sparse_final_outcomes
 from qcards.execution.exact_methods import SPARSE
 from qcards.execution.sampling import sample_stages
 from qcards.execution.shots import check_shots
 from qcards.execution.sweeps import sweep
-from qcards.execution.targets import EXACT_TARGETS, parse_target
 from qcards.progress import duration
 from qcards.skat import fast_referee
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import fresh_seed
-from qcards.skat.fast_referee import evaluate
 from qcards.skat.referee import MODELS, estimate_paths, num_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
@@ -54,8 +53,8 @@ when ``shots`` are given."""
 DOUBLE_DUMMY_METHOD = "double-dummy"
 """The adversarial model's exact value from the double-dummy solver on every deal."""
 
-METHODS = (*EXACT_TARGETS, SAMPLING_METHOD, SHOTS_METHOD, "classical", "auto")
-"""How :func:`evaluate_spec` computes: an exact target of :mod:`qcards.execution.targets`,
+METHODS = (*EXACT_BACKENDS, SAMPLING_METHOD, SHOTS_METHOD, "classical", "auto")
+"""How :func:`evaluate` computes: an exact target of :mod:`qcards.execution.backends`,
 Aer's shots, ideal-device shots, the classical referee alone, or ``auto``."""
 
 SAMPLED = (SAMPLING_METHOD, SHOTS_METHOD, PIMC_METHOD)
@@ -86,7 +85,7 @@ def final_distribution(
     """Final snapshots: exact (``statevector``, ``mps``, ``ddsim``) or sampled (``aer``);
     ``force`` runs a simulation estimated to take longer than the time budget."""
     last = game.stages[-1]
-    if method in EXACT_TARGETS:
+    if method in EXACT_BACKENDS:
         probs = exact_stage_probabilities(game, [last], method=method, force=force)[last]
         return decode_distribution(game, last, probs)
     counts = sample_stages(game, [last], shots=shots, seed=seed, target=method)[last]
@@ -222,24 +221,32 @@ def paths_seconds(spec: Endgame, first: Card | None) -> float:
     return SPARSE.seconds(0, estimate_paths(spec, first), 0)
 
 
-def evaluate_spec(
-    spec: Endgame,
+def evaluate(
+    game: GameTask | Endgame,
     first: Card | None = None,
     model: str = "random",
     method: str = "auto",
     shots: int | None = None,
     seed: int | None = None,
-    construction: Construction | str = DEFAULT_CONSTRUCTION,
+    construction: Construction | str | None = None,
     force: bool = False,
     scheduler: str | None = None,
 ) -> EvaluationReport:
-    """Win probability and expected declarer points of ``spec`` by the chosen method.
+    """Win probability and expected declarer points of a game by the chosen method.
 
     The classical referee's exact value is reported beside an exact circuit's number. Sampled
     answers (``shots``) carry 95% intervals (:mod:`qcards.analysis.sampled`) and the seed they
     ran with; the referee is not run beside them, since they exist for sizes it cannot reach.
 
     Args:
+        game: a :class:`~qcards.circuits.task.GameTask`, or a spec with ``first`` and
+            ``construction`` (:func:`~qcards.circuits.task.as_task`: the inputs of
+            :func:`recommend`, :func:`~qcards.execution.run.run` and
+            :func:`~qcards.estimation.counting.count` too).
+        method: how the question is answered: ``auto`` (the cheapest exact method, or shots
+            when ``shots`` is given), ``classical`` (the exact referee), ``double-dummy``,
+            ``shots``, or an exact backend (:data:`~qcards.execution.backends.EXACT_BACKENDS`)
+            that runs the game circuit, or ``aer`` to sample it.
         shots: sample instead of computing exactly: random play samples the game circuit as
             an ideal device would (``auto`` or ``shots``; or Aer with ``aer``, 1000 shots when
             not given), the adversarial model solves that many sampled deals double dummy.
@@ -251,11 +258,11 @@ def evaluate_spec(
         scheduler: run the chunks of shots or sampled deals as Dask tasks
             (:func:`~qcards.execution.sweeps.sweep`); the same answer for the same seed.
     """
+    task = as_task(game, first, construction)
+    spec, first, construction = task.spec, task.first, task.construction
     used = resolve_method(method, model, shots)
     if spec.num_tricks == 0:
         return _game_over(spec, model, method)
-    task = GameTask(spec, first, construction)
-    construction = task.construction
     reason = None
     if method == "auto" and shots is None:
         choice = choose_exact(spec, first, model)
@@ -265,7 +272,9 @@ def evaluate_spec(
         return replace(report, method_reason=reason)
     if used == "classical":  # the fast referee checks its own time before any work
         num_qubits = construction.layout(spec, False).num_qubits
-        report = referee_report(evaluate(spec, model, first, force=force), num_qubits, construction)
+        report = referee_report(
+            fast_referee.evaluate(spec, model, first, force=force), num_qubits, construction
+        )
         return replace(report, method_reason=reason)
     # the circuit, with the referee beside it when the referee can answer (else no fraction)
     try:
@@ -273,14 +282,14 @@ def evaluate_spec(
     except ResourceError:
         referee = None
     else:
-        referee = evaluate(spec, model, first, force=force)
+        referee = fast_referee.evaluate(spec, model, first, force=force)
     check_work(spec, first, force, "evaluating this endgame", 1)
     game = task.build()
     num_qubits = game.num_qubits
-    parse_target(used, "method").check_capacity(num_qubits)  # refuse before any work
+    parse_backend(used, "method").check_capacity(num_qubits)  # refuse before any work
     exact_fraction = None if referee is None else referee.p_win
     deals = num_deals(spec) if referee is None else referee.num_deals
-    exact = parse_target(used, "method").exact_method
+    exact = parse_backend(used, "method").exact_method
     if exact is not None and exact.reads_final_rows:
         outcomes = sparse_final_outcomes(game, force, scheduler)
         return EvaluationReport(
@@ -301,7 +310,7 @@ def evaluate_spec(
     except ResourceError:
         # auto: DDSIM could not certify the support (too many tiny outcomes); a dense
         # statevector still answers exactly when the circuit fits in memory.
-        if method != "auto" or num_qubits > parse_target(DENSE_FALLBACK).max_qubits:
+        if method != "auto" or num_qubits > parse_backend(DENSE_FALLBACK).max_qubits:
             raise
         used = DENSE_FALLBACK
         dist = final_distribution(game, used, shots, seed, force)
@@ -332,7 +341,7 @@ def _game_over(spec: Endgame, model: str, method: str) -> EvaluationReport:
             "the outcome is known (or averages over the Skat's contents); use {method} classical "
             "or auto",
         )
-    return referee_report(evaluate(spec, model), 0)
+    return referee_report(fast_referee.evaluate(spec, model), 0)
 
 
 def referee_report(
@@ -391,7 +400,7 @@ def _classical_or_sampled(
 def evaluate_specs(
     specs: Sequence[Endgame], scheduler: str | None = None, **options
 ) -> list[EvaluationReport]:
-    """:func:`evaluate_spec` of each spec with the same keyword ``options``, in order.
+    """:func:`evaluate` of each spec with the same keyword ``options``, in order.
 
     The specs are independent: ``scheduler`` runs them as Dask tasks
     (:func:`~qcards.execution.sweeps.sweep`), and each report equals that of the spec evaluated
@@ -400,16 +409,16 @@ def evaluate_specs(
     is one spec of many chunks).
     """
     if options.get("shots") is not None and options.get("method", "auto") != SAMPLING_METHOD:
-        return [evaluate_spec(spec, scheduler=scheduler, **options) for spec in specs]
-    return sweep(partial(evaluate_spec, **options), specs, scheduler, "specs evaluated")
+        return [evaluate(spec, scheduler=scheduler, **options) for spec in specs]
+    return sweep(partial(evaluate, **options), specs, scheduler, "specs evaluated")
 
 
-def recommend_spec(
-    spec: Endgame,
+def recommend(
+    game: GameTask | Endgame,
     model: str = "random",
     method: str = "auto",
     seed: int | None = None,
-    construction: Construction | str = DEFAULT_CONSTRUCTION,
+    construction: Construction | str | None = None,
     scheduler: str | None = None,
     force: bool = False,
     shots: int | None = None,
@@ -417,14 +426,21 @@ def recommend_spec(
     """p_win of every first card of the declarer (who must lead), best first (equal chances:
     more expected points first).
 
-    Exact methods: each first card is one independent :func:`evaluate_spec`; ``scheduler`` runs
+    Exact methods: each first card is one independent :func:`evaluate`; ``scheduler`` runs
     them as Dask tasks (:func:`~qcards.execution.sweeps.sweep`: ``"local"`` or a scheduler
     address), with the same results as without. The work of all first cards together is
     estimated first and refused above :data:`~qcards.execution.budget.TIME_BUDGET` unless
     ``force``. With ``shots`` every card is sampled with one seed, so on the same deals
     (common random numbers; :func:`card_differences` measures the gaps), and ``scheduler``
-    runs each card's chunks of shots.
+    runs each card's chunks of shots. ``game`` is a spec or a task without a first card
+    (:func:`~qcards.circuits.task.as_task`).
     """
+    task = as_task(game, None, construction)
+    if task.first is not None:
+        raise ParameterError(
+            "game", "recommend ranks every first card: give a task without a first card"
+        )
+    spec, construction = task.spec, task.construction
     if spec.leader != spec.declarer:
         raise ModelError(
             f"recommend needs the declarer {spec.declarer} to lead the first trick "
@@ -438,7 +454,7 @@ def recommend_spec(
     if used in (SHOTS_METHOD, PIMC_METHOD):
         seed = fresh_seed(seed)
         reports = [
-            evaluate_spec(
+            evaluate(
                 spec, card, shots=shots, seed=seed, scheduler=scheduler, force=force, **options
             )
             for card in hand
@@ -452,7 +468,7 @@ def recommend_spec(
     if used not in (DOUBLE_DUMMY_METHOD, "classical"):  # the referee checks its own time
         check_work(spec, None, force, "recommending a first card", 1)
     one_card = partial(
-        evaluate_spec,
+        evaluate,
         spec,
         seed=seed,
         shots=shots,

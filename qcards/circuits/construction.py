@@ -215,4 +215,4 @@ NARROW_CONSTRUCTION = "paper"
 counting experiments): the CLI's ``run`` and ``count`` default."""
 
 DEVICE_CONSTRUCTION = "hardware"
-"""What ``run`` uses on device targets when the endgame is small enough for it."""
+"""What ``run`` uses on device backends when the endgame is small enough for it."""

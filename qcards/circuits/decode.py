@@ -1,4 +1,4 @@
-"""Measured outcomes back into game states: the decoding every target's results go through.
+"""Measured outcomes back into game states: the decoding every backend's results go through.
 
 :meth:`qcards.circuits.layout.GameLayout.decode` turns one outcome of the measured registers
 into a :class:`~qcards.skat.stages.Snapshot`; this module sums weights (exact probabilities,

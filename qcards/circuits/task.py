@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 from qcards.circuits.game import GameCircuit, build_game
 from qcards.circuits.oracle import WinCircuit, build_win_circuit
+from qcards.errors import ParameterError
 from qcards.skat.cards import Card
 from qcards.skat.spec import Endgame, parse_spec
 
@@ -51,3 +52,30 @@ class GameTask:
         spec = parse_spec(data["spec_text"], source=data["spec_path"])
         first = data.get("first")
         return cls(spec, None if first is None else Card.parse(first), data["construction"])
+
+
+def as_task(
+    game: GameTask | Endgame,
+    first: Card | None = None,
+    construction: Construction | str | None = None,
+) -> GameTask:
+    """The task that ``evaluate``, ``recommend``, ``run`` and ``count`` all take as their first
+    input: a :class:`GameTask` as it is, or a spec with the declarer's ``first`` card and the
+    ``construction`` (the default one when not given).
+
+    A task already says its first card and construction, so giving either beside a task is
+    refused (:class:`ParameterError`) rather than silently overriding or ignoring it."""
+    if isinstance(game, GameTask):
+        for name, value in (("first", first), ("construction", construction)):
+            if value is not None:
+                raise ParameterError(
+                    name,
+                    f"{{{name}}} is given twice: the GameTask already holds it; give a spec with "
+                    f"{{{name}}}, or set it in the GameTask",
+                )
+        return game
+    if not isinstance(game, Endgame):
+        raise ParameterError(
+            "game", f"{{game}} must be an Endgame (a spec) or a GameTask, got {type(game).__name__}"
+        )
+    return GameTask(game, first, DEFAULT_CONSTRUCTION if construction is None else construction)

@@ -13,7 +13,7 @@ from qcards.circuits.construction import DEFAULT_CONSTRUCTION, construction_name
 from qcards.errors import QcardsError, SpecError
 from qcards.estimation.algorithms import algorithm_names
 from qcards.estimation.options import EstimationOptions
-from qcards.execution.targets import target_names
+from qcards.execution.backends import backend_names
 from qcards.skat.cards import Card, CardError
 from qcards.skat.referee import MODELS
 from qcards.skat.spec import Endgame, load_spec
@@ -112,7 +112,7 @@ def estimation_arguments(parser, epsilon: float = 0.01, eval_qubits: int = 4) ->
     parser.add_argument(
         "--eval-qubits", type=int, default=eval_qubits, help="phase-estimation qubits (canonical)"
     )
-    names = [n for n in target_names() if not n.startswith("ibm:")]
+    names = [n for n in backend_names() if not n.startswith("ibm:")]
     parser.add_argument(
         "--backend", default="sparse", help=f"one of {', '.join(names)} (default sparse)"
     )

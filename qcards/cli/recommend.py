@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qcards.analysis.evaluate import card_differences, recommend_spec
+from qcards.analysis.evaluate import card_differences, recommend
 from qcards.cli.common import evaluation_arguments, load, print_json, print_table, spec_argument
 
 
@@ -14,7 +14,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    ranked = recommend_spec(
+    ranked = recommend(
         load(args.spec, args.history),
         args.model,
         args.method,

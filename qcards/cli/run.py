@@ -19,9 +19,9 @@ from qcards.cli.common import (
 )
 from qcards.cli.hardware import add_hardware_arguments, check_hardware_arguments, run_hardware
 from qcards.errors import ParameterError, QcardsError
+from qcards.execution.backends import LOCAL_BACKENDS
 from qcards.execution.mitigation import MITIGATIONS
-from qcards.execution.run import run_task
-from qcards.execution.targets import LOCAL_TARGETS
+from qcards.execution.run import run as run_game
 from qcards.files import figure_format
 from qcards.viz.plots import save_histogram, save_points_histogram
 
@@ -32,7 +32,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--backend",
         default="aer",
-        help=f"one of {', '.join(LOCAL_TARGETS)}; fake:NAME (e.g. fake:FakeTorino), "
+        help=f"one of {', '.join(LOCAL_BACKENDS)}; fake:NAME (e.g. fake:FakeTorino), "
         "fake-aer:NAME, ibm:NAME",
     )
     p.add_argument("--shots", type=int, default=1000)
@@ -62,7 +62,7 @@ def add_parser(sub) -> None:
     # devices: the hardware construction where it can be built (fewest two-qubit gates);
     # elsewhere paper, the narrower circuit at the paper's sizes (15 qubits for four cards)
     construction_argument(
-        p, default=None, note="hardware on fake: and ibm: targets when it fits, else paper"
+        p, default=None, note="hardware on fake: and ibm: backends when it fits, else paper"
     )
     json_argument(p)
     force_argument(p)
@@ -105,7 +105,7 @@ def run(args) -> int:
             return 0
         report, extra = submitted
     else:
-        report = run_task(
+        report = run_game(
             task, args.backend, args.shots, args.seed, announce, args.mitigate, args.force
         )
     extra["construction"] = str(task.construction)
@@ -124,7 +124,7 @@ def run(args) -> int:
 
 
 def default_construction(spec, first, args) -> str:
-    """:data:`DEVICE_CONSTRUCTION` on device targets when the endgame is small enough for it,
+    """:data:`DEVICE_CONSTRUCTION` on device backends when the endgame is small enough for it,
     else :data:`NARROW_CONSTRUCTION`."""
     if not args.backend.startswith(("fake:", "fake-aer:", "ibm:")):
         return NARROW_CONSTRUCTION

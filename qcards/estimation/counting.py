@@ -32,15 +32,18 @@ from fractions import Fraction
 from qiskit.primitives import BaseSamplerV2
 from qiskit_algorithms import EstimationProblem
 
+from qcards.circuits.construction import Construction
 from qcards.circuits.oracle import WinCircuit
-from qcards.circuits.task import GameTask
+from qcards.circuits.task import GameTask, as_task
 from qcards.estimation.amplitude import estimate_amplitude
 from qcards.estimation.options import EstimationOptions
+from qcards.execution.backends import parse_backend
 from qcards.execution.budget import check_work
 from qcards.execution.exact import check_circuit_time
 from qcards.execution.sampling import default_sampler
-from qcards.execution.targets import parse_target
+from qcards.skat.cards import Card
 from qcards.skat.referee import estimate_paths, paths
+from qcards.skat.spec import Endgame
 
 
 @dataclass(frozen=True)
@@ -106,16 +109,21 @@ def estimation_problem(win: WinCircuit) -> EstimationProblem:
 
 
 def count(
-    task: GameTask,
+    game: GameTask | Endgame,
     options: EstimationOptions | None = None,
     sampler: BaseSamplerV2 | None = None,
     force: bool = False,
+    *,
+    first: Card | None = None,
+    construction: Construction | str | None = None,
 ) -> CountResult:
-    """Estimate p_win of ``task`` by quantum counting or amplitude estimation.
+    """Estimate p_win of a game by quantum counting or amplitude estimation.
 
     Args:
-        task: the spec, the declarer's fixed first card and the construction of the game
-            circuit inside A.
+        game: a :class:`GameTask` (the spec, the declarer's fixed first card and the
+            construction of the game circuit inside A), or a spec with ``first`` and
+            ``construction`` (:func:`~qcards.circuits.task.as_task`, as for ``evaluate`` and
+            ``run``).
         options: the algorithm and its settings (:class:`EstimationOptions`; defaults: IAE at
             epsilon 0.01 on the ``sparse`` engine).
         sampler: any ``BaseSamplerV2`` (an IBM runtime sampler, a noisy simulator, ...) instead
@@ -124,6 +132,7 @@ def count(
         force: run even when the work is estimated to exceed
             :data:`~qcards.execution.budget.TIME_BUDGET` (refused otherwise, before any work).
     """
+    task = as_task(game, first, construction)
     options = options or EstimationOptions()
     spec, first = task.spec, task.first
     # the referee's enumeration below, and the algorithm's Grover powers (up to about
@@ -134,7 +143,7 @@ def count(
     win = task.win_circuit()
     width = win.num_qubits + options.extra_qubits
     if sampler is None:
-        target = parse_target(options.backend)
+        target = parse_backend(options.backend)
         target.check_capacity(width)
         paths_estimate = estimate_paths(spec, first)
         check_circuit_time(

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from qcards.errors import ParameterError
 from qcards.estimation.algorithms import EstimationAlgorithm, get_algorithm
+from qcards.execution.backends import check_seed
 from qcards.execution.budget import check_shot_memory
-from qcards.execution.targets import check_seed
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class EstimationOptions:
         eval_qubits: evaluation qubits m of phase estimation (``canonical``).
         shots: shots per circuit.
         seed: sampler seed.
-        backend: the target the circuits run on (:func:`qcards.execution.targets.parse_target`;
+        backend: the target the circuits run on (:func:`qcards.execution.backends.parse_backend`;
             ``sparse`` by default: qcards' exact engine, :mod:`qcards.execution.sparse_sampler`);
             ignored when a sampler is given.
     """

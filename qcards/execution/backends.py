@@ -1,9 +1,16 @@
-"""The execution-target registry: every simulator and device qcards runs on, by one name.
+"""The backend registry: every simulator and device qcards runs a circuit on, by one name.
 
-Each built-in target is one :class:`TargetKind` record in :data:`TARGET_KINDS` (the way sinter
+*Backend* is qcards' one word for where a circuit runs, in the library (``backend=`` of
+:func:`qcards.execution.run.run`, :class:`~qcards.estimation.options.EstimationOptions`) and on
+the command line (``--backend``). (Qiskit's ``Target``, a device's description for the
+transpiler, is a different thing: the transpile target below.) ``evaluate``'s ``method`` is
+how a question is answered: the classical referee, double dummy, shots, or an exact backend of
+:data:`EXACT_BACKENDS` running the circuit.
+
+Each built-in backend is one :class:`BackendKind` record in :data:`BACKEND_KINDS` (the way sinter
 keeps its built-in decoders in one table): its sampler factory, what it transpiles for, the
-exact method it offers (if any) and the widest circuit it holds. :func:`parse_target` turns a
-name into a :class:`Target`; every command and function asks it, so a name means the same
+exact method it offers (if any) and the widest circuit it holds. :func:`parse_backend` turns a
+name into a :class:`Backend`; every command and function asks it, so a name means the same
 everywhere:
 
 ``statevector``
@@ -42,20 +49,20 @@ from qcards.execution.extras import require
 
 
 @dataclass(frozen=True)
-class TargetKind:
+class BackendKind:
     """One entry of the registry.
 
     Attributes:
-        name: the target's name, or the prefix of a device family (``fake:``).
+        name: the backend's name, or the prefix of a device family (``fake:``).
         description: one line for help texts.
-        max_qubits: widest circuit the target accepts (for devices: the active qubits an
+        max_qubits: widest circuit the backend accepts (for devices: the active qubits an
             emulation may keep; ``None``: the device's own size decides).
-        exact_method: how the target computes exact probabilities, with its memory and time
+        exact_method: how the backend computes exact probabilities, with its memory and time
             estimates (:class:`~qcards.execution.exact_methods.ExactMethod`), or ``None`` if it
             only samples.
-        make_sampler: ``(target, seed, shots) -> (transpile target, BaseSamplerV2)``; the
+        make_sampler: ``(backend, seed, shots) -> (transpile target, BaseSamplerV2)``; the
             transpile target is ``None`` for a sampler that takes circuits as built.
-        aliases: other names of the same target.
+        aliases: other names of the same backend.
         extra: the optional dependency group it needs (``pip install qcards[<extra>]``).
         device: a family of devices (``fake:<Device>``), whose circuits are transpiled to the
             device's coupling map and gates.
@@ -82,10 +89,10 @@ class TargetKind:
 
 
 @dataclass(frozen=True)
-class Target:
-    """A parsed target name: the registry entry and, for a device family, the device."""
+class Backend:
+    """A parsed backend name: the registry entry and, for a device family, the device."""
 
-    kind: TargetKind
+    kind: BackendKind
     device: str | None = None
 
     @property
@@ -102,7 +109,7 @@ class Target:
 
     @property
     def simulated_method(self) -> ExactMethod:
-        """The exact method whose cost a local simulation on this target has: its own, or a
+        """The exact method whose cost a local simulation on this backend has: its own, or a
         dense statevector for Aer's automatic choice (what it picks for the game circuits)."""
         return self.exact_method or STATEVECTOR
 
@@ -121,7 +128,7 @@ class Target:
         return self.kind.hardware
 
     def check_capacity(self, num_qubits: int) -> None:
-        """Refuse, before any work, a circuit wider than the target holds."""
+        """Refuse, before any work, a circuit wider than the backend holds."""
         check_capacity(num_qubits, self.kind.name.rstrip(":"), self.max_qubits)
 
     def sampler(self, seed: int | None = None, shots: int = 1024):
@@ -158,7 +165,7 @@ def check_capacity(num_qubits: int, method: str, limit: int | None) -> None:
 
 
 def _aer_sampler(aer_method: str) -> Callable:
-    def make(target: Target, seed: int | None, shots: int):
+    def make(backend: Backend, seed: int | None, shots: int):
         from qiskit_aer import AerSimulator
         from qiskit_aer.primitives import SamplerV2
 
@@ -169,13 +176,13 @@ def _aer_sampler(aer_method: str) -> Callable:
     return make
 
 
-def _sparse_sampler(target: Target, seed: int | None, shots: int):
+def _sparse_sampler(backend: Backend, seed: int | None, shots: int):
     from qcards.execution.sparse_sampler import SparseSampler
 
     return None, SparseSampler(default_shots=shots, seed=seed)  # no transpilation: gates whole
 
 
-def _ddsim_sampler(target: Target, seed: int | None, shots: int):
+def _ddsim_sampler(backend: Backend, seed: int | None, shots: int):
     from mqt.ddsim import DDSIMProvider
     from mqt.ddsim.primitives import Sampler as DDSIMSampler
 
@@ -184,23 +191,23 @@ def _ddsim_sampler(target: Target, seed: int | None, shots: int):
     )
 
 
-def _trajectory_sampler(target: Target, seed: int | None, shots: int):
+def _trajectory_sampler(backend: Backend, seed: int | None, shots: int):
     from qcards.execution.noisy import PauliTrajectorySampler, fake_device
 
-    device = fake_device(target.device)
+    device = fake_device(backend.device)
     sampler = PauliTrajectorySampler(
         device, default_shots=shots, seed=seed, threads=aer.AER_MAX_THREADS or 0
     )
     return device, sampler
 
 
-def _device_noise_sampler(target: Target, seed: int | None, shots: int):
+def _device_noise_sampler(backend: Backend, seed: int | None, shots: int):
     from qiskit_aer.noise import NoiseModel
     from qiskit_aer.primitives import SamplerV2
 
     from qcards.execution.noisy import fake_device
 
-    device = fake_device(target.device)
+    device = fake_device(backend.device)
     options = {
         **aer.backend_options("statevector"),
         "noise_model": NoiseModel.from_backend(device),
@@ -209,8 +216,8 @@ def _device_noise_sampler(target: Target, seed: int | None, shots: int):
     return device, sampler
 
 
-def _ibm_sampler(target: Target, seed: int | None, shots: int):
-    device = ibm.ibm_backend(target.name)
+def _ibm_sampler(backend: Backend, seed: int | None, shots: int):
+    device = ibm.ibm_backend(backend.name)
     return device, ibm.make_sampler(device, ibm.Suppression(), seed)
 
 
@@ -219,17 +226,17 @@ DENSE_LIMIT = 28
 
 IBM_PREFIX = ibm.PREFIX
 
-TARGET_KINDS: dict[str, TargetKind] = {
+BACKEND_KINDS: dict[str, BackendKind] = {
     kind.name: kind
     for kind in (
-        TargetKind(
+        BackendKind(
             "statevector",
             "Aer's dense statevector (exact)",
             DENSE_LIMIT,
             STATEVECTOR,
             _aer_sampler("statevector"),
         ),
-        TargetKind(
+        BackendKind(
             "mps",
             "Aer's matrix product states (exact to SVD rounding)",
             # the state is stored by its entanglement, not its width (the game states are
@@ -239,14 +246,14 @@ TARGET_KINDS: dict[str, TargetKind] = {
             _aer_sampler("matrix_product_state"),
             aliases=("aer-mps",),
         ),
-        TargetKind(
+        BackendKind(
             "sparse",
             "qcards' sparse exact engine (paths x gates; no width limit)",
             None,  # the engine refuses a state too large for memory before allocating it
             SPARSE,
             _sparse_sampler,
         ),
-        TargetKind(
+        BackendKind(
             "ddsim",
             "MQT DDSIM decision diagrams (exact)",
             # a decision diagram's size follows the number of paths, not the width; 200 is a
@@ -256,14 +263,14 @@ TARGET_KINDS: dict[str, TargetKind] = {
             _ddsim_sampler,
             extra="ddsim",
         ),
-        TargetKind(
+        BackendKind(
             "aer",
             "Aer's sampler, automatic method (shots)",
             DENSE_LIMIT,
             None,
             _aer_sampler("automatic"),
         ),
-        TargetKind(
+        BackendKind(
             "fake:",
             "a fake IBM device, Pauli-twirled noise by trajectories (fast)",
             DENSE_LIMIT,
@@ -273,7 +280,7 @@ TARGET_KINDS: dict[str, TargetKind] = {
             emulated=True,
             trajectories=True,
         ),
-        TargetKind(
+        BackendKind(
             "fake-aer:",
             "a fake IBM device, Aer's full noise model shot by shot (slow reference)",
             DENSE_LIMIT,
@@ -282,7 +289,7 @@ TARGET_KINDS: dict[str, TargetKind] = {
             extra="ibm",
             emulated=True,
         ),
-        TargetKind(
+        BackendKind(
             IBM_PREFIX,
             "IBM Quantum hardware (qiskit-ibm-runtime)",
             None,
@@ -294,18 +301,18 @@ TARGET_KINDS: dict[str, TargetKind] = {
     )
 }
 
-_ALIASES = {alias: kind.name for kind in TARGET_KINDS.values() for alias in kind.aliases}
+_ALIASES = {alias: kind.name for kind in BACKEND_KINDS.values() for alias in kind.aliases}
 
-LOCAL_TARGETS = tuple(k.name for k in TARGET_KINDS.values() if not k.is_family)
+LOCAL_BACKENDS = tuple(k.name for k in BACKEND_KINDS.values() if not k.is_family)
 """The simulators of this machine, by name."""
 
-EXACT_TARGETS = tuple(k.name for k in TARGET_KINDS.values() if k.exact_method)
-"""The targets that compute exact probabilities."""
+EXACT_BACKENDS = tuple(k.name for k in BACKEND_KINDS.values() if k.exact_method)
+"""The backends that compute exact probabilities."""
 
 
-def target_names(local_only: bool = False) -> tuple[str, ...]:
-    """Every name :func:`parse_target` accepts (devices as ``prefix<Device>``), for help texts."""
-    kinds = TARGET_KINDS.values()
+def backend_names(local_only: bool = False) -> tuple[str, ...]:
+    """Every name :func:`parse_backend` accepts (devices as ``prefix<Device>``), for help texts."""
+    kinds = BACKEND_KINDS.values()
     return tuple(
         k.name + ("<Device>" if k.is_family else "")
         for k in kinds
@@ -313,20 +320,20 @@ def target_names(local_only: bool = False) -> tuple[str, ...]:
     )
 
 
-def parse_target(name: str, parameter: str = "backend") -> Target:
-    """The :class:`Target` called ``name``; an unknown name raises :class:`ParameterError`."""
+def parse_backend(name: str, parameter: str = "backend") -> Backend:
+    """The :class:`Backend` called ``name``; an unknown name raises :class:`ParameterError`."""
     name = _ALIASES.get(name, name)
-    kind = TARGET_KINDS.get(name)
+    kind = BACKEND_KINDS.get(name)
     if kind is not None and not kind.is_family:
-        return Target(kind)
-    for kind in TARGET_KINDS.values():
+        return Backend(kind)
+    for kind in BACKEND_KINDS.values():
         if kind.is_family and name.startswith(kind.name):
             device = name.removeprefix(kind.name)
             if not device:
                 raise ParameterError(
                     parameter, f"{parameter} {name!r} names no device (e.g. {kind.name}FakeTorino)"
                 )
-            return Target(kind, device)
+            return Backend(kind, device)
     raise ParameterError(
-        parameter, f"unknown {parameter} {name!r} (expected {' | '.join(target_names())})"
+        parameter, f"unknown {parameter} {name!r} (expected {' | '.join(backend_names())})"
     )

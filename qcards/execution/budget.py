@@ -89,7 +89,7 @@ def check_memory(
 def _way_forward(alternative: str, force: bool = False) -> str:
     """What a refused exact computation can do instead: sample the circuit shot by shot, which
     reaches any size (:mod:`qcards.execution.shots`); where ``alternative`` is ``backend``
-    (``run``, whose shots are given) that is the sparse target."""
+    (``run``, whose shots are given) that is the sparse backend."""
     forced = "{force} to run it anyway, " if force else ""
     if alternative == "backend":
         return (

@@ -1,4 +1,4 @@
-"""Exact nonzero amplitudes from MQT DDSIM's decision diagrams (the ``ddsim`` target).
+"""Exact nonzero amplitudes from MQT DDSIM's decision diagrams (the ``ddsim`` backend).
 
 A decision diagram's size follows the number of game paths rather than the width, so DDSIM holds
 wide game circuits that a dense statevector cannot.

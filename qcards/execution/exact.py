@@ -1,6 +1,6 @@
 """Exact probabilities of a game circuit's registers after each stage.
 
-The target's exact method decides how (:mod:`qcards.execution.exact_methods`): qcards' sparse
+The backend's exact method decides how (:mod:`qcards.execution.exact_methods`): qcards' sparse
 engine runs the circuit once and reads every stage on the way; Aer's statevector or MPS
 simulator saves the probabilities of every stage in one run; DDSIM reads them from its decision
 diagram, one run per stage. Every method first checks that the state fits the memory budget and
@@ -15,10 +15,10 @@ from qiskit.circuit import QuantumCircuit, Qubit
 
 from qcards.circuits.game import GameCircuit
 from qcards.errors import ParameterError, ResourceError
+from qcards.execution.backends import EXACT_BACKENDS, parse_backend
 from qcards.execution.budget import check_memory, check_time, sparse_memory_guard
 from qcards.execution.exact_methods import ExactMethod
 from qcards.execution.extras import require
-from qcards.execution.targets import EXACT_TARGETS, parse_target
 from qcards.skat.referee import estimate_paths
 from qcards.skat.stages import Stage
 
@@ -45,12 +45,12 @@ def exact_stage_probabilities(
         force: run even when the simulation is estimated to take longer than
             :data:`~qcards.execution.budget.TIME_BUDGET` (memory refusals stand).
     """
-    target = parse_target(method, "method")
+    target = parse_backend(method, "method")
     exact = target.exact_method
     if exact is None:
         raise ParameterError(
             "method",
-            f"method {method!r} samples; an exact method is one of {' | '.join(EXACT_TARGETS)}",
+            f"method {method!r} samples; an exact method is one of {' | '.join(EXACT_BACKENDS)}",
         )
     target.check_capacity(game.num_qubits)
     wanted = list(stages or game.stages)

@@ -1,7 +1,7 @@
-"""The exact methods: how a target computes a game circuit's exact probabilities, with what it
+"""The exact methods: how a backend computes a game circuit's exact probabilities, with what it
 costs.
 
-Each exact target of :mod:`qcards.execution.targets` holds one :class:`ExactMethod` record:
+Each exact backend of :mod:`qcards.execution.backends` holds one :class:`ExactMethod` record:
 its stage probabilities, its peak memory and its time, both estimated before any work from the
 circuit's width, gates and play paths (Knuth's estimator,
 :func:`qcards.skat.referee.estimate_paths`). The guards of :mod:`qcards.execution.budget`

@@ -5,7 +5,7 @@
 ========  ==============================================  =====================================
 extra     packages                                        for
 ========  ==============================================  =====================================
-ddsim     mqt.ddsim                                       the ``ddsim`` target (decision diagrams)
+ddsim     mqt.ddsim                                       the ``ddsim`` backend (decision diagrams)
 ibm       qiskit-ibm-runtime                              ``ibm:`` hardware, ``fake:`` devices
 dask      dask[distributed]                               ``--dask`` sweeps
 estimate  qdk                                             ``--fault-tolerant`` (resource estimator)

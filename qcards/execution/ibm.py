@@ -41,7 +41,7 @@ from qcards.execution.transpile import (
 )
 
 PREFIX = "ibm:"
-"""Target names of IBM Quantum devices: ``ibm:<Device>``."""
+"""Backend names of IBM Quantum devices: ``ibm:<Device>``."""
 
 DD_SEQUENCES = ("XX", "XpXm", "XY4")
 """The runtime's ``dynamical_decoupling.sequence_type`` values."""

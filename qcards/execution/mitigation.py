@@ -7,7 +7,7 @@
     :mod:`qcards.skat.consistency`); the win probability is taken over the kept shots.
 ``readout``
     readout-error mitigation with ``mthree`` (M3): the measured qubits' assignment matrices are
-    calibrated by running two circuits on the same target (every measured qubit prepared in 0,
+    calibrated by running two circuits on the same backend (every measured qubit prepared in 0,
     then in 1), and the counts are corrected into quasi-probabilities before decoding.
 ``zne``
     zero-noise extrapolation: the transpiled circuit's two-qubit gates are folded with

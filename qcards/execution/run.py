@@ -1,6 +1,6 @@
 """Run a spec's game circuit on a named target: transpile, report its size, sample, decode.
 
-The circuit is transpiled to the target with Qiskit's preset pass manager
+The circuit is transpiled to the backend with Qiskit's preset pass manager
 (:mod:`qcards.execution.transpile`), its two-qubit gate count and depth are reported *before*
 it runs, and the measured outcomes are decoded into game states (:mod:`qcards.circuits.decode`).
 """
@@ -11,18 +11,19 @@ import math
 
 import numpy as np
 
+from qcards.circuits.construction import Construction
 from qcards.circuits.decode import outcome_labels, regroup
 from qcards.circuits.lowering import lower
-from qcards.circuits.task import GameTask
+from qcards.circuits.task import GameTask, as_task
 from qcards.errors import ResourceError
 from qcards.execution import isolated
+from qcards.execution.backends import check_seed, parse_backend
 from qcards.execution.budget import check_shot_memory, check_time
 from qcards.execution.exact import check_game_cost
 from qcards.execution.exact_methods import STATEVECTOR
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
 from qcards.execution.results import RunReport
 from qcards.execution.shots import sample_game
-from qcards.execution.targets import check_seed, parse_target
 from qcards.execution.transpile import (
     measured_circuit,
     outcome_counts,
@@ -30,25 +31,33 @@ from qcards.execution.transpile import (
     transpiled_size,
 )
 from qcards.intervals import wilson
+from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.spec import Endgame
 
 
-def run_task(
-    task: GameTask,
+def run(
+    game: GameTask | Endgame,
     backend: str = "aer",
     shots: int = 1000,
     seed: int | None = None,
     on_transpiled=None,
     mitigate: str = "none",
     force: bool = False,
+    *,
+    first: Card | None = None,
+    construction: Construction | str | None = None,
 ) -> RunReport:
-    """Sample the final game state of ``task`` on the target ``backend`` and decode the outcomes.
+    """Sample the final game state of a game on ``backend`` and decode the outcomes.
 
     ``ibm:NAME`` runs on IBM hardware (:func:`qcards.execution.ibm.run_on_ibm`: the job is
     recorded in the job store before waiting; ``mitigate="all"`` also turns on the runtime's
     twirling and dynamical decoupling).
 
     Args:
+        game: a :class:`GameTask`, or a spec with ``first`` and ``construction``
+            (:func:`~qcards.circuits.task.as_task`, as for ``evaluate`` and ``count``).
+        backend: where the circuit runs (:func:`~qcards.execution.backends.parse_backend`).
         on_transpiled: called with the :class:`TranspiledSize` before the circuit runs.
         mitigate: one of :data:`~qcards.execution.mitigation.MITIGATIONS`
             (:mod:`qcards.execution.mitigation`); zne runs the circuit once per noise scale,
@@ -56,9 +65,10 @@ def run_task(
         force: run even when the simulation is estimated to take longer than
             :data:`~qcards.execution.budget.TIME_BUDGET` (refused otherwise, before any work).
     """
+    task = as_task(game, first, construction)
     mitigation = Mitigation.parse(mitigate)
     mitigation.require()
-    target = parse_target(backend)
+    target = parse_backend(backend)
     check_seed(seed)
     if target.is_hardware:
         from qcards.execution.ibm import run_on_ibm
@@ -80,8 +90,8 @@ def run_task(
     transpile_target, sampler = target.sampler(seed)
     emulated = target.is_emulated
     if transpile_target is None:
-        # a target that runs circuits as built (the sparse engine): the size reported is that
-        # of the same circuit lowered to {cx, u}, for comparison with the other targets
+        # a backend that runs circuits as built (the sparse engine): the size reported is that
+        # of the same circuit lowered to {cx, u}, for comparison with the other backends
         transpiled = measured_circuit(game)
         size = transpiled_size(lower(transpiled))
     else:
@@ -145,9 +155,9 @@ def sampled_counts(sampler, circuits, shots: int) -> list[dict]:
 
 
 def sample_on(backend: str, seed: int | None, circuits, shots: int) -> list[dict]:
-    """:func:`sampled_counts` on a fresh sampler of the target ``backend`` (module level, for
+    """:func:`sampled_counts` on a fresh sampler of the backend ``backend`` (module level, for
     :func:`qcards.execution.isolated.call`)."""
-    _, sampler = parse_target(backend).sampler(seed)
+    _, sampler = parse_backend(backend).sampler(seed)
     return sampled_counts(sampler, circuits, shots)
 
 

@@ -1,5 +1,5 @@
 """Shots from a target: the game's registers measured after chosen stages, and a sampler that
-transpiles for its target (what amplitude estimation runs on)."""
+transpiles for its backend (what amplitude estimation runs on)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from qiskit.primitives import BaseSamplerV2
 
 from qcards.circuits.game import GameCircuit
 from qcards.errors import ModelError
+from qcards.execution.backends import parse_backend
 from qcards.execution.budget import check_shot_memory
-from qcards.execution.targets import parse_target
 from qcards.execution.transpile import measured_circuit, outcome_counts
 from qcards.skat.stages import Stage
 
@@ -23,8 +23,8 @@ def sample_stages(
     seed: int | None = None,
     target: str = "aer",
 ) -> dict[Stage, dict[int, int]]:
-    """Measure the registers after each stage, ``shots`` times per stage, on a local target."""
-    parsed = parse_target(target)
+    """Measure the registers after each stage, ``shots`` times per stage, on a local backend."""
+    parsed = parse_backend(target)
     parsed.check_capacity(game.num_qubits)
     backend, sampler = parsed.sampler(seed)
     circuits = [measured_circuit(game, stage) for stage in stages]
@@ -64,14 +64,14 @@ class TranspilingSampler(BaseSamplerV2):
 def default_sampler(
     backend: str = "ddsim", shots: int = 100, seed: int | None = None
 ) -> BaseSamplerV2:
-    """A SamplerV2 that transpiles for, and runs on, the named target.
+    """A SamplerV2 that transpiles for, and runs on, the named backend.
 
     ``ddsim`` is MQT DDSIM's decision-diagram sampler: the game states are sums of few
     orthogonal paths, which decision diagrams store compactly, and a Grover power runs about
     a hundred times faster than on Aer's dense statevector (``benchmarks/bench_counting.py``).
-    Any other local or ``fake:`` target of :mod:`qcards.execution.targets` works too.
+    Any other local or ``fake:`` backend of :mod:`qcards.execution.backends` works too.
     """
-    target = parse_target(backend)
+    target = parse_backend(backend)
     if target.is_hardware:
         raise ModelError(
             f"backend {backend!r}: amplitude estimation runs a chain of dependent circuits and "

@@ -11,7 +11,7 @@ names the first invariant it breaks:
   :meth:`~qcards.skat.stages.Snapshot.to_move`);
 * every trick taken was taken by the seat the rules name (its one winner).
 
-Pure Python: shared by every target's decoding (``detect`` in
+Pure Python: shared by every backend's decoding (``detect`` in
 :func:`qcards.circuits.decode.decode_counts`).
 """
 

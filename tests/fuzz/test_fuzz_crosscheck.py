@@ -1,7 +1,7 @@
 """The circuits against the referee on 200 fixed generated endgames, exactly.
 
 For each spec of :data:`SPECS` the game circuit runs on the sparse engine
-(:func:`qcards.analysis.evaluate.evaluate_spec` with ``method="sparse"``), and its p_win and
+(:func:`qcards.analysis.evaluate.evaluate` with ``method="sparse"``), and its p_win and
 expected points must equal the classical referee's fractions (:func:`qcards.skat.referee.evaluate`)
 to 1e-9: every spec with the ``efficient`` construction, every fourth with ``paper``, and the
 small ones among every other spec with ``hardware`` (:data:`HARDWARE_SUBSET`; it may refuse an
@@ -20,7 +20,7 @@ import random
 
 import pytest
 
-from qcards.analysis.evaluate import evaluate_spec
+import qcards
 from qcards.errors import ParameterError
 from qcards.skat.cards import FULL_DECK, SUITS, Trump, points
 from qcards.skat.referee import evaluate
@@ -100,7 +100,7 @@ little beyond (a three-trick endgame with four unknown cards takes 2.5 minutes t
 
 def check(spec: Endgame, construction: str) -> None:
     referee = evaluate(spec)
-    report = evaluate_spec(spec, method="sparse", construction=construction)
+    report = qcards.evaluate(spec, method="sparse", construction=construction)
     assert report.method == "sparse"
     assert abs(report.p_win - float(referee.p_win)) <= TOLERANCE, (
         f"{spec.source} ({construction}): circuit p_win {report.p_win!r}, referee "
