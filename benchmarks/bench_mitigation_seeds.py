@@ -10,14 +10,22 @@ how often |p_win - exact| <= 0.05, how often the 95% interval covers the exact v
 absolute error, and (for ``all``) how often the fit was dropped.
 
     python benchmarks/bench_mitigation_seeds.py [--seeds 10] [--shots 1000] [--quick]
-        [--examples four-card,six-card]
+        [--examples four-card,six-card] [--record FILE]
+
+A seed of the six-card example takes about half an hour on this machine (its Pauli trajectories
+on the transpiled hardware circuit), so each finished seed is appended to ``--record`` (JSON
+lines; by default ``benchmarks/results/mitigation_seeds.jsonl``) and seeds already recorded for
+the same example, backend and shots are not run again: the study can be split over several
+sessions and the table is always printed from every recorded seed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import time
+from pathlib import Path
 
 from qcards.circuits.task import GameTask
 from qcards.execution.backends import parse_backend
@@ -28,6 +36,7 @@ from qcards.paper.examples import EXAMPLES
 from qcards.skat.referee import evaluate
 
 BACKEND = "fake:FakeTorino"
+RECORD = Path(__file__).parent / "results" / "mitigation_seeds.jsonl"
 ESTIMATORS = {
     "raw": Mitigation("none", False, False, False),
     "detect": Mitigation("detect", True, False, False),
@@ -64,6 +73,7 @@ def main() -> None:
         default="four-card,six-card",
         help="comma-separated paper examples (default: four-card,six-card)",
     )
+    parser.add_argument("--record", type=Path, default=RECORD, help="JSON lines of finished seeds")
     args = parser.parse_args()
     seeds, shots = (2, 300) if args.quick else (args.seeds, args.shots)
     print(f"# Mitigation over {seeds} seeds on {BACKEND} ({shots} shots a run)\n")
@@ -74,30 +84,75 @@ def main() -> None:
         parser.error(f"unknown example {unknown[0]!r}; choose from {', '.join(EXAMPLES)}")
     for example in (EXAMPLES[name] for name in chosen):
         exact = float(evaluate(example.spec()).p_win)
-        rows = {name: [] for name in ESTIMATORS}
-        start = time.perf_counter()
+        recorded = read_records(args.record, example.key, shots)
         for seed in range(1, seeds + 1):
-            for name, result in one_seed(example, seed, shots).items():
-                rows[name].append(result)
-            done = ", ".join(f"{name} {values[-1][0]:.3f}" for name, values in rows.items())
+            if seed in recorded:
+                continue
+            start = time.perf_counter()
+            results = one_seed(example, seed, shots)
+            recorded[seed] = record = {
+                "example": example.key,
+                "backend": BACKEND,
+                "shots": shots,
+                "seed": seed,
+                "minutes": round((time.perf_counter() - start) / 60, 1),
+                "load": round(os.getloadavg()[0], 1),
+                "estimators": {
+                    name: {"p_win": p, "ci": ci and list(ci), "extrapolation": z}
+                    for name, (p, ci, z) in results.items()
+                },
+            }
+            with args.record.open("a") as out:  # kept before the next seed starts
+                out.write(json.dumps(record, default=str) + "\n")
+            done = ", ".join(f"{name} {p:.3f}" for name, (p, _, _) in results.items())
             print(f"<!-- {example.key} seed {seed}: {done} -->", flush=True)
-        seconds = time.perf_counter() - start
-        print(f"## {example.key} (exact p_win {exact:.4f}; {seconds / 60:.1f} min)\n")
-        header = ["estimator", "within 0.05", "covers", "mean abs error", "fit dropped", "p_win"]
-        print("| " + " | ".join(header) + " |")
-        print("|---|---|---|---|---|---|")
-        for name, results in rows.items():
-            near = sum(abs(p - exact) <= 0.05 for p, _, _ in results)
-            covers = sum(ci is not None and ci[0] <= exact <= ci[1] for _, ci, _ in results)
-            error = sum(abs(p - exact) for p, _, _ in results) / len(results)
-            dropped = sum(bool(z and z.get("dropped")) for _, _, z in results)
-            fits = sum(bool(z and z.get("extrapolated")) for _, _, z in results)
-            drop = f"{dropped}/{fits} fits" if name == "all" else "-"
-            values = " ".join(f"{p:.3f}" for p, _, _ in results)
-            print(
-                f"| {name} | {near}/{seeds} | {covers}/{seeds} | {error:.3f} | {drop} | {values} |"
-            )
-        print()
+        print_table(
+            example.key, exact, [recorded[s] for s in sorted(recorded) if s <= seeds], seeds
+        )
+
+
+def read_records(path: Path, example: str, shots: int) -> dict[int, dict]:
+    """The seeds already recorded for ``example`` at ``shots`` on :data:`BACKEND`."""
+    if not path.exists():
+        return {}
+    out = {}
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        if (record["example"], record["backend"], record["shots"]) == (example, BACKEND, shots):
+            out[record["seed"]] = record
+    return out
+
+
+def print_table(example: str, exact: float, records: list[dict], seeds: int) -> None:
+    minutes = sum(r["minutes"] for r in records)
+    loads = sorted(r["load"] for r in records)
+    done = len(records)
+    print(
+        f"## {example} (exact p_win {exact:.4f}; {done} of {seeds} seeds, {minutes:.1f} min "
+        f"in all, load {loads[0]} to {loads[-1]})\n"
+        if records
+        else f"## {example}: no seed recorded yet\n"
+    )
+    if not records:
+        return
+    header = ["estimator", "within 0.05", "covers", "mean abs error", "fit dropped", "p_win"]
+    print("| " + " | ".join(header) + " |")
+    print("|---|---|---|---|---|---|")
+    for name in ESTIMATORS:
+        results = [r["estimators"][name] for r in records]
+        near = sum(abs(r["p_win"] - exact) <= 0.05 for r in results)
+        covers = sum(r["ci"] is not None and r["ci"][0] <= exact <= r["ci"][1] for r in results)
+        error = sum(abs(r["p_win"] - exact) for r in results) / done
+        dropped = sum(
+            bool(r["extrapolation"] and r["extrapolation"].get("dropped")) for r in results
+        )
+        fits = sum(
+            bool(r["extrapolation"] and r["extrapolation"].get("extrapolated")) for r in results
+        )
+        drop = f"{dropped}/{fits} fits" if name == "all" else "-"
+        values = " ".join(f"{r['p_win']:.3f}" for r in results)
+        print(f"| {name} | {near}/{done} | {covers}/{done} | {error:.3f} | {drop} | {values} |")
+    print()
 
 
 if __name__ == "__main__":
