@@ -119,3 +119,13 @@ def test_four_card_on_a_fake_device():
     # below the exact 5/12 (the noise study in benchmarks/bench_noise.py has the figures)
     assert report.counts.get(INVALID_LABEL, 0) > shots / 4
     assert report.p_win < 5 / 12 - 0.1
+
+
+def test_a_devices_channels_are_built_once_per_device_name():
+    """Every run makes a new fake backend object; the channels (seconds of Aer's work on a
+    133-qubit device) are kept by the device's name, not by the object."""
+    from qcards.execution.noisy import device_channels
+
+    first = device_channels(fake_device("FakeTorino"))
+    assert device_channels(fake_device("FakeTorino")) is first
+    assert device_channels(fake_device("FakeBrisbane")) is not first

@@ -28,7 +28,7 @@ per noise trajectory", which is the whole speed-up, hence this module. The bench
 from __future__ import annotations
 
 import math
-from functools import cache, lru_cache
+from functools import cache
 
 import numpy as np
 from qiskit.circuit import CircuitInstruction, QuantumCircuit
@@ -90,15 +90,21 @@ class PauliChannels:
         return probabilities[1:], labels[1:]  # index 0 is the identity
 
 
-@lru_cache(maxsize=4)
-def _channels_by_name(name: str, backend) -> PauliChannels:
-    return PauliChannels(backend)
+_CHANNELS: dict[str, PauliChannels] = {}
+"""The channels built so far, by device name (the four most recent)."""
 
 
 def device_channels(backend) -> PauliChannels:
     """:class:`PauliChannels` of a fake device, built once per device name (Aer takes ~7 s
-    to derive the errors of every gate of a 133-qubit device)."""
-    return _channels_by_name(backend.name, backend)
+    to derive the errors of every gate of a 133-qubit device). Keyed by the name alone: every
+    :func:`fake_device` call makes a new backend object of the same device (a cache keyed by
+    the object missed on every run)."""
+    channels = _CHANNELS.get(backend.name)
+    if channels is None:
+        channels = _CHANNELS[backend.name] = PauliChannels(backend)
+        while len(_CHANNELS) > 4:
+            del _CHANNELS[next(iter(_CHANNELS))]
+    return channels
 
 
 def pauli_twirl(error) -> tuple[np.ndarray, list[str]]:

@@ -25,7 +25,8 @@ from qcards.execution.sampling import sample_stages
 from qcards.paper.examples import EXAMPLES, PaperExample, PaperFigure
 from qcards.progress import step, track
 from qcards.skat.cards import Card
-from qcards.skat.referee import evaluate, stage_distributions
+from qcards.skat.fast_referee import evaluate
+from qcards.skat.referee import stage_distributions
 from qcards.viz.plots import save_histogram
 
 EXACT_METHOD = AUTO_CIRCUIT
@@ -185,6 +186,8 @@ def reproduce_example(
             task.describe(f"{where}: {shots} shots per histogram (aer)")
             samples = sample_stages(game, [f.stage for f in figures], shots, seed)
             task.advance()
+            # the register distribution after each stage: only the plain enumerator lists the
+            # states of every stage (the fast referee keeps positions, not play registers)
             referee = dict(stage_distributions(spec, first))
             # The same game with the paper's own card registers (Table 4/6), read directly.
             task.describe(f"{where}: the paper's card registers")
