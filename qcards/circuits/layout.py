@@ -249,48 +249,53 @@ class GameLayout:
             winners=winners,
         )
 
-    def final_declarer_points(self, bit: Callable[[Qubit], np.ndarray]) -> np.ndarray:
-        """The declarer's points after the last trick, for many basis states at once.
+    def final_declarer_outcome(
+        self, sums: Callable[[list[list[tuple[Qubit, int]]]], np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The declarer's points and tricks after the last trick, for many basis states at once.
 
-        ``bit(q)`` gives qubit ``q``'s value (0/1 integers) in every basis state. This is
-        :meth:`decode` at the final stage followed by
-        :meth:`~qcards.skat.stages.Snapshot.declarer_points`, vectorised with numpy (the exact
-        engine reads tens of thousands of final states this way); the tests check that the two
-        agree on every outcome. The states must be valid game states.
+        ``sums(groups)`` gives, for each group of ``(qubit, weight)`` pairs, the sum of weight
+        times the qubit's value in every basis state (shape ``(groups, states)``): a register is
+        a group weighted 1, 2, 4, ...; a trick's card points the group of its play qubits
+        weighted by the cards' values. This is :meth:`decode` at the final stage followed by
+        :meth:`~qcards.skat.stages.Snapshot.declarer_points` and ``declarer_tricks``,
+        vectorised (the exact engine reads millions of final states this way, through one
+        compiled pass: ``SparseState.weighted_bits``); the tests check that they agree on every
+        outcome. The states must be valid game states: a card is played in at most one trick,
+        and a card in the Skat in none.
         """
-
-        def value(reg: Iterable[Qubit]) -> np.ndarray:
-            return sum((bit(q).astype(np.int64) << b for b, q in enumerate(reg)), np.int64(0))
-
         declarer = self.spec.players.index(self.spec.declarer)
-        won_by_declarer = {t: value(self.winner[t]) == declarer for t in self.winner}
+        tricks = sorted(self.winner)
+        valued = [c for c in self.cards if c.value]
+        owned = [c for c in valued if self.spec.owner_of_known(c) is None and self.owner_width]
+        groups = [[(q, 1 << b) for b, q in enumerate(self.winner[t])] for t in tricks]
+        groups += [[(self.play[c][t - 1], c.value) for c in valued] for t in tricks]
+        groups += [[(q, 1 << b) for b, q in enumerate(self.owner[c])] for c in owned]
+        values = sums(groups)
+        won = values[: len(tricks)] == declarer
+        points = np.int64(self.spec.declarer_points) + (
+            won * values[len(tricks) : 2 * len(tricks)]
+        ).sum(axis=0)
         skat = [i for i, r in enumerate(self.receivers) if r == SKAT]
-        points = np.int64(self.spec.declarer_points)
-        for c in self.cards:
-            if not c.value:
-                continue
+        owners = iter(values[2 * len(tricks) :])
+        for c in valued:
             known = self.spec.owner_of_known(c)
             if known is not None:
-                in_skat = np.bool_(known == SKAT)
+                points = points + c.value * (known == SKAT)
             elif self.owner_width:
-                in_skat = np.isin(value(self.owner[c]), skat)
+                points = points + c.value * np.isin(next(owners), skat)
             else:
-                in_skat = np.bool_(self.receivers[0] == SKAT)
-            won = np.bool_(False)
-            for t, q in enumerate(self.play[c], start=1):
-                won = won | ((bit(q) == 1) & won_by_declarer[t])
-            points = points + c.value * (in_skat | won)
-        return points
+                points = points + c.value * (self.receivers[0] == SKAT)
+        return points, np.int64(self.spec.declarer_tricks) + won.sum(axis=0)
+
+    def final_declarer_points(self, bit: Callable[[Qubit], np.ndarray]) -> np.ndarray:
+        """:meth:`final_declarer_outcome`'s points, reading the states through ``bit(q)`` (qubit
+        ``q``'s value, 0/1 integers, in every basis state)."""
+        return self.final_declarer_outcome(_sums_of_bits(bit))[0]
 
     def final_declarer_tricks(self, bit: Callable[[Qubit], np.ndarray]) -> np.ndarray:
-        """The tricks the declarer has taken after the last trick (those of the spec included),
-        for many basis states at once (as :meth:`final_declarer_points`)."""
-        declarer = self.spec.players.index(self.spec.declarer)
-        tricks = np.int64(self.spec.declarer_tricks)
-        for register in self.winner.values():
-            seat = sum((bit(q).astype(np.int64) << b for b, q in enumerate(register)), np.int64(0))
-            tricks = tricks + (seat == declarer)
-        return tricks
+        """:meth:`final_declarer_outcome`'s tricks, reading the states through ``bit(q)``."""
+        return self.final_declarer_outcome(_sums_of_bits(bit))[1]
 
     def unset_bits(self, stage: Stage) -> int:
         """Outcome bits that are 0 in every game state at ``stage``: the winner registers of
@@ -336,3 +341,13 @@ def merge_conditions(*conds: dict[Qubit, int] | None) -> dict[Qubit, int] | None
             if out.setdefault(q, v) != v:
                 return None
     return out
+
+
+def _sums_of_bits(bit: Callable[[Qubit], np.ndarray]):
+    """The ``sums`` of :meth:`GameLayout.final_declarer_outcome` from one qubit read at a time."""
+
+    def sums(groups: list[list[tuple[Qubit, int]]]) -> np.ndarray:
+        parts = [sum((w * bit(q).astype(np.int64) for q, w in g), np.int64(0)) for g in groups]
+        return np.stack(np.broadcast_arrays(*parts)) if parts else np.zeros((0, 1), np.int64)
+
+    return sums

@@ -124,9 +124,9 @@ def sparse_final_outcomes(
     with the deals in shards (:mod:`qcards.execution.sparse_shards`: peak memory set by a
     shard; ``scheduler`` runs the shards as Dask tasks, the same result for any number of
     workers): each shard's final rows are read with
-    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_points` and
-    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_tricks` (vectorised) instead of
-    decoding every outcome. :meth:`~qcards.skat.spec.Endgame.declarer_wins` of a pair says
+    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome` (vectorised, one compiled
+    pass) instead of decoding every outcome.
+    :meth:`~qcards.skat.spec.Endgame.declarer_wins` of a pair says
     whether it is a win."""
     from qcards.execution.sparse_shards import check_cost, sharded_final_outcomes
     from qcards.execution.sparse_state import AncillaError

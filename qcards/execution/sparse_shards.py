@@ -67,6 +67,10 @@ PATHS_PER_SECOND = 15_000.0
 fifteen cards, 17 thousand on eighteen (the card plays' and trick takings' per-row work grows
 with the cards): the time guard's rate (:func:`check_cost`)."""
 
+READ_ROWS = 2**18
+"""Final rows read at a time (:func:`final_outcomes`): the registers' sums of a block, about
+20 int64 per row, stay at tens of MiB beside a shard of a GiB."""
+
 MAX_SHARDS = 4096
 """Blocks are at least ``deals / MAX_SHARDS`` deals, so that the gates' fixed cost per call is
 paid at most this many times."""
@@ -144,22 +148,20 @@ class StageProbabilities:
 
 def final_outcomes(game, state: SparseState) -> dict[tuple[int, int], float]:
     """The (points, tricks) distribution of the final rows of ``state``, read with
-    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_points` and
-    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_tricks` (vectorised). Raises
+    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome` (one compiled pass). Raises
     :class:`~qcards.execution.sparse_state.AncillaError` if an ancilla is not clean."""
     state.merge()
     index = {q: i for i, q in enumerate(game.circuit.qubits)}
     measured = set(game.layout.measured)
     state.check_clean([i for q, i in index.items() if q not in measured], atol=0.0)
 
-    def bit(q):
-        return state.read([index[q]])
-
-    rows = (state.num_rows,)
-    points = np.broadcast_to(game.layout.final_declarer_points(bit), rows)
-    tricks = np.broadcast_to(game.layout.final_declarer_tricks(bit), rows)
     if not state.num_rows:
         return {}
+    points = np.empty(state.num_rows, dtype=np.int64)
+    tricks = np.empty(state.num_rows, dtype=np.int64)
+    for lo in range(0, state.num_rows, READ_ROWS):
+        rows = slice(lo, min(lo + READ_ROWS, state.num_rows))
+        points[rows], tricks[rows] = game.layout.final_declarer_outcome(_sums(state, index, rows))
     amps = state.amps
     probabilities = amps.real**2 + amps.imag**2
     # one integer per (points, tricks) pair, counted without sorting (np.unique over pairs
@@ -173,6 +175,16 @@ def final_outcomes(game, state: SparseState) -> dict[tuple[int, int], float]:
         (low_p + int(k) // span, low_t + int(k) % span): float(x)
         for k, x in zip(present, sums, strict=True)
     }
+
+
+def _sums(state: SparseState, index: dict, rows: slice):
+    """The layout's ``sums`` (:meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome`)
+    on the rows ``rows`` of ``state``, whose qubit of circuit qubit ``q`` is ``index[q]``."""
+
+    def sums(groups):
+        return state.weighted_bits([[(index[q], w) for q, w in g] for g in groups], rows)
+
+    return sums
 
 
 # ------------------------------------------------------------------------- shards
@@ -232,8 +244,7 @@ def _run(game, compiler: Compiler, shard: Shard) -> list[dict]:
     for stop in shard.reduction.stops(game):
         state.run(_segment(game, compiler, done, stop))
         done = stop
-        state.merge()
-        out.append(shard.reduction.read(game, state, stop))
+        out.append(shard.reduction.read(game, state, stop))  # each read merges the rows first
     return out
 
 

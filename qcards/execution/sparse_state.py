@@ -26,7 +26,7 @@ import numpy as np
 from qiskit.circuit import Instruction
 
 from qcards.execution.sparse_compile import Compiler, Step
-from qcards.execution.sparse_kernels import group, match_words, write_local
+from qcards.execution.sparse_kernels import group, match_words, weighted_bit_sums, write_local
 
 DROP_PROB = 1e-28
 """A merge drops rows whose ``|amplitude|**2`` is below this (exact cancellations leave ~1e-33)."""
@@ -205,6 +205,16 @@ class SparseState:
         """Rows (bool mask) where every ``qubits[k]`` holds ``values[k]``; all rows if none."""
         cond = self.cond(list(qubits), sum(int(v) << k for k, v in enumerate(values)))
         return np.ones(self.num_rows, dtype=bool) if cond is None else cond
+
+    def weighted_bits(
+        self, groups: Sequence[Sequence[tuple[int, int]]], rows: slice = slice(None)
+    ) -> np.ndarray:
+        """For each group of ``(qubit, weight)`` pairs, the sum of weight times the qubit's value
+        on the rows ``rows`` (a step-1 slice; all by default): int64 of shape
+        ``(len(groups), rows)``, in one compiled pass
+        (:func:`~qcards.execution.sparse_kernels.weighted_bit_sums`)."""
+        self.fold()
+        return weighted_bit_sums(self._w, groups, rows)
 
     def flip(self, qubit: int, where: np.ndarray | slice | None = None) -> None:
         """X on ``qubit`` in the rows ``where``: a bool mask or a slice (every row if None)."""
