@@ -64,10 +64,10 @@ SHARD_SKEW = 2.0
 one eighteen-card deal ranged from 0.7 to 1.8 times the average in a sample); a block that
 still outgrows its guard is split (:func:`run_shard`)."""
 
-PATHS_PER_SECOND = 15_000.0
+PATHS_PER_SECOND = 30_000.0
 """(Deal, play path) pairs per second of one worker running shards, rounded down from
-``benchmarks/results/sharded.md`` (the machine shared, load 7-13 on 2 cores): 148 thousand on
-fifteen cards, 17 thousand on eighteen (the card plays' and trick takings' per-row work grows
+``benchmarks/results/sharded.md`` (2026-11-25, load 2-3 on 2 cores): about 36 thousand on
+eighteen cards, 600 thousand on fifteen (the card plays' and trick takings' per-row work grows
 with the cards): the time guard's rate (:func:`check_cost`)."""
 
 READ_ROWS = 2**18
