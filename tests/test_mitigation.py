@@ -205,3 +205,25 @@ def test_a_dropped_fit_reports_the_unextrapolated_estimate():
     assert report.p_win == pytest.approx(0.30)
     low, high = report.ci
     assert low < 0.30 < high and high - low < 0.2
+
+
+def test_one_kept_shot_gets_an_honest_interval_not_a_point():
+    """Detection that keeps a single (losing) shot: the bootstrap alone said [0, 0] (every
+    resample of one losing shot loses); the interval now covers Wilson's, [0, 0.79]."""
+    from qcards.execution.mitigation import at_least_wilson, mitigated_report
+
+    spec = FOUR_CARD.spec()
+    game = GameTask(spec, None, "paper").build()
+    verdicts = Verdicts(spec, game)
+    final = dict(stage_distributions(spec))[game.stages[-1]]
+    lost = next(game.layout.encode(s) for s in final if not s.declarer_won(spec))
+    broken = next(o for o in range(1, 1 << 20) if not verdicts[o][2])
+    runs = [{lost: 1, broken: 999}]
+    report = mitigated_report(
+        spec, game, "test", None, runs, Mitigation("detect", True, False, False), 1
+    )
+    assert report.p_win == 0.0 and report.kept_fraction == pytest.approx(0.001)
+    low, high = report.ci
+    assert low == 0.0 and high > 0.7
+    assert at_least_wilson((0.4, 0.5), 0.45, 0) == (0.0, 1.0)  # nothing kept: no information
+    assert at_least_wilson((0.1, 0.9), 0.5, 10_000) == (0.1, 0.9)  # never narrowed

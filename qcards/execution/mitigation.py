@@ -38,6 +38,7 @@ from qcards.errors import ParameterError
 from qcards.execution.extras import require
 from qcards.execution.results import RunReport
 from qcards.execution.transpile import TranspiledSize
+from qcards.intervals import wilson
 from qcards.skat.spec import Endgame
 
 MITIGATIONS = ("none", "detect", "readout", "zne", "all")
@@ -306,6 +307,20 @@ def percentile_interval(values: np.ndarray) -> tuple[float, float]:
     return float(low), float(high)
 
 
+def at_least_wilson(ci: tuple[float, float], p_win: float, kept: float) -> tuple[float, float]:
+    """``ci`` widened to cover Wilson's score interval of ``p_win`` over the ``kept`` shots (no
+    shot kept: all of [0, 1]).
+
+    The percentile bootstrap collapses when the kept shots all lose or all win: every resample
+    of one kept losing shot loses, so it gave the interval [0, 0] (a six-card seed on
+    FakeTorino kept one shot of 1000 after detection). Wilson's interval stays honest there (one
+    shot: [0, 0.79]) and is close to the bootstrap's elsewhere."""
+    if kept <= 0:
+        return 0.0, 1.0
+    low, high = wilson(p_win * kept, kept)
+    return min(ci[0], low), max(ci[1], high)
+
+
 def bootstrap_interval(
     estimate: Callable[[Sequence[Mapping[int, int]]], float],
     runs: Sequence[Mapping[int, int]],
@@ -384,6 +399,8 @@ def mitigated_report(
         extrapolation.update(p_win_extrapolated=found.p_win, dropped=not pays, reason=reason)
         if not pays:  # the fit adds more variance than it can remove bias: leave it out
             p_win, ci = unextrapolated, percentile_interval(values[:, 1])
+    if extrapolation is None or not extrapolation["extrapolated"] or extrapolation["dropped"]:
+        ci = at_least_wilson(ci, p_win, found.kept_fraction * sum(runs[0].values()))
     return RunReport(
         backend,
         decoded.shots,
