@@ -188,12 +188,11 @@ def read_game(game: GameCircuit, state: SparseState, outcomes: bool) -> GameShot
     """The final points and tricks of every shot (and the measured outcomes if asked)."""
     position = {q: i for i, q in enumerate(game.circuit.qubits)}
 
-    def bit(q):
-        return state.read([position[q]])
-
     rows = (state.num_rows,)
-    points = np.broadcast_to(game.layout.final_declarer_points(bit), rows).astype(np.int64)
-    tricks = np.broadcast_to(game.layout.final_declarer_tricks(bit), rows).astype(np.int64)
+    points, tricks = (
+        np.broadcast_to(x, rows).astype(np.int64)
+        for x in game.layout.final_declarer_outcome(state.sums_of(position))
+    )
     measured = None
     if outcomes:
         measured = read_integers(state, [position[q] for q in game.layout.measured])

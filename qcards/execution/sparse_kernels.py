@@ -140,8 +140,6 @@ def match_words(w: np.ndarray, masks: dict[int, Sequence[int]]) -> np.ndarray:
 
 
 _SUMS = None
-_SUM_BLOCK = 2048
-"""Rows per block of :func:`weighted_bit_sums`: its sums stay in cache while every bit is added."""
 
 
 def _compiled_sums():
@@ -153,7 +151,8 @@ def _compiled_sums():
         @numba.njit(cache=True, nogil=True)
         def sums(w, first, starts, words, shifts, weights, out):  # pragma: no cover
             n = out.shape[1]
-            for lo in range(0, n, 2048):  # rows per block (:data:`_SUM_BLOCK`)
+            # blocks of 2048 rows: a block's sums stay in cache while every bit is added
+            for lo in range(0, n, 2048):
                 hi = min(n, lo + 2048)
                 for g in range(starts.shape[0] - 1):
                     acc = out[g, lo:hi]  # 1-d slices: the inner loop vectorises (20x the 2-d)

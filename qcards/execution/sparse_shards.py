@@ -164,7 +164,7 @@ def final_outcomes(game, state: SparseState) -> dict[tuple[int, int], float]:
     tricks = np.empty(state.num_rows, dtype=np.int64)
     for lo in range(0, state.num_rows, READ_ROWS):
         rows = slice(lo, min(lo + READ_ROWS, state.num_rows))
-        points[rows], tricks[rows] = game.layout.final_declarer_outcome(_sums(state, index, rows))
+        points[rows], tricks[rows] = game.layout.final_declarer_outcome(state.sums_of(index, rows))
     amps = state.amps
     probabilities = amps.real**2 + amps.imag**2
     # one integer per (points, tricks) pair, counted without sorting (np.unique over pairs
@@ -178,16 +178,6 @@ def final_outcomes(game, state: SparseState) -> dict[tuple[int, int], float]:
         (low_p + int(k) // span, low_t + int(k) % span): float(x)
         for k, x in zip(present, sums, strict=True)
     }
-
-
-def _sums(state: SparseState, index: dict, rows: slice):
-    """The layout's ``sums`` (:meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome`)
-    on the rows ``rows`` of ``state``, whose qubit of circuit qubit ``q`` is ``index[q]``."""
-
-    def sums(groups):
-        return state.weighted_bits([[(index[q], w) for q, w in g] for g in groups], rows)
-
-    return sums
 
 
 # ------------------------------------------------------------------------- shards

@@ -216,6 +216,16 @@ class SparseState:
         self.fold()
         return weighted_bit_sums(self._w, groups, rows)
 
+    def sums_of(self, index: dict, rows: slice = slice(None)):
+        """``sums(groups)`` over circuit qubits (``index[q]`` is the state's qubit of ``q``) on
+        the rows ``rows``: what :meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome`
+        reads the final states through."""
+
+        def sums(groups):
+            return self.weighted_bits([[(index[q], w) for q, w in g] for g in groups], rows)
+
+        return sums
+
     def flip(self, qubit: int, where: np.ndarray | slice | None = None) -> None:
         """X on ``qubit`` in the rows ``where``: a bool mask or a slice (every row if None)."""
         if where is None:
