@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 
+import numpy as np
 import pytest
 
 from qcards.circuits.game import build_game
@@ -128,15 +129,93 @@ def test_every_gate_after_the_deal_keeps_every_rows_deal(classical_actions):
             state.run(steps)
 
 
+def history_positions(game) -> list[int]:
+    """The state's qubits of the history registers: owner, play and winner."""
+    index = {q: i for i, q in enumerate(game.circuit.qubits)}
+    layout = game.layout
+    registers = [*layout.owner.values(), *layout.play.values(), *layout.winner.values()]
+    return [index[q] for r in registers for q in r]
+
+
+@pytest.mark.parametrize("classical_actions", [True, False])
+def test_no_gate_after_the_deal_clears_a_history_bit_and_history_tells_rows_apart(
+    classical_actions,
+):
+    """The premise of running a deal's rows in blocks: each later gate, through its classical
+    action and through its decomposition, on one reached row at a time, keeps every history
+    bit (owner, play, winner) that was set; and no two reached rows share their history bits.
+    So different rows have different descendants to the end, and never interfere."""
+    for game in post_deal_games():
+        history = history_positions(game)
+        compiler = Compiler(classical_actions)
+        index = {q: i for i, q in enumerate(game.circuit.qubits)}
+        state = SparseState(game.num_qubits)
+        for k, inst in enumerate(game.circuit.data):
+            steps = compiler.placed(inst.operation, tuple(index[q] for q in inst.qubits))
+            if k >= game.prefix_lengths[0]:
+                state.merge()
+                mask = np.zeros(state.num_words, dtype=np.uint64)
+                for q in history:
+                    mask[q // 64] |= np.uint64(1 << (q % 64))
+                distinct = np.unique(state.bits & mask, axis=0).shape[0]
+                assert distinct == state.num_rows, game.spec.source
+                for row in range(0, state.num_rows, max(1, state.num_rows // 7)):
+                    one = SparseState(game.num_qubits)
+                    one.set_rows(state.bits[row : row + 1], state.amps[row : row + 1])
+                    before = [one.read([q])[0] for q in history]
+                    one.run(steps)
+                    for q, bit in zip(history, before, strict=True):
+                        if bit:
+                            assert (one.read([q]) == 1).all(), (game.spec.source, inst)
+            state.run(steps)
+
+
+@pytest.mark.parametrize("params", SPECS)
+def test_rows_run_in_blocks_of_three_equal_the_whole_state(params, monkeypatch):
+    """The depth-first run with blocks of at most three rows gives the whole state's final
+    (points, tricks) distribution, and (paper construction) its stage probabilities."""
+    from qcards.execution import sparse_shards
+
+    game = game_of(params)
+    whole = final_outcomes(game, simulate(game.circuit))
+    paths = estimate_paths(game.spec)
+    monkeypatch.setattr(sparse_shards, "CHUNK_ROWS", 3)
+    assert close(whole, sharded_final_outcomes(game, paths)), params
+    paper = game_of(params, "paper")
+    positions = [paper.circuit.find_bit(q).index for q in paper.layout.measured]
+    states = simulate_prefixes(paper.circuit, paper.prefix_lengths)
+    blocks = sharded_stage_probabilities(paper, paper.stages, positions, paths)
+    for stage, state in zip(paper.stages, states, strict=True):
+        assert close(state.probabilities(positions), blocks[stage]), (params, stage)
+
+
 # ----------------------------------------------------------------------------- guards
 
 
-def test_the_guard_refuses_only_when_one_deal_cannot_fit_and_names_shots():
+def test_the_guard_refuses_only_when_the_deals_and_the_blocks_cannot_fit_and_names_shots():
     game = build_game(SIX_CARD.spec(), None)
     check_cost(game, budget=10**6)  # the whole state would not need it; a deal fits
-    with pytest.raises(ResourceError, match="one deal") as info:
+    with pytest.raises(ResourceError, match="deal state") as info:
         check_cost(game, budget=100)
     assert "shots" in info.value.parameters
+
+
+def test_the_memory_a_shard_needs_is_bounded_by_its_blocks_not_by_its_deals_paths():
+    """Eighteen cards: 861 million paths, the largest deal 10.9 million; the bound is the deal
+    rows plus the blocks in flight, far below one deal's paths."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from bench_scale import scale_spec
+
+    from qcards.execution.sparse_shards import CHUNK_ROWS, peak_rows
+
+    game = build_game(scale_spec(6), None)
+    rows = peak_rows(game, 924, estimate_paths(game.spec))
+    assert rows == 924 + 18 * 6 * CHUNK_ROWS
+    assert rows < 10_900_000
+    check_cost(game, force=True)  # no memory refusal at eighteen cards
 
 
 # ----------------------------------------------------------------------------- Dask

@@ -148,6 +148,30 @@ class SparseState:
         self.fold()
         return self._a
 
+    @property
+    def words(self) -> np.ndarray:
+        """The packed basis states words-major, shape ``(words, rows)``, plain (pending flips
+        folded): the storage itself, for compiled classical actions."""
+        self.fold()
+        return self._w
+
+    def replace_rows(self, words: np.ndarray, amps: np.ndarray) -> None:
+        """Take ``words`` (words-major, C order) and ``amps`` as the rows, without copying: what
+        a compiled classical action made (its row count checked with :meth:`check_rows` before
+        it allocated them)."""
+        if words.shape != (self.num_words, amps.shape[0]):
+            raise ValueError("words must have shape (words, rows) matching amps")
+        self.fold()
+        self._check_rows(amps.shape[0])
+        self._w = words
+        self._a = amps
+        self._note_rows()
+
+    def check_rows(self, needed: int) -> None:
+        """Raise :class:`SparseMemoryError` if ``needed`` rows would pass the memory guard (before
+        allocating them)."""
+        self._check_rows(needed)
+
     def set_rows(self, bits: np.ndarray, amps: np.ndarray) -> None:
         """Replace the rows (``bits`` of shape ``(rows, words)``); for :meth:`sparse_apply`."""
         bits = np.asarray(bits, dtype=np.uint64)

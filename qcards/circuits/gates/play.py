@@ -16,16 +16,9 @@ import numpy as np
 from qiskit.circuit import Gate, Qubit
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get_construction
-from qcards.circuits.gates.classical import (
-    Rows,
-    choose_uniformly,
-    classical_domain,
-    held_matrix,
-    led_cards,
-    legal_matrix,
-    narrow,
-)
-from qcards.circuits.gates.predicates import movable_cards, mover
+from qcards.circuits.gates import action_kernels as kernels
+from qcards.circuits.gates.classical import classical_domain, narrow, trick_suits
+from qcards.circuits.gates.predicates import held_cubes, led_cubes, movable_cards, mover
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
 
@@ -109,31 +102,69 @@ class CardPlayGate(Gate):
         construction: on each row that is a game state of this stage -- ancillas clean, the
         player to move holding exactly its k cards, one card led (after the lead) and none of
         the mover's cards on the table yet -- one row per legal card, that card played, each
-        with amplitude :math:`1/\\sqrt{m}` (Eq. 9). Every other row takes the definition."""
-        rows = Rows(state, self.layout, qubits)
-        cards = self.cards
-        legal, inside = self._legal_rows(rows, cards)
+        with amplitude :math:`1/\\sqrt{m}` (Eq. 9). Every other row takes the definition.
+        Both steps are compiled passes over the rows
+        (:mod:`~qcards.circuits.gates.action_kernels`)."""
+        tables = self._tables_for(qubits, state.num_words)
+        legal = np.empty(state.num_rows, dtype=np.uint64)
+        inside = np.empty(state.num_rows, dtype=bool)
+        kernels.play_legal(state.words, *tables.legal_arguments, legal, inside)
         with classical_domain(state, self, qubits, inside) as kept:
-            choose_uniformly(rows, narrow(kept, legal), [self.flips(c) for c in cards])
+            legal = narrow(kept, legal)
+            total = kernels.play_children(legal)
+            state.check_rows(total)
+            words = np.empty((state.num_words, total), dtype=np.uint64)
+            amps = np.empty(total, dtype=complex)
+            kernels.play_expand(state.words, state.amps, legal, tables.flips, words, amps)
+            state.replace_rows(words, amps)
 
-    def _legal_rows(self, rows: Rows, cards: list[Card]) -> tuple[np.ndarray, np.ndarray]:
-        """``(legal, inside)`` of :meth:`sparse_apply`: the legal cards of every row (shape
-        ``(cards, rows)``) and the game-state rows the action describes. The work arrays are
-        freed when it returns, before the state grows (the engine's memory estimate counts on
-        it)."""
-        layout, t, position = self.layout, self.trick, self.position
-        held = held_matrix(rows, layout, t, position, cards)
-        inside = rows.clean(layout.ancillas) & (held.sum(axis=0) == layout.spec.hand_size - t + 1)
-        if position > 0:
-            led_count, led_suit = led_cards(rows, layout, t)
-            inside &= led_count == 1
-            legal = legal_matrix(layout, cards, held, led_suit)
-        else:
-            legal = held
-        forced = self.forced_card
-        if forced is not None:
-            legal = np.zeros_like(held)
-            legal[cards.index(forced)] = True
-        played = np.stack([rows.holds({layout.play[c][t - 1]: 1}) for c in cards])
-        inside &= ~(held & played).any(axis=0)
-        return legal, inside
+    def _tables_for(self, qubits: tuple[int, ...], num_words: int) -> _PlayTables:
+        """The action's cubes and flips as arrays over the state's words (made once per
+        placement of the gate)."""
+        cache = self.__dict__.setdefault("_placed_tables", {})
+        tables = cache.get((qubits, num_words))
+        if tables is None:
+            tables = cache[qubits, num_words] = _PlayTables(self, qubits, num_words)
+        return tables
+
+
+class _PlayTables:
+    """A card play's classical action as arrays (:func:`~.action_kernels.play_legal`'s
+    arguments and each card's flips), for one placement of the gate."""
+
+    def __init__(self, gate: CardPlayGate, qubits: tuple[int, ...], num_words: int) -> None:
+        layout, t = gate.layout, gate.trick
+        position = dict(zip(layout.qubits, qubits, strict=False))
+        cards = gate.cards
+        if len(cards) > 64:
+            raise ValueError(f"a card play chooses among at most 64 cards, got {len(cards)}")
+        pairs = held_cubes(layout, t, gate.position, cards)
+        held = kernels.Cubes([cube for p in pairs for _leader, cube in p], position, num_words)
+        held_card = np.array([i for i, p in enumerate(pairs) for _ in p], dtype=np.int64)
+        rules = layout.spec.rules
+        suits = trick_suits(layout)
+        led = led_cubes(layout, t) if gate.position > 0 else []
+        led_cubes_ = kernels.Cubes([cube for _l, _c, cube in led], position, num_words)
+        led_suit = np.array(
+            [suits.index(rules.effective_suit(c)) for _l, c, _cube in led], dtype=np.int64
+        )
+        suit_cards = np.zeros(len(suits), dtype=np.uint64)
+        for i, c in enumerate(cards):
+            suit_cards[suits.index(rules.effective_suit(c))] |= np.uint64(1 << i)
+        played = [divmod(position[layout.play[c][t - 1]], 64) for c in cards]
+        forced = gate.forced_card
+        self.legal_arguments = (
+            kernels.bit_masks([layout.ancillas], position, num_words)[0],
+            held.mask,
+            held.value,
+            held_card,
+            layout.spec.hand_size - t + 1,
+            led_cubes_.mask,
+            led_cubes_.value,
+            led_suit,
+            suit_cards,
+            np.array([w for w, _ in played], dtype=np.int64),
+            np.array([b for _, b in played], dtype=np.uint64),
+            cards.index(forced) if forced is not None else -1,
+        )
+        self.flips = kernels.bit_masks([gate.flips(c) for c in cards], position, num_words)

@@ -15,7 +15,8 @@ import numpy as np
 from qiskit.circuit import Gate, Qubit
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get_construction
-from qcards.circuits.gates.classical import Rows, classical_domain, narrow
+from qcards.circuits.gates import action_kernels as kernels
+from qcards.circuits.gates.classical import classical_domain, narrow
 from qcards.circuits.gates.codes import trick_code_flips
 from qcards.circuits.gates.predicates import mover
 from qcards.circuits.layout import GameLayout, merge_conditions
@@ -78,19 +79,24 @@ class TrickTakingGate(Gate):
         construction: on each row that is a game state at the end of this trick -- ancillas
         clean, exactly one card on the table from each seat -- the table's flips
         (:meth:`flips`) are applied. Distinct tables are few, so each is decided once by the
-        rules (and remembered by the gate). Every other row takes the definition."""
-        layout = self.layout
-        rows = Rows(state, layout, qubits)
-        table, inside = self._tables(rows)
-        with classical_domain(state, self, qubits, inside) as kept:
-            table = narrow(kept, table)
-            keys, which = np.unique(table, return_inverse=True)
-            flipped: dict[Qubit, np.ndarray] = {}
-            for k, key in enumerate(keys.tolist()):
-                for q in self._flips_of(int(key)):
-                    flipped.setdefault(q, np.zeros(len(keys), dtype=bool))[k] = True
-            for q, by_table in flipped.items():
-                rows.flip(q, by_table[which])
+        rules (and remembered by the gate). Every other row takes the definition. The tables
+        are numbered and their flips applied in compiled passes over the rows
+        (:mod:`~qcards.circuits.gates.action_kernels`)."""
+        tables = self._tables_for(qubits, state.num_words)
+        keys = np.empty(state.num_rows, dtype=np.int64)
+        kernels.trick_keys(state.words, *tables.key_arguments, keys)
+        with classical_domain(state, self, qubits, keys >= 0) as kept:
+            keys = narrow(kept, keys)
+            kernels.xor_rows(state.words, keys, tables.flips_of(keys))
+
+    def _tables_for(self, qubits: tuple[int, ...], num_words: int) -> _TrickTables:
+        """The action's cubes and flips as arrays over the state's words (made once per
+        placement of the gate)."""
+        cache = self.__dict__.setdefault("_placed_tables", {})
+        tables = cache.get((qubits, num_words))
+        if tables is None:
+            tables = cache[qubits, num_words] = _TrickTables(self, qubits, num_words)
+        return tables
 
     def _candidates(self) -> list[tuple[str, list[str], list[list[Card]], list[list[dict]]]]:
         """Per possible leader: the seats in play order, each seat's candidate cards and, for
@@ -114,30 +120,6 @@ class TrickTakingGate(Gate):
                 self._seating.append((leader, seats, candidates, cubes))
         return self._seating
 
-    def _tables(self, rows: Rows) -> tuple[np.ndarray, np.ndarray]:
-        """``(table, inside)``: every row's table as one integer (leader and each seat's card
-        among its candidates) and the game-state rows :meth:`sparse_apply` acts on."""
-        layout, t = self.layout, self.trick
-        table = np.zeros(rows.count, dtype=np.int64)
-        inside = np.zeros(rows.count, dtype=bool)
-        on_table = np.zeros(rows.count, dtype=np.int64)
-        for c in layout.cards:
-            on_table += rows.holds({layout.play[c][t - 1]: 1})
-        offset = 0
-        for leader, seats, candidates, cubes in self._candidates():
-            lead = rows.holds(layout.leader_condition(t, leader))
-            one_each = lead & (on_table == len(seats))
-            key, stride = np.zeros(rows.count, dtype=np.int64), 1
-            for cards, seat_cubes in zip(candidates, cubes, strict=True):
-                on = np.stack([rows.holds(cube) for cube in seat_cubes])
-                one_each &= on.sum(axis=0) == 1
-                key += stride * on.argmax(axis=0)
-                stride *= len(cards)
-            table[one_each] = offset + key[one_each]
-            inside |= one_each
-            offset += stride
-        return table, inside & rows.clean(layout.ancillas)
-
     def _flips_of(self, key: int) -> list[Qubit]:
         """The flips of the table numbered ``key`` by :meth:`_tables` (decided once)."""
         if key not in self._winners:
@@ -153,3 +135,58 @@ class TrickTakingGate(Gate):
                     break
                 rest -= size
         return self._winners[key]
+
+
+class _TrickTables:
+    """A trick taking's classical action as arrays (:func:`~.action_kernels.trick_keys`'
+    arguments), and each table's flips as word masks, filled as tables are met."""
+
+    def __init__(self, gate: TrickTakingGate, qubits: tuple[int, ...], num_words: int) -> None:
+        layout, t = gate.layout, gate.trick
+        self.gate = gate
+        self.position = dict(zip(layout.qubits, qubits, strict=False))
+        self.num_words = num_words
+        seating = gate._candidates()
+        leads, cubes, starts, offsets, offset = [], [], [], [], 0
+        for leader, _seats, _candidates, seat_cubes in seating:
+            leads.append(layout.leader_condition(t, leader))
+            row = [len(cubes)]
+            for each in seat_cubes:
+                cubes.extend(each)
+                row.append(len(cubes))
+            starts.append(row)
+            offsets.append(offset)
+            offset += int(np.prod([len(each) for each in seat_cubes]))
+        lead = kernels.Cubes(leads, self.position, num_words)
+        seat_cubes_ = kernels.Cubes(cubes, self.position, num_words)
+        self.key_arguments = (
+            kernels.bit_masks([layout.ancillas], self.position, num_words)[0],
+            kernels.bit_masks(
+                [[layout.play[c][t - 1] for c in layout.cards]], self.position, num_words
+            )[0],
+            len(layout.spec.players),
+            lead.mask,
+            lead.value,
+            np.array(starts, dtype=np.int64).reshape(len(seating), -1),
+            seat_cubes_.mask,
+            seat_cubes_.value,
+            np.array(offsets, dtype=np.int64),
+        )
+        self.tables = offset
+        self.known = np.zeros(0, dtype=bool)
+        self.flips = np.zeros((0, num_words), dtype=np.uint64)
+
+    def flips_of(self, keys: np.ndarray) -> np.ndarray:
+        """The flips of every table number, as rows of word masks (shape ``(tables, words)``),
+        with those of the tables in ``keys`` decided by the rules (:meth:`_flips_of`)."""
+        if self.flips.shape[0] != self.tables:
+            self.known = np.zeros(self.tables, dtype=bool)
+            self.flips = np.zeros((self.tables, self.num_words), dtype=np.uint64)
+        met = np.zeros(self.tables, dtype=bool)
+        met[keys[keys >= 0]] = True
+        for key in np.flatnonzero(met & ~self.known).tolist():
+            self.flips[key] = kernels.bit_masks(
+                [self.gate._flips_of(key)], self.position, self.num_words
+            )[0]
+            self.known[key] = True
+        return self.flips
