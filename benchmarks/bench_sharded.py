@@ -81,6 +81,12 @@ def one(case: str, cards: int, workers: int, shards: int) -> dict:
         rows = {"deals": rows, "shards": len(plan), "planned shards": planned}
     seconds = time.perf_counter() - start
     p = sum(out.values())
+    p_win = sum(q for (v, t), q in out.items() if spec.declarer_wins(v, t))
+    full = case == "whole" or shards == 0
+    if full:  # the exact answer, against the memoized referee's Fraction
+        from qcards.skat.fast_referee import evaluate
+
+        exact = evaluate(spec, "random", None).p_win
     return {
         "seconds": seconds,
         "peak": vmhwm(),
@@ -88,6 +94,8 @@ def one(case: str, cards: int, workers: int, shards: int) -> dict:
         "rows": rows,
         "probability": p,
         "paths": paths,
+        "p_win": p_win,
+        "equal": abs(p_win - float(exact)) <= 1e-9 if full else None,
     }
 
 
@@ -105,6 +113,9 @@ def measure(case: str, cards: int, workers: int, shards: int, repeat: int) -> di
     median = runs[len(runs) // 2]
     median["all"] = [round(r["seconds"], 2) for r in runs]
     return median
+
+
+EQUAL = {True: "yes", False: "NO", None: "-"}
 
 
 def gib(n: int) -> str:
@@ -153,9 +164,9 @@ def table(rows, repeat, load_before, load_after) -> None:
     print(
         "| case | median s (runs) | speed-up vs first row of its size | peak RSS GiB "
         "(process / largest worker) | deals (shards run of planned) | all shards s (scaled) "
-        "| P total |"
+        "| P total | p_win equals the referee's |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for label, r, ratio in rows:
         size = r["rows"]
         if isinstance(size, dict):
@@ -166,7 +177,7 @@ def table(rows, repeat, load_before, load_after) -> None:
         print(
             f"| {label} | {r['seconds']:.1f} ({', '.join(map(str, r['all']))}) | {ratio:.2f}x | "
             f"{gib(r['peak'])} / {gib(r['worker_peak'])} | {where} | {scaled:.0f} | "
-            f"{r['probability']:.12f} |"
+            f"{r['probability']:.12f} | {EQUAL[r['equal']]} |"
         )
 
 

@@ -95,10 +95,14 @@ def _popcount(x):  # pragma: no cover - compiled
 def play_legal(
     words,
     zero,
+    lead_mask,
+    lead_value,
+    held_starts,
     held_mask,
     held_value,
     held_card,
     expected,
+    led_starts,
     led_mask,
     led_value,
     led_suit,
@@ -110,27 +114,36 @@ def play_legal(
     inside,
 ):  # pragma: no cover - compiled
     """Every row's legal cards (``legal``, bit i = card i) and whether the row is a game state
-    of the card play (``inside``): ancillas clean (``zero``), the mover holding ``expected``
-    cards (parity of the held cubes per card), exactly one card led when ``led_mask`` has
-    cubes (its effective suit then decides suit following through ``suit_cards``), and none
-    of the held cards already on the table (``played_word``/``played_shift``: the card's play
-    bit of this trick). ``forced`` >= 0 makes that card the only legal one."""
+    of the card play (``inside``): ancillas clean (``zero``); the leader found by its cube
+    (``lead_*``; leaders' cubes are disjoint); the mover holding ``expected`` cards (the held
+    cubes of that leader, ``held_starts[l]`` to ``held_starts[l + 1]``, each naming its card);
+    when ``led_starts`` is not empty, exactly one card led (that leader's led cubes), whose
+    effective suit decides suit following through ``suit_cards``; and none of the held cards
+    already on the table (``played_word``/``played_shift``: the card's play bit of this trick).
+    ``forced`` >= 0 makes that card the only legal one."""
     one = np.uint64(1)
     for r in range(words.shape[1]):
         ok = _clean(words, r, zero)
+        leader = -1
+        for k in range(lead_mask.shape[0]):
+            if _holds(words, r, lead_mask, lead_value, k):
+                leader = k
+                break
         held = np.uint64(0)
-        for k in range(held_mask.shape[0]):
-            if _holds(words, r, held_mask, held_value, k):
-                held ^= one << np.uint64(held_card[k])
+        suit = -1
+        if leader >= 0:
+            for k in range(held_starts[leader], held_starts[leader + 1]):
+                if _holds(words, r, held_mask, held_value, k):
+                    held ^= one << np.uint64(held_card[k])
         if _popcount(held) != expected:
             ok = False
-        suit = -1
-        if led_mask.shape[0]:
+        if led_starts.shape[0]:
             led = 0
-            for k in range(led_mask.shape[0]):
-                if _holds(words, r, led_mask, led_value, k):
-                    led += 1
-                    suit = led_suit[k]
+            if leader >= 0:
+                for k in range(led_starts[leader], led_starts[leader + 1]):
+                    if _holds(words, r, led_mask, led_value, k):
+                        led += 1
+                        suit = led_suit[k]
             if led != 1:
                 ok = False
         for i in range(played_word.shape[0]):
@@ -186,54 +199,68 @@ def play_expand(words, amps, legal, flips, out_words, out_amps):  # pragma: no c
 def trick_keys(
     words,
     zero,
-    table_mask,
     seats,
     lead_mask,
     lead_value,
-    seat_starts,
-    cube_mask,
-    cube_value,
+    card_word,
+    card_shift,
+    candidate,
+    owner_mask,
+    owner_value,
+    radix,
     offsets,
     keys,
 ):  # pragma: no cover - compiled
     """Every row's table as one number (``keys``; -1 where the row is not a game state at the
-    end of the trick): ancillas clean (``zero``), ``seats`` cards on the table (play bits of
-    this trick, ``table_mask``), and for the one leader whose cube holds, exactly one card of
-    each seat's candidates (cubes ``seat_starts[l, s]`` to ``seat_starts[l, s + 1]``); the
-    number is ``offsets[l]`` plus the candidates' indices in mixed radix, seat 0 lowest."""
+    end of the trick). The row must have its ancillas clean (``zero``), a leader (``lead_*``;
+    leaders' cubes are disjoint), exactly ``seats`` cards on the table (card ``j``'s play bit
+    of this trick: ``card_word[j]``, ``card_shift[j]``), and for each seat exactly one card on
+    the table that is among its candidates (``candidate[l, s, j]``: card j's index among them,
+    or -1) and dealt to it (owner cube ``l * seats * cards + s * cards + j``). The number is
+    ``offsets[l]`` plus the candidates' indices in mixed radix (``radix[l, s]``, seat 0
+    lowest)."""
+    one = np.uint64(1)
+    cards = card_word.shape[0]
+    found = np.empty(seats, dtype=np.int64)
+    count = np.empty(seats, dtype=np.int64)
     for r in range(words.shape[1]):
         keys[r] = -1
         if not _clean(words, r, zero):
             continue
+        leader = -1
+        for k in range(lead_mask.shape[0]):
+            if _holds(words, r, lead_mask, lead_value, k):
+                leader = k
+                break
+        if leader < 0:
+            continue
         on_table = 0
-        for w in range(words.shape[0]):
-            on_table += _popcount(words[w, r] & table_mask[w])
+        found[:] = -1
+        count[:] = 0
+        for j in range(cards):
+            if (words[card_word[j], r] >> card_shift[j]) & one:
+                on_table += 1
+                for s in range(seats):
+                    index = candidate[leader, s, j]
+                    if index >= 0:
+                        cube = (leader * seats + s) * cards + j
+                        if _holds(words, r, owner_mask, owner_value, cube):
+                            count[s] += 1
+                            if found[s] < 0 or index < found[s]:
+                                found[s] = index
         if on_table != seats:
             continue
-        for leader in range(lead_mask.shape[0]):
-            if not _holds(words, r, lead_mask, lead_value, leader):
-                continue
-            key = 0
-            stride = 1
-            ok = True
-            for s in range(seats):
-                lo = seat_starts[leader, s]
-                hi = seat_starts[leader, s + 1]
-                found = -1
-                count = 0
-                for k in range(lo, hi):
-                    if _holds(words, r, cube_mask, cube_value, k):
-                        count += 1
-                        if found < 0:
-                            found = k - lo
-                if count != 1:
-                    ok = False
-                    break
-                key += stride * found
-                stride *= hi - lo
-            if ok:
-                keys[r] = offsets[leader] + key
-            break
+        key = 0
+        stride = 1
+        ok = True
+        for s in range(seats):
+            if count[s] != 1:
+                ok = False
+                break
+            key += stride * found[s]
+            stride *= radix[leader, s]
+        if ok:
+            keys[r] = offsets[leader] + key
 
 
 @njit

@@ -18,7 +18,12 @@ from qiskit.circuit import Gate, Qubit
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get_construction
 from qcards.circuits.gates import action_kernels as kernels
 from qcards.circuits.gates.classical import classical_domain, narrow, trick_suits
-from qcards.circuits.gates.predicates import held_cubes, led_cubes, movable_cards, mover
+from qcards.circuits.gates.predicates import (
+    held_cubes_by_leader,
+    led_cubes_by_leader,
+    movable_cards,
+    mover,
+)
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
 
@@ -138,16 +143,27 @@ class _PlayTables:
         cards = gate.cards
         if len(cards) > 64:
             raise ValueError(f"a card play chooses among at most 64 cards, got {len(cards)}")
-        pairs = held_cubes(layout, t, gate.position, cards)
-        held = kernels.Cubes([cube for p in pairs for _leader, cube in p], position, num_words)
-        held_card = np.array([i for i, p in enumerate(pairs) for _ in p], dtype=np.int64)
         rules = layout.spec.rules
         suits = trick_suits(layout)
-        led = led_cubes(layout, t) if gate.position > 0 else []
-        led_cubes_ = kernels.Cubes([cube for _l, _c, cube in led], position, num_words)
-        led_suit = np.array(
-            [suits.index(rules.effective_suit(c)) for _l, c, _cube in led], dtype=np.int64
-        )
+        by_leader = held_cubes_by_leader(layout, t, gate.position, cards)
+        lead = kernels.Cubes([cube for _leader, cube, _each in by_leader], position, num_words)
+        held, held_card, held_starts = [], [], [0]
+        for _leader, _cube, each in by_leader:
+            for i, cube in enumerate(each):
+                if cube is not None:
+                    held.append(cube)
+                    held_card.append(i)
+            held_starts.append(len(held))
+        held_ = kernels.Cubes(held, position, num_words)
+        led, led_suit, led_starts = [], [], [0] if gate.position > 0 else []
+        if gate.position > 0:
+            for _leader, _cube, each in led_cubes_by_leader(layout, t):
+                for c, cube in each:
+                    if cube is not None:
+                        led.append(cube)
+                        led_suit.append(suits.index(rules.effective_suit(c)))
+                led_starts.append(len(led))
+        led_ = kernels.Cubes(led, position, num_words)
         suit_cards = np.zeros(len(suits), dtype=np.uint64)
         for i, c in enumerate(cards):
             suit_cards[suits.index(rules.effective_suit(c))] |= np.uint64(1 << i)
@@ -155,13 +171,17 @@ class _PlayTables:
         forced = gate.forced_card
         self.legal_arguments = (
             kernels.bit_masks([layout.ancillas], position, num_words)[0],
-            held.mask,
-            held.value,
-            held_card,
+            lead.mask,
+            lead.value,
+            np.array(held_starts, dtype=np.int64),
+            held_.mask,
+            held_.value,
+            np.array(held_card, dtype=np.int64),
             layout.spec.hand_size - t + 1,
-            led_cubes_.mask,
-            led_cubes_.value,
-            led_suit,
+            np.array(led_starts, dtype=np.int64),
+            led_.mask,
+            led_.value,
+            np.array(led_suit, dtype=np.int64),
             suit_cards,
             np.array([w for w, _ in played], dtype=np.int64),
             np.array([b for _, b in played], dtype=np.uint64),

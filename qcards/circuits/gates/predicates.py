@@ -57,19 +57,34 @@ def held_cubes(
 
 @lru_cache(maxsize=4096)
 def _held_cubes(layout, trick, position, cards):
+    out = [[] for _ in cards]
+    for leader, lead, each in held_cubes_by_leader(layout, trick, position, cards):
+        for pairs, cube in zip(out, each, strict=True):
+            merged = merge_conditions(lead, cube)
+            if merged is not None:
+                pairs.append((leader, merged))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def held_cubes_by_leader(
+    layout: GameLayout, trick: int, position: int, cards: tuple[Card, ...]
+) -> list[tuple[str, dict[Qubit, int] | None, list[dict[Qubit, int] | None]]]:
+    """For each possible leader of ``trick``: (leader, "it leads" cube, for each of ``cards``
+    the cube on which the card is in the hand of the player ``position`` seats after it --
+    dealt to that player and not played in an earlier trick -- or None). :func:`held_cubes`
+    is their conjunction; the compiled card play asks the leader first."""
     out = []
-    for c in cards:
-        pairs = []
-        for leader in layout.possible_leaders(trick):
-            player = mover(layout, position, leader)
-            cube = merge_conditions(
-                layout.leader_condition(trick, leader),
+    for leader in layout.possible_leaders(trick):
+        player = mover(layout, position, leader)
+        each = [
+            merge_conditions(
                 layout.owner_condition(c, player),
                 {layout.play[c][s]: 0 for s in range(trick - 1)},
             )
-            if cube is not None:
-                pairs.append((leader, cube))
-        out.append(pairs)
+            for c in cards
+        ]
+        out.append((leader, layout.leader_condition(trick, leader), each))
     return out
 
 
@@ -77,16 +92,36 @@ def _held_cubes(layout, trick, position, cards):
 def led_cubes(layout: GameLayout, trick: int) -> list[tuple[str, Card, dict[Qubit, int]]]:
     """(leader, card, cube): on ``cube`` the leader of ``trick`` has put ``card`` on the table."""
     out = []
-    for leader in layout.possible_leaders(trick):
-        for c in layout.spec.candidates(leader):
-            cube = merge_conditions(
-                layout.leader_condition(trick, leader),
-                layout.owner_condition(c, leader),
-                {layout.play[c][trick - 1]: 1},
-            )
-            if cube is not None:
-                out.append((leader, c, cube))
+    for leader, lead, each in led_cubes_by_leader(layout, trick):
+        for c, cube in each:
+            merged = merge_conditions(lead, cube)
+            if merged is not None:
+                out.append((leader, c, merged))
     return out
+
+
+@lru_cache(maxsize=4096)
+def led_cubes_by_leader(
+    layout: GameLayout, trick: int
+) -> list[tuple[str, dict[Qubit, int] | None, list[tuple[Card, dict[Qubit, int] | None]]]]:
+    """For each possible leader of ``trick``: (leader, "it leads" cube, (card, cube) for each
+    card it may hold: on the cube, it has put that card on the table in this trick)."""
+    return [
+        (
+            leader,
+            layout.leader_condition(trick, leader),
+            [
+                (
+                    c,
+                    merge_conditions(
+                        layout.owner_condition(c, leader), {layout.play[c][trick - 1]: 1}
+                    ),
+                )
+                for c in layout.spec.candidates(leader)
+            ],
+        )
+        for leader in layout.possible_leaders(trick)
+    ]
 
 
 def mark_held(

@@ -19,7 +19,7 @@ from qcards.circuits.gates import action_kernels as kernels
 from qcards.circuits.gates.classical import classical_domain, narrow
 from qcards.circuits.gates.codes import trick_code_flips
 from qcards.circuits.gates.predicates import mover
-from qcards.circuits.layout import GameLayout, merge_conditions
+from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
 
 
@@ -98,33 +98,23 @@ class TrickTakingGate(Gate):
             tables = cache[qubits, num_words] = _TrickTables(self, qubits, num_words)
         return tables
 
-    def _candidates(self) -> list[tuple[str, list[str], list[list[Card]], list[list[dict]]]]:
-        """Per possible leader: the seats in play order, each seat's candidate cards and, for
-        each, the cube "this seat put this card on the table" (worked out once per gate: the
-        action asks on every call)."""
+    def _candidates(self) -> list[tuple[str, list[str], list[list[Card]]]]:
+        """Per possible leader: the seats in play order and each seat's candidate cards
+        (worked out once per gate: the action asks on every call)."""
         if self._seating is None:
-            layout, t = self.layout, self.trick
+            layout = self.layout
             self._seating = []
-            for leader in layout.possible_leaders(t):
+            for leader in layout.possible_leaders(self.trick):
                 seats = self.seats(leader)
                 candidates = [list(layout.spec.candidates(seat)) for seat in seats]
-                cubes = [
-                    [
-                        merge_conditions(
-                            layout.owner_condition(c, seat), {layout.play[c][t - 1]: 1}
-                        )
-                        for c in cards
-                    ]
-                    for seat, cards in zip(seats, candidates, strict=True)
-                ]
-                self._seating.append((leader, seats, candidates, cubes))
+                self._seating.append((leader, seats, candidates))
         return self._seating
 
     def _flips_of(self, key: int) -> list[Qubit]:
         """The flips of the table numbered ``key`` by :meth:`_tables` (decided once)."""
         if key not in self._winners:
             rest = key
-            for _leader, seats, candidates, _cubes in self._candidates():
+            for _leader, seats, candidates in self._candidates():
                 size = int(np.prod([len(cards) for cards in candidates]))
                 if rest < size:
                     cards = []
@@ -147,29 +137,34 @@ class _TrickTables:
         self.position = dict(zip(layout.qubits, qubits, strict=False))
         self.num_words = num_words
         seating = gate._candidates()
-        leads, cubes, starts, offsets, offset = [], [], [], [], 0
-        for leader, _seats, _candidates, seat_cubes in seating:
+        cards = layout.cards
+        seats = len(layout.spec.players)
+        candidate = np.full((len(seating), seats, len(cards)), -1, dtype=np.int64)
+        radix = np.zeros((len(seating), seats), dtype=np.int64)
+        leads, owners, offsets, offset = [], [], [], 0
+        for k, (leader, seat_names, candidates) in enumerate(seating):
             leads.append(layout.leader_condition(t, leader))
-            row = [len(cubes)]
-            for each in seat_cubes:
-                cubes.extend(each)
-                row.append(len(cubes))
-            starts.append(row)
+            for s, (seat, each) in enumerate(zip(seat_names, candidates, strict=True)):
+                radix[k, s] = len(each)
+                for i, c in enumerate(each):
+                    candidate[k, s, cards.index(c)] = i
+                owners.extend(layout.owner_condition(c, seat) for c in cards)
             offsets.append(offset)
-            offset += int(np.prod([len(each) for each in seat_cubes]))
+            offset += int(np.prod(radix[k]))
         lead = kernels.Cubes(leads, self.position, num_words)
-        seat_cubes_ = kernels.Cubes(cubes, self.position, num_words)
+        owner = kernels.Cubes(owners, self.position, num_words)
+        played = [divmod(self.position[layout.play[c][t - 1]], 64) for c in cards]
         self.key_arguments = (
             kernels.bit_masks([layout.ancillas], self.position, num_words)[0],
-            kernels.bit_masks(
-                [[layout.play[c][t - 1] for c in layout.cards]], self.position, num_words
-            )[0],
-            len(layout.spec.players),
+            seats,
             lead.mask,
             lead.value,
-            np.array(starts, dtype=np.int64).reshape(len(seating), -1),
-            seat_cubes_.mask,
-            seat_cubes_.value,
+            np.array([w for w, _ in played], dtype=np.int64),
+            np.array([b for _, b in played], dtype=np.uint64),
+            candidate,
+            owner.mask,
+            owner.value,
+            radix,
             np.array(offsets, dtype=np.int64),
         )
         self.tables = offset
