@@ -240,6 +240,18 @@ def test_dask_gives_the_same_floats_as_one_process(params, scheduler):
     assert here == there  # the same blocks, summed in the same order
 
 
+@pytest.mark.parametrize("params", SPECS[::5])
+def test_threads_give_the_same_floats_as_one_thread(params, monkeypatch):
+    from qcards.execution import sparse_shards
+
+    game = game_of(params)
+    paths = estimate_paths(game.spec)
+    monkeypatch.setattr(sparse_shards, "THREADS", 1)
+    one = sharded_final_outcomes(game, paths, shard_bytes=TINY)
+    monkeypatch.setattr(sparse_shards, "THREADS", 3)
+    assert sharded_final_outcomes(game, paths, shard_bytes=TINY) == one
+
+
 # ----------------------------------------------------------------------------- fifteen cards
 
 

@@ -106,6 +106,12 @@ def test_aer_single_threaded_on_workers(scheduler):
         assert threads == 1
 
 
+def test_threads_give_the_loops_results_and_its_first_error():
+    assert sweeps.sweep(square_or_fail, [1, 2, 4, 6], threads=2) == [1, 4, 16, 36]
+    with pytest.raises(ModelError, match="no square of 3"):
+        sweeps.sweep(square_or_fail, range(8), threads=3)
+
+
 def trim_threshold(_) -> str | None:
     """What a worker's glibc was told about trimming freed memory."""
     return os.environ.get("MALLOC_TRIM_THRESHOLD_")

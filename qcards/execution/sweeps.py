@@ -43,8 +43,14 @@ def sweep(
     items: Iterable[T],
     scheduler: str | None = None,
     description: str = "tasks",
+    threads: int = 1,
 ) -> list[R]:
     """``[fn(item) for item in items]``, here (``scheduler`` None) or as Dask tasks.
+
+    Here, ``threads`` > 1 runs the items on that many threads of this process (for work that
+    releases the GIL, such as the sparse engine's compiled kernels); no process is started, so
+    it works from any script, notebook or ``python -c``. The results and the error raised are
+    still the loop's, in the items' order.
 
     A progress display (:mod:`qcards.progress`), if one shows, counts the finished items
     under ``description``.
@@ -63,6 +69,8 @@ def sweep(
     """
     items = list(items)
     if scheduler is None:
+        if threads > 1 and len(items) > 1:
+            return _on_threads(fn, items, min(threads, len(items)), description)
         return [fn(item) for item in track(items, description)]
     require("dask", "a sweep on a Dask scheduler")
     from distributed import as_completed, wait  # imports distributed (half a second)
@@ -81,6 +89,20 @@ def sweep(
             if future.status == "error":
                 future.result()
         return client.gather(futures)
+
+
+def _on_threads(fn: Callable[[T], R], items: list[T], threads: int, description: str) -> list[R]:
+    """:func:`sweep` on ``threads`` threads: results taken in the items' order, so the first
+    failing item's error is raised, as in the loop. On an error or Ctrl-C the items not started
+    are cancelled and the running ones finish first (a thread cannot be stopped)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qcards-sweep")
+    try:
+        futures = [pool.submit(fn, item) for item in items]
+        return [future.result() for future in track(futures, description)]
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextmanager

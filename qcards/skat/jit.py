@@ -17,8 +17,9 @@ try:  # numba compiles the searches; without it the same code runs as (slow) Pyt
     from numba import njit as _numba_njit
 
     def njit(function):
-        """Compile ``function`` with numba, cached on disk."""
-        return _numba_njit(cache=True)(function)
+        """Compile ``function`` with numba, cached on disk, releasing the GIL while it runs (so
+        threads of one process can run compiled kernels side by side)."""
+        return _numba_njit(cache=True, nogil=True)(function)
 
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover - numba is installed wherever qcards is tested
