@@ -13,7 +13,8 @@ path) pairs), a matrix product state bonds up to the number of paths. Time: seco
 work (:attr:`ExactMethod.unit_seconds`), rounded up from the largest ratio measured on the
 four-, six-, nine- and twelve-card endgames with both constructions
 (``benchmarks/bench_cost_model.py``, ``benchmarks/results/cost_model.md``); the sparse engine
-works in proportion to the paths (:data:`~qcards.execution.budget.PATHS_PER_SECOND`).
+works in proportion to the paths (:func:`~qcards.execution.sparse_shards.engine_seconds`, its
+measured rate).
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from qiskit.circuit import Qubit
 
 from qcards.circuits.game import GameCircuit
 from qcards.execution import aer, isolated
-from qcards.execution.budget import PATHS_PER_SECOND, sparse_memory_guard
+from qcards.execution.budget import sparse_memory_guard
 from qcards.execution.extras import require
 from qcards.execution.sparse import DECK
 from qcards.execution.sparse import estimate_bytes as sparse_bytes
+from qcards.execution.sparse_shards import engine_seconds
 from qcards.skat.stages import Stage
 
 Probabilities = dict[Stage, dict[int, float]]
@@ -51,8 +53,8 @@ class ExactMethod:
             (``cards``: the game's cards, which the sparse engine's classical actions work
             with).
         work: ``work(num_qubits, paths, gates)``: the size of one simulation in units of
-            :attr:`unit_seconds` (None: :attr:`seconds` is the paths at
-            :data:`~qcards.execution.budget.PATHS_PER_SECOND`, gates not counted).
+            :attr:`unit_seconds` (None: :attr:`seconds` is the sparse engine's on the paths,
+            :func:`~qcards.execution.sparse_shards.engine_seconds`, gates not counted).
         unit_seconds: seconds per unit of :attr:`work`.
         probabilities: ``probabilities(game, stages, qubits, seconds)``: the exact
             probabilities of ``qubits`` after each of ``stages`` (``seconds``: the estimate,
@@ -102,7 +104,7 @@ class ExactMethod:
         """Seconds of one simulation (an upper estimate); ``gates``: the game circuit's gates
         one definition level down (:func:`~qcards.execution.exact.gate_count`)."""
         if self.work is None:
-            return paths / PATHS_PER_SECOND
+            return engine_seconds(paths)
         return self.unit_seconds * self.work(num_qubits, paths, gates)
 
     @property

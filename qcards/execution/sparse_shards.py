@@ -87,11 +87,18 @@ process, the machine shared with a two-core job): the whole deal at once 20 s, b
 rows 12.5 s, 2^16 rows 12.7 s; the smaller bound keeps the blocks in flight small
 (:func:`peak_rows`)."""
 
-PATHS_PER_SECOND = 30_000.0
-"""(Deal, play path) pairs per second of one worker running shards, rounded down from
-``benchmarks/results/sharded.md`` (2026-11-25, load 2-3 on 2 cores): about 36 thousand on
-eighteen cards, 600 thousand on fifteen (the card plays' and trick takings' per-row work grows
-with the cards): the time guard's rate (:func:`check_cost`)."""
+PATHS_PER_SECOND = 1_000_000.0
+"""(Deal, play path) pairs per second of one worker running shards: the time guard's rate
+(:func:`engine_seconds`), rounded down from ``benchmarks/results/sharded.md`` (2026-11-27, 2
+cores, the machine's other long job paused): eighteen cards, all 924 shards (861 million
+paths) in 362.6 s on two Dask workers, about 1.19 million a worker; fifteen cards (7.3
+million) in 6.5 s on one worker, 1.13 million. (Before the compiled card plays and trick
+takings and the blocks of rows: 36 thousand on eighteen cards.)"""
+
+THREAD_GAIN = 0.38
+"""What a second thread of one process adds to the rate of the first (:data:`THREADS`):
+measured on two cores, 40 eighteen-card shards 26.1 s on one thread, 18.9 s on two (1.38x);
+each thread past the second is assumed to add as much."""
 
 READ_ROWS = 2**18
 """Final rows read at a time (:func:`final_outcomes`): the registers' sums of a block, about
@@ -468,7 +475,7 @@ def check_cost(game, force: bool = False, budget: float | None = None) -> float:
     (:func:`peak_rows`) would not fit in the memory budget (nothing smaller can run: then
     ``--shots`` samples the circuit shot by shot), or, unless ``force``, when the paths would
     take longer than
-    :data:`~qcards.progress.TIME_BUDGET` at :data:`PATHS_PER_SECOND` on one worker. How many
+    :data:`~qcards.progress.TIME_BUDGET` (:func:`engine_seconds`). How many
     paths a deal has does not matter for memory: its rows run :data:`CHUNK_ROWS` at a time.
     Returns the estimated (deal, play path) pairs."""
     from qcards.execution.budget import GIB, MEMORY_BUDGET
@@ -491,16 +498,24 @@ def check_cost(game, force: bool = False, budget: float | None = None) -> float:
             "or a smaller spec)",
             parameters=("method", "shots"),
         )
-    seconds = paths / PATHS_PER_SECOND
+    seconds = engine_seconds(paths)
     if seconds > TIME_BUDGET and not force:
         raise ResourceError(
             f"the sparse engine would take about {duration(seconds)} on this endgame (about "
-            f"{paths:,.0f} play paths at about {PATHS_PER_SECOND:,.0f} a second on one worker; "
-            f"{TIME_BUDGET / 60:.0f} minutes allowed) (give {{shots}} to sample the circuit "
-            "shot by shot at any size, {force} to run it anyway, or a smaller spec)",
+            f"{paths:,.0f} play paths at about {paths / seconds:,.0f} a second on {THREADS} "
+            f"thread(s); {TIME_BUDGET / 60:.0f} minutes allowed) (give {{shots}} to sample the "
+            "circuit shot by shot at any size, {force} to run it anyway, or a smaller spec)",
             parameters=("force", "method", "shots"),
         )
     return paths
+
+
+def engine_seconds(paths: float, threads: int | None = None) -> float:
+    """Estimated seconds of the sharded engine on ``paths`` (deal, play path) pairs in one
+    process of ``threads`` threads (default :data:`THREADS`): :data:`PATHS_PER_SECOND` on the
+    first, :data:`THREAD_GAIN` of it on each further one."""
+    threads = THREADS if threads is None else threads
+    return paths / (PATHS_PER_SECOND * (1 + THREAD_GAIN * (max(1, threads) - 1)))
 
 
 __all__ = [
@@ -510,6 +525,7 @@ __all__ = [
     "StageProbabilities",
     "CHUNK_ROWS",
     "check_cost",
+    "engine_seconds",
     "final_outcomes",
     "peak_rows",
     "plan_shards",
