@@ -56,6 +56,16 @@ class Cubes:
                     self.value[k, word] |= np.uint64(1 << shift)
 
 
+def placed_tables(gate, qubits: tuple[int, ...], num_words: int, make):
+    """``make(gate, qubits, num_words)``, the arrays of ``gate``'s action for one placement,
+    made once and kept on the gate."""
+    cache = gate.__dict__.setdefault("_placed_tables", {})
+    tables = cache.get((qubits, num_words))
+    if tables is None:
+        tables = cache[qubits, num_words] = make(gate, qubits, num_words)
+    return tables
+
+
 def bit_masks(qubit_sets: Sequence[Sequence], position: Mapping, num_words: int) -> np.ndarray:
     """One row of word masks per set of qubits (the qubits' bits set): flips, or "all zero"."""
     out = np.zeros((len(qubit_sets), num_words), dtype=np.uint64)

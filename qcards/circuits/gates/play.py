@@ -110,7 +110,7 @@ class CardPlayGate(Gate):
         with amplitude :math:`1/\\sqrt{m}` (Eq. 9). Every other row takes the definition.
         Both steps are compiled passes over the rows
         (:mod:`~qcards.circuits.gates.action_kernels`)."""
-        tables = self._tables_for(qubits, state.num_words)
+        tables = kernels.placed_tables(self, qubits, state.num_words, _PlayTables)
         legal = np.empty(state.num_rows, dtype=np.uint64)
         inside = np.empty(state.num_rows, dtype=bool)
         kernels.play_legal(state.words, *tables.legal_arguments, legal, inside)
@@ -122,15 +122,6 @@ class CardPlayGate(Gate):
             amps = np.empty(total, dtype=complex)
             kernels.play_expand(state.words, state.amps, legal, tables.flips, words, amps)
             state.replace_rows(words, amps)
-
-    def _tables_for(self, qubits: tuple[int, ...], num_words: int) -> _PlayTables:
-        """The action's cubes and flips as arrays over the state's words (made once per
-        placement of the gate)."""
-        cache = self.__dict__.setdefault("_placed_tables", {})
-        tables = cache.get((qubits, num_words))
-        if tables is None:
-            tables = cache[qubits, num_words] = _PlayTables(self, qubits, num_words)
-        return tables
 
 
 class _PlayTables:

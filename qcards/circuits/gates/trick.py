@@ -82,21 +82,12 @@ class TrickTakingGate(Gate):
         rules (and remembered by the gate). Every other row takes the definition. The tables
         are numbered and their flips applied in compiled passes over the rows
         (:mod:`~qcards.circuits.gates.action_kernels`)."""
-        tables = self._tables_for(qubits, state.num_words)
+        tables = kernels.placed_tables(self, qubits, state.num_words, _TrickTables)
         keys = np.empty(state.num_rows, dtype=np.int64)
         kernels.trick_keys(state.words, *tables.key_arguments, keys)
         with classical_domain(state, self, qubits, keys >= 0) as kept:
             keys = narrow(kept, keys)
             kernels.xor_rows(state.words, keys, tables.flips_of(keys))
-
-    def _tables_for(self, qubits: tuple[int, ...], num_words: int) -> _TrickTables:
-        """The action's cubes and flips as arrays over the state's words (made once per
-        placement of the gate)."""
-        cache = self.__dict__.setdefault("_placed_tables", {})
-        tables = cache.get((qubits, num_words))
-        if tables is None:
-            tables = cache[qubits, num_words] = _TrickTables(self, qubits, num_words)
-        return tables
 
     def _candidates(self) -> list[tuple[str, list[str], list[list[Card]]]]:
         """Per possible leader: the seats in play order and each seat's candidate cards
