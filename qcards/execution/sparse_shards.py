@@ -82,7 +82,7 @@ for sharing the work out, not for memory: a block's rows are run :data:`CHUNK_RO
 
 CHUNK_ROWS = 2**16
 """Rows past which a shard's state is cut into blocks run one after the other through the rest
-of the game (:func:`run_shard`). On the largest eighteen-card deal (10.9 million paths, one
+of the game (:func:`run_shard`). On the first eighteen-card deal (10.9 million paths, one
 process, the machine shared with a two-core job): the whole deal at once 20 s, blocks of 2^18
 rows 12.5 s, 2^16 rows 12.7 s; the smaller bound keeps the blocks in flight small
 (:func:`peak_rows`)."""
