@@ -261,9 +261,9 @@ def test_eighteen_cards_first_shard_equals_the_fast_referee_deal_by_deal():
     """Eighteen cards (924 deals, 861 million play paths: six to nine minutes in all on two
     cores), the sharded engine on its first planned shard, against the memoized referee on each
     of that shard's deals laid open: the shard's (points, tricks) distribution is the deals'
-    own, weighted by their probability. The first shard is a deal of 10.9 million paths
-    (11.7 times the average; the largest has 13.8 million), so its rows run in some 170 blocks (some 10-20 s; the whole endgame is the
-    studies', not CI's)."""
+    own, weighted by their probability. The first shard is a deal of 10.9 million paths (11.7
+    times the average; the largest has 13.8 million), so its rows run in some 170 blocks (some
+    10-20 s; the whole endgame is the studies', not CI's)."""
     import sys
     from pathlib import Path
 
