@@ -19,6 +19,7 @@ So the exact engine still simulates the circuit, not the referee.
 from __future__ import annotations
 
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -202,3 +203,50 @@ def test_simulate_without_classical_actions_gives_the_same_state():
     with_actions = simulate(game.circuit)
     without = simulate(game.circuit, classical_actions=False)
     assert_same(with_actions, without, "six-card efficient")
+
+
+def test_trick_tables_filled_by_many_threads_give_every_thread_its_rows():
+    """Shards on several threads share a trick gate's tables: each thread must get back the
+    flips of every table it asks for, whatever the others do meanwhile (a race here once gave
+    a wrong p_win on fifteen cards)."""
+    from qcards.analysis.resources import resource_spec
+    from qcards.circuits.gates.trick import TrickTakingGate, _TrickTables
+
+    game = build_game(resource_spec(4, skat=False), None)  # twelve cards: 256 tables in trick 1
+    gate = next(i.operation for i in game.circuit.data if isinstance(i.operation, TrickTakingGate))
+    qubits = tuple(range(gate.num_qubits))
+    reference = _TrickTables(gate, qubits, 3)
+    expected = reference.flips_of(np.arange(reference.tables))
+    failures = []
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch between any two bytecodes: races show
+    try:
+        run_threads(gate, qubits, expected, failures)
+    finally:
+        sys.setswitchinterval(interval)
+    assert not failures
+
+
+def run_threads(gate, qubits, expected, failures) -> None:
+    import threading
+
+    import numpy as np
+
+    from qcards.circuits.gates.trick import _TrickTables
+
+    for _ in range(20):
+        tables = _TrickTables(gate, qubits, 3)
+        barrier = threading.Barrier(8)
+
+        def ask(k, tables=tables, barrier=barrier):
+            keys = np.arange(k % 2, tables.tables, 2)
+            barrier.wait()
+            got = tables.flips_of(keys)
+            if not (got[keys] == expected[keys]).all():
+                failures.append(k)
+
+        threads = [threading.Thread(target=ask, args=(k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -135,17 +136,22 @@ class GameKey:
 _GAMES: dict[bytes, tuple[object, Compiler]] = {}
 
 
-def _game(key: GameKey):
-    """The game circuit of ``key`` and its compiler, built once per process."""
-    token = key.token()
-    hit = _GAMES.get(token)
-    if hit is None:
-        from qcards.circuits.game import build_game
+_GAMES_LOCK = threading.Lock()
 
-        game = build_game(key.spec, key.first, key.paper_codes, key.construction)
-        hit = _GAMES[token] = (game, Compiler())
-        while len(_GAMES) > 4:
-            del _GAMES[next(iter(_GAMES))]
+
+def _game(key: GameKey):
+    """The game circuit of ``key`` and its compiler, built once per process (under a lock: the
+    shards of one process run on several threads)."""
+    token = key.token()
+    with _GAMES_LOCK:
+        hit = _GAMES.get(token)
+        if hit is None:
+            from qcards.circuits.game import build_game
+
+            game = build_game(key.spec, key.first, key.paper_codes, key.construction)
+            hit = _GAMES[token] = (game, Compiler())
+            while len(_GAMES) > 4:
+                del _GAMES[next(iter(_GAMES))]
     return hit
 
 

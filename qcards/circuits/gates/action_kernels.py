@@ -24,6 +24,7 @@ each gate's action against its decomposition on reached and on random basis stat
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -56,13 +57,20 @@ class Cubes:
                     self.value[k, word] |= np.uint64(1 << shift)
 
 
+_TABLES_LOCK = threading.Lock()
+
+
 def placed_tables(gate, qubits: tuple[int, ...], num_words: int, make):
     """``make(gate, qubits, num_words)``, the arrays of ``gate``'s action for one placement,
-    made once and kept on the gate."""
+    made once (under a lock: shards run on several threads share the gates) and kept on the
+    gate."""
     cache = gate.__dict__.setdefault("_placed_tables", {})
     tables = cache.get((qubits, num_words))
     if tables is None:
-        tables = cache[qubits, num_words] = make(gate, qubits, num_words)
+        with _TABLES_LOCK:
+            tables = cache.get((qubits, num_words))
+            if tables is None:
+                tables = cache[qubits, num_words] = make(gate, qubits, num_words)
     return tables
 
 

@@ -9,6 +9,7 @@ construction; its definition is the construction's trick synthesis
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -159,20 +160,23 @@ class _TrickTables:
             np.array(offsets, dtype=np.int64),
         )
         self.tables = offset
-        self.known = np.zeros(0, dtype=bool)
-        self.flips = np.zeros((0, num_words), dtype=np.uint64)
+        self.known = np.zeros(offset, dtype=bool)
+        self.flips = np.zeros((offset, num_words), dtype=np.uint64)
+        self.lock = threading.Lock()
 
     def flips_of(self, keys: np.ndarray) -> np.ndarray:
         """The flips of every table number, as rows of word masks (shape ``(tables, words)``),
-        with those of the tables in ``keys`` decided by the rules (:meth:`_flips_of`)."""
-        if self.flips.shape[0] != self.tables:
-            self.known = np.zeros(self.tables, dtype=bool)
-            self.flips = np.zeros((self.tables, self.num_words), dtype=np.uint64)
+        with those of the tables in ``keys`` decided by the rules (:meth:`_flips_of`). Shards
+        run on several threads share these arrays: they are made once, and a table's row is
+        written under a lock before the table is marked known, so a thread never reads a row
+        another one is still filling (the compiled pass that reads them holds no GIL)."""
         met = np.zeros(self.tables, dtype=bool)
         met[keys[keys >= 0]] = True
-        for key in np.flatnonzero(met & ~self.known).tolist():
-            self.flips[key] = kernels.bit_masks(
-                [self.gate._flips_of(key)], self.position, self.num_words
-            )[0]
-            self.known[key] = True
+        if (met & ~self.known).any():
+            with self.lock:
+                for key in np.flatnonzero(met & ~self.known).tolist():
+                    self.flips[key] = kernels.bit_masks(
+                        [self.gate._flips_of(key)], self.position, self.num_words
+                    )[0]
+                    self.known[key] = True
         return self.flips
