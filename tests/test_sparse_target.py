@@ -102,9 +102,10 @@ def test_counting_on_the_sparse_engine(four_card, algorithm, construction):
 
 
 def test_memory_guard_refuses_up_front(monkeypatch, capsys):
-    # the game's engine runs the deals in shards: it refuses when one deal cannot fit
+    # the game's engine runs the deals in shards and their rows in blocks: it refuses when the
+    # deal rows and the blocks in flight cannot fit
     monkeypatch.setattr(budget, "MEMORY_BUDGET", 100)  # bytes: not one row
-    with pytest.raises(ResourceError, match="one deal"):
+    with pytest.raises(ResourceError, match="deal state"):
         sparse_final_points(build_game(random_spec(*generated_specs()[-1])))
     assert main(["evaluate", FOUR, "--method", "sparse"]) == 2
     err = capsys.readouterr().err

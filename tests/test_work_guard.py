@@ -199,7 +199,7 @@ def test_count_checks_the_simulator_it_samples_for_every_grover_power(capsys):
 @pytest.mark.parametrize(
     ("argv", "what", "advice"),
     [
-        # the sparse engine runs the deals in shards: refused when one deal cannot fit
+        # the sparse engine runs the deals in shards, rows in blocks: refused when they cannot fit
         (["evaluate", "--method", "sparse"], "sparse engine", "give --shots to sample the circuit"),
         (["evaluate", "--method", "sparse"], "sparse engine", "use --method classical"),
         (["run", "--backend", "aer-mps", "--shots", "10"], "mps method", "use --backend sparse"),
