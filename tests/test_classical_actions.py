@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -228,10 +229,8 @@ def test_trick_tables_filled_by_many_threads_give_every_thread_its_rows():
 
 
 def run_threads(gate, qubits, expected, failures) -> None:
-    import threading
-
-    import numpy as np
-
+    """Twenty times: eight threads ask one fresh table for every other table number at once,
+    and note the threads that got a wrong row back."""
     from qcards.circuits.gates.trick import _TrickTables
 
     for _ in range(20):

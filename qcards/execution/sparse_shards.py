@@ -19,21 +19,24 @@ an X around a control on 0, but restores it), applied to one reached basis state
 keeps the owner bits of every row it makes. It also checks the conclusion: sharded equals
 whole on every test spec.
 
-The same holds for the rows of one deal, at any point of the game after the deal stage. Every
-later gate writes only into registers that were clean before it (this trick's play bits, the
-trick's winner, ancillas it returns to ``|0>``; the paper's codes are a function of those): it
-never clears a bit of the history registers (owner, play, winner), and a row of a game state
-is determined by them. So the descendants of two different rows differ in the bits where the
-rows differ, for the rest of the circuit: their supports are disjoint, they never interfere,
-and the probability of every later outcome is the sum of the rows' own. A shard is therefore
-run depth first (:func:`run_shard`): once its rows pass :data:`CHUNK_ROWS` after an
-instruction, they are cut into blocks of at most that many rows, each taken through the rest
-of the game on its own and reduced, and the reads added. Peak memory is then bounded by the
+The same holds for the rows of one deal, at any instruction after the deal stage. A row of a
+game state is determined by its history registers (owner, play, winner; the paper's codes and
+the clean ancillas follow from them), later gates never clear a history bit, and a final row
+is a complete record of the game (who was dealt each card, in which trick it was played, who
+took each trick), from which the row it came from at any earlier instruction can be read back
+(the cards of the earlier tricks, and those the seats that have moved put on the current
+one). So two different rows have no final row in common: their supports are disjoint, they
+never interfere, and the probability of every later outcome is the sum of the rows' own. A
+shard is therefore run depth first (:func:`run_shard`): once its rows pass
+:data:`CHUNK_ROWS` after an instruction, they are merged and cut into blocks of at most that
+many rows, each taken through the rest of the game on its own and reduced, and the reads
+added. Peak memory is then bounded by the
 blocks in flight (:func:`peak_rows`), whatever a deal's paths: an eighteen-card deal of 10.9
 million paths runs in the memory of a few hundred thousand rows, and the blocks stay near the
 caches (measured faster, :data:`CHUNK_ROWS`). ``tests/test_sparse_shards.py`` checks the
-premise on the reached rows of every gate (no history bit that was set is cleared) and the
-conclusion (blocks of a few rows equal the whole state) on the test specs.
+premises on the reached rows of every gate (no history bit that was set is cleared, no two
+rows share their history) and the conclusion (blocks of three rows equal the whole state) on
+the test specs.
 
 A shard whose rows still outgrow its guard (one step of one block past the memory budget) is
 split in two and each half run again; a single deal that does not fit is refused
@@ -108,8 +111,7 @@ READ_ROWS = 2**18
 THREADS = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
 """Threads that run the shards when no Dask scheduler is given: one per core this process may
 use. The card plays' and trick takings' kernels release the GIL, the Python between them does
-not: on eighteen cards, 40 shards took 26.1 s on one thread and 18.9 s on two (1.38x, the same
-floats; two Dask worker processes reach 1.84x)."""
+not, hence :data:`THREAD_GAIN` (the floats are the same for any number of threads)."""
 
 MAX_SHARDS = 4096
 """Blocks are at least ``deals / MAX_SHARDS`` deals, so that the gates' fixed cost per call is
@@ -157,16 +159,13 @@ def _game(key: GameKey):
 
 def _segment(game, compiler: Compiler, start: int, stop: int) -> list[Step]:
     """The steps of the game circuit's instructions ``start:stop``."""
-    index = {q: i for i, q in enumerate(game.circuit.qubits)}
-    steps: list[Step] = []
-    for inst in game.circuit.data[start:stop]:
-        steps.extend(compiler.placed(inst.operation, tuple(index[q] for q in inst.qubits)))
-    return steps
+    return [step for steps in _instruction_steps(game, compiler)[start:stop] for step in steps]
 
 
 def _instruction_steps(game, compiler: Compiler) -> list[list[Step]]:
     """The steps of each instruction of the game circuit (compiled once per game and
-    compiler: the depth-first run asks for them once per block of rows)."""
+    compiler: the deal stage takes its own, the depth-first run asks for the rest once per
+    block of rows)."""
     cached = getattr(compiler, "instruction_steps", None)
     if cached is None or cached[0] is not game:
         index = {q: i for i, q in enumerate(game.circuit.qubits)}
@@ -480,8 +479,7 @@ def check_cost(game, force: bool = False, budget: float | None = None) -> float:
     row a deal) and the blocks of rows that each of :data:`THREADS` shards holds in flight
     (:func:`peak_rows`) would not fit in the memory budget (nothing smaller can run: then
     ``--shots`` samples the circuit shot by shot), or, unless ``force``, when the paths would
-    take longer than
-    :data:`~qcards.progress.TIME_BUDGET` (:func:`engine_seconds`). How many
+    take longer than :data:`~qcards.progress.TIME_BUDGET` (:func:`engine_seconds`). How many
     paths a deal has does not matter for memory: its rows run :data:`CHUNK_ROWS` at a time.
     Returns the estimated (deal, play path) pairs."""
     from qcards.execution.budget import GIB, MEMORY_BUDGET

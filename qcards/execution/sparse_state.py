@@ -162,7 +162,6 @@ class SparseState:
         if words.shape != (self.num_words, amps.shape[0]):
             raise ValueError("words must have shape (words, rows) matching amps")
         self.fold()
-        self._check_rows(amps.shape[0])
         self._w = words
         self._a = amps
         self._note_rows()

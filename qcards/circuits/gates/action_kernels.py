@@ -74,8 +74,42 @@ def placed_tables(gate, qubits: tuple[int, ...], num_words: int, make):
     return tables
 
 
+def grouped_cubes(
+    groups: Sequence[Sequence[tuple[int, Mapping | None]]], position: Mapping, num_words: int
+) -> tuple[Cubes, np.ndarray, np.ndarray]:
+    """Groups of (tag, cube) pairs (one group per possible leader) as one :class:`Cubes`, the
+    tag of each cube and the groups' bounds (group g is cubes ``starts[g]`` to
+    ``starts[g + 1]``); impossible cubes (None) are left out."""
+    cubes, tags, starts = [], [], [0]
+    for group in groups:
+        for tag, cube in group:
+            if cube is not None:
+                cubes.append(cube)
+                tags.append(tag)
+        starts.append(len(cubes))
+    return (
+        Cubes(cubes, position, num_words),
+        np.array(tags, dtype=np.int64),
+        np.array(starts, dtype=np.int64),
+    )
+
+
+def clean_cube(qubits: Sequence, position: Mapping, num_words: int) -> Cubes:
+    """The one cube "every qubit of ``qubits`` is 0" (the clean ancillas)."""
+    return Cubes([dict.fromkeys(qubits, 0)], position, num_words)
+
+
+def bit_positions(qubits: Sequence, position: Mapping) -> tuple[np.ndarray, np.ndarray]:
+    """The word and the shift of each qubit's bit in a row."""
+    places = [divmod(position[q], 64) for q in qubits]
+    return (
+        np.array([w for w, _ in places], dtype=np.int64),
+        np.array([b for _, b in places], dtype=np.uint64),
+    )
+
+
 def bit_masks(qubit_sets: Sequence[Sequence], position: Mapping, num_words: int) -> np.ndarray:
-    """One row of word masks per set of qubits (the qubits' bits set): flips, or "all zero"."""
+    """One row of word masks per set of qubits (the qubits' bits set): the flips to XOR in."""
     out = np.zeros((len(qubit_sets), num_words), dtype=np.uint64)
     for k, qubits in enumerate(qubit_sets):
         for qubit in qubits:
@@ -93,11 +127,13 @@ def _holds(words, r, mask, value, k):  # pragma: no cover - compiled
 
 
 @njit
-def _clean(words, r, zero):  # pragma: no cover - compiled
-    for w in range(words.shape[0]):
-        if words[w, r] & zero[w]:
-            return False
-    return True
+def _first_holding(words, r, mask, value):  # pragma: no cover - compiled
+    """The first cube that row ``r`` satisfies, or -1 (the leader: leaders' cubes are
+    disjoint)."""
+    for k in range(mask.shape[0]):
+        if _holds(words, r, mask, value, k):
+            return k
+    return -1
 
 
 @njit
@@ -112,7 +148,8 @@ def _popcount(x):  # pragma: no cover - compiled
 @njit
 def play_legal(
     words,
-    zero,
+    zero_mask,
+    zero_value,
     lead_mask,
     lead_value,
     held_starts,
@@ -132,21 +169,17 @@ def play_legal(
     inside,
 ):  # pragma: no cover - compiled
     """Every row's legal cards (``legal``, bit i = card i) and whether the row is a game state
-    of the card play (``inside``): ancillas clean (``zero``); the leader found by its cube
-    (``lead_*``; leaders' cubes are disjoint); the mover holding ``expected`` cards (the held
-    cubes of that leader, ``held_starts[l]`` to ``held_starts[l + 1]``, each naming its card);
-    when ``led_starts`` is not empty, exactly one card led (that leader's led cubes), whose
-    effective suit decides suit following through ``suit_cards``; and none of the held cards
-    already on the table (``played_word``/``played_shift``: the card's play bit of this trick).
-    ``forced`` >= 0 makes that card the only legal one."""
+    of the card play (``inside``): ancillas clean (the cube ``zero_*``); the leader found by
+    its cube (``lead_*``; leaders' cubes are disjoint); the mover holding ``expected`` cards
+    (the held cubes of that leader, ``held_starts[l]`` to ``held_starts[l + 1]``, each naming
+    its card); when ``led_starts`` has groups (after the lead), exactly one card led (that
+    leader's led cubes), whose effective suit decides suit following through ``suit_cards``;
+    and none of the held cards already on the table (``played_word``/``played_shift``: the
+    card's play bit of this trick). ``forced`` >= 0 makes that card the only legal one."""
     one = np.uint64(1)
     for r in range(words.shape[1]):
-        ok = _clean(words, r, zero)
-        leader = -1
-        for k in range(lead_mask.shape[0]):
-            if _holds(words, r, lead_mask, lead_value, k):
-                leader = k
-                break
+        ok = _holds(words, r, zero_mask, zero_value, 0)
+        leader = _first_holding(words, r, lead_mask, lead_value)
         held = np.uint64(0)
         suit = -1
         if leader >= 0:
@@ -155,7 +188,7 @@ def play_legal(
                     held ^= one << np.uint64(held_card[k])
         if _popcount(held) != expected:
             ok = False
-        if led_starts.shape[0]:
+        if led_starts.shape[0] > 1:
             led = 0
             if leader >= 0:
                 for k in range(led_starts[leader], led_starts[leader + 1]):
@@ -216,7 +249,8 @@ def play_expand(words, amps, legal, flips, out_words, out_amps):  # pragma: no c
 @njit
 def trick_keys(
     words,
-    zero,
+    zero_mask,
+    zero_value,
     seats,
     lead_mask,
     lead_value,
@@ -230,26 +264,22 @@ def trick_keys(
     keys,
 ):  # pragma: no cover - compiled
     """Every row's table as one number (``keys``; -1 where the row is not a game state at the
-    end of the trick). The row must have its ancillas clean (``zero``), a leader (``lead_*``;
-    leaders' cubes are disjoint), exactly ``seats`` cards on the table (card ``j``'s play bit
-    of this trick: ``card_word[j]``, ``card_shift[j]``), and for each seat exactly one card on
-    the table that is among its candidates (``candidate[l, s, j]``: card j's index among them,
-    or -1) and dealt to it (owner cube ``l * seats * cards + s * cards + j``). The number is
-    ``offsets[l]`` plus the candidates' indices in mixed radix (``radix[l, s]``, seat 0
-    lowest)."""
+    end of the trick). The row must have its ancillas clean (the cube ``zero_*``), a leader
+    (``lead_*``; leaders' cubes are disjoint), exactly ``seats`` cards on the table (card
+    ``j``'s play bit of this trick: ``card_word[j]``, ``card_shift[j]``), and for each seat
+    exactly one card on the table that is among its candidates (``candidate[l, s, j]``: card
+    j's index among them, or -1) and dealt to it (owner cube ``l * seats * cards + s * cards +
+    j``). The number is ``offsets[l]`` plus the candidates' indices in mixed radix
+    (``radix[l, s]``, seat 0 lowest)."""
     one = np.uint64(1)
     cards = card_word.shape[0]
     found = np.empty(seats, dtype=np.int64)
     count = np.empty(seats, dtype=np.int64)
     for r in range(words.shape[1]):
         keys[r] = -1
-        if not _clean(words, r, zero):
+        if not _holds(words, r, zero_mask, zero_value, 0):
             continue
-        leader = -1
-        for k in range(lead_mask.shape[0]):
-            if _holds(words, r, lead_mask, lead_value, k):
-                leader = k
-                break
+        leader = _first_holding(words, r, lead_mask, lead_value)
         if leader < 0:
             continue
         on_table = 0

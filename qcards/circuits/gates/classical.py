@@ -78,14 +78,6 @@ class Rows:
         """X on ``qubit`` in the rows ``where`` (a bool mask or a slice; all rows if None)."""
         self.state.flip(self.position[qubit], where)
 
-    def parity(self, cubes: Iterable[Mapping[Qubit, int] | None]) -> np.ndarray:
-        """XOR over ``cubes`` of "the cube holds": what a chain of ``cube_x`` onto one clean
-        target leaves in it."""
-        out = np.zeros(self.count, dtype=bool)
-        for cube in cubes:
-            out ^= self.holds(cube)
-        return out
-
 
 @contextmanager
 def classical_domain(

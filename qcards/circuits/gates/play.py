@@ -138,44 +138,39 @@ class _PlayTables:
         suits = trick_suits(layout)
         by_leader = held_cubes_by_leader(layout, t, gate.position, cards)
         lead = kernels.Cubes([cube for _leader, cube, _each in by_leader], position, num_words)
-        held, held_card, held_starts = [], [], [0]
-        for _leader, _cube, each in by_leader:
-            for i, cube in enumerate(each):
-                if cube is not None:
-                    held.append(cube)
-                    held_card.append(i)
-            held_starts.append(len(held))
-        held_ = kernels.Cubes(held, position, num_words)
-        led, led_suit, led_starts = [], [], [0] if gate.position > 0 else []
-        if gate.position > 0:
-            for _leader, _cube, each in led_cubes_by_leader(layout, t):
-                for c, cube in each:
-                    if cube is not None:
-                        led.append(cube)
-                        led_suit.append(suits.index(rules.effective_suit(c)))
-                led_starts.append(len(led))
-        led_ = kernels.Cubes(led, position, num_words)
+        held, held_card, held_starts = kernels.grouped_cubes(
+            [list(enumerate(each)) for _leader, _cube, each in by_leader], position, num_words
+        )
+        led_by_leader = led_cubes_by_leader(layout, t) if gate.position else []  # none led yet
+        led, led_suit, led_starts = kernels.grouped_cubes(
+            [
+                [(suits.index(rules.effective_suit(c)), cube) for c, cube in each]
+                for _leader, _cube, each in led_by_leader
+            ],
+            position,
+            num_words,
+        )
         suit_cards = np.zeros(len(suits), dtype=np.uint64)
         for i, c in enumerate(cards):
             suit_cards[suits.index(rules.effective_suit(c))] |= np.uint64(1 << i)
-        played = [divmod(position[layout.play[c][t - 1]], 64) for c in cards]
+        zero = kernels.clean_cube(layout.ancillas, position, num_words)
         forced = gate.forced_card
         self.legal_arguments = (
-            kernels.bit_masks([layout.ancillas], position, num_words)[0],
+            zero.mask,
+            zero.value,
             lead.mask,
             lead.value,
-            np.array(held_starts, dtype=np.int64),
-            held_.mask,
-            held_.value,
-            np.array(held_card, dtype=np.int64),
+            held_starts,
+            held.mask,
+            held.value,
+            held_card,
             layout.spec.hand_size - t + 1,
-            np.array(led_starts, dtype=np.int64),
-            led_.mask,
-            led_.value,
-            np.array(led_suit, dtype=np.int64),
+            led_starts,
+            led.mask,
+            led.value,
+            led_suit,
             suit_cards,
-            np.array([w for w, _ in played], dtype=np.int64),
-            np.array([b for _, b in played], dtype=np.uint64),
+            *kernels.bit_positions([layout.play[c][t - 1] for c in cards], position),
             cards.index(forced) if forced is not None else -1,
         )
         self.flips = kernels.bit_masks([gate.flips(c) for c in cards], position, num_words)

@@ -103,7 +103,8 @@ class TrickTakingGate(Gate):
         return self._seating
 
     def _flips_of(self, key: int) -> list[Qubit]:
-        """The flips of the table numbered ``key`` by :meth:`_tables` (decided once)."""
+        """The flips of the table numbered ``key`` (as :func:`~.action_kernels.trick_keys`
+        numbers them; decided once)."""
         if key not in self._winners:
             rest = key
             for _leader, seats, candidates in self._candidates():
@@ -145,14 +146,14 @@ class _TrickTables:
             offset += int(np.prod(radix[k]))
         lead = kernels.Cubes(leads, self.position, num_words)
         owner = kernels.Cubes(owners, self.position, num_words)
-        played = [divmod(self.position[layout.play[c][t - 1]], 64) for c in cards]
+        zero = kernels.clean_cube(layout.ancillas, self.position, num_words)
         self.key_arguments = (
-            kernels.bit_masks([layout.ancillas], self.position, num_words)[0],
+            zero.mask,
+            zero.value,
             seats,
             lead.mask,
             lead.value,
-            np.array([w for w, _ in played], dtype=np.int64),
-            np.array([b for _, b in played], dtype=np.uint64),
+            *kernels.bit_positions([layout.play[c][t - 1] for c in cards], self.position),
             candidate,
             owner.mask,
             owner.value,
