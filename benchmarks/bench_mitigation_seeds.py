@@ -1,7 +1,9 @@
 """How often mitigated p_win lands near the exact value, over seeds (issue: mitigation that never
 does worse than its parts).
 
-For the four- and six-card examples on FakeTorino's emulation, each seed runs the circuits of
+For the four-card example and the six-card one with the declarer's ace first (the circuits of
+``bench_hardware.py``, whose six-card figures the issue compares) on FakeTorino's emulation,
+each seed runs the circuits of
 ``--mitigate all`` once (the hardware construction at noise scales 1, 3 and 5, and the two
 readout calibration circuits) and reads every estimator from the same counts: raw, detection,
 detection with readout correction, and ``all`` (zero-noise extrapolation on top, dropped where
@@ -12,11 +14,12 @@ absolute error, and (for ``all``) how often the fit was dropped.
     python benchmarks/bench_mitigation_seeds.py [--seeds 10] [--shots 1000] [--quick]
         [--examples four-card,six-card] [--record FILE]
 
-A seed of the six-card example takes about half an hour on this machine (its Pauli trajectories
-on the transpiled hardware circuit), so each finished seed is appended to ``--record`` (JSON
-lines; by default ``benchmarks/results/mitigation_seeds.jsonl``) and seeds already recorded for
-the same example, backend and shots are not run again: the study can be split over several
-sessions and the table is always printed from every recorded seed.
+A seed takes minutes (the Pauli trajectories of the transpiled hardware circuit), so each
+finished seed is appended to ``--record`` (JSON lines; by default
+``benchmarks/results/mitigation_seeds.jsonl``) and seeds already recorded for the same example,
+first card, backend and shots are not run again: the study can be split over several sessions
+and the table is always printed from every recorded seed. Records without a ``first`` field were
+made with no card fixed.
 """
 
 from __future__ import annotations
@@ -24,16 +27,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
-from qcards.circuits.task import GameTask
-from qcards.execution.backends import parse_backend
-from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
-from qcards.execution.run import sampled_counts
-from qcards.execution.transpile import measured_circuit, transpile_to, transpiled_size
-from qcards.paper.examples import EXAMPLES
-from qcards.skat.referee import evaluate
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_hardware import EXAMPLES  # noqa: E402
+
+from qcards.circuits.task import GameTask  # noqa: E402
+from qcards.execution.backends import parse_backend  # noqa: E402
+from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits  # noqa: E402
+from qcards.execution.run import sampled_counts  # noqa: E402
+from qcards.execution.transpile import measured_circuit, transpile_to, transpiled_size  # noqa: E402
+from qcards.skat.referee import evaluate  # noqa: E402
 
 BACKEND = "fake:FakeTorino"
 RECORD = Path(__file__).parent / "results" / "mitigation_seeds.jsonl"
@@ -45,9 +52,9 @@ ESTIMATORS = {
 }
 
 
-def one_seed(example, seed: int, shots: int) -> dict[str, tuple[float, tuple, dict | None]]:
+def one_seed(example, first, seed: int, shots: int) -> dict[str, tuple[float, tuple, dict | None]]:
     """Every estimator's (p_win, interval, extrapolation record) from one set of runs."""
-    task = GameTask(example.spec(), None, "hardware")
+    task = GameTask(example.spec(), first, "hardware")
     game = task.build()
     device, sampler = parse_backend(BACKEND).sampler(seed)
     transpiled = transpile_to(measured_circuit(game), device, seed, "qubits")
@@ -82,16 +89,19 @@ def main() -> None:
     unknown = [name for name in chosen if name not in EXAMPLES]
     if unknown:
         parser.error(f"unknown example {unknown[0]!r}; choose from {', '.join(EXAMPLES)}")
-    for example in (EXAMPLES[name] for name in chosen):
-        exact = float(evaluate(example.spec()).p_win)
-        recorded = read_records(args.record, example.key, shots)
+    for name in chosen:
+        example, first = EXAMPLES[name]
+        lead = None if first is None else str(first)
+        exact = float(evaluate(example.spec(), "random", first).p_win)
+        recorded = read_records(args.record, example.key, lead, shots)
         for seed in range(1, seeds + 1):
             if seed in recorded:
                 continue
             start = time.perf_counter()
-            results = one_seed(example, seed, shots)
+            results = one_seed(example, first, seed, shots)
             recorded[seed] = record = {
                 "example": example.key,
+                "first": lead,
                 "backend": BACKEND,
                 "shots": shots,
                 "seed": seed,
@@ -106,19 +116,20 @@ def main() -> None:
                 out.write(json.dumps(record, default=str) + "\n")
             done = ", ".join(f"{name} {p:.3f}" for name, (p, _, _) in results.items())
             print(f"<!-- {example.key} seed {seed}: {done} -->", flush=True)
-        print_table(
-            example.key, exact, [recorded[s] for s in sorted(recorded) if s <= seeds], seeds
-        )
+        title = example.key if lead is None else f"{example.key}, {lead} first"
+        print_table(title, exact, [recorded[s] for s in sorted(recorded) if s <= seeds], seeds)
 
 
-def read_records(path: Path, example: str, shots: int) -> dict[int, dict]:
-    """The seeds already recorded for ``example`` at ``shots`` on :data:`BACKEND`."""
+def read_records(path: Path, example: str, first: str | None, shots: int) -> dict[int, dict]:
+    """The seeds already recorded for ``example`` with card ``first`` led (``None``: no card
+    fixed, as in records without the field) at ``shots`` on :data:`BACKEND`."""
     if not path.exists():
         return {}
     out = {}
     for line in path.read_text().splitlines():
         record = json.loads(line)
-        if (record["example"], record["backend"], record["shots"]) == (example, BACKEND, shots):
+        key = (record["example"], record.get("first"), record["backend"], record["shots"])
+        if key == (example, first, BACKEND, shots):
             out[record["seed"]] = record
     return out
 

@@ -669,6 +669,14 @@ REFUSALS = [
         id="adversarial-on-a-circuit",
     ),
     pytest.param(["--shots", "0"], ("--shots",), id="zero-shots"),
+    pytest.param(
+        ["--method", "double-dummy"], ("--method", "--model"), id="double-dummy-on-random-play"
+    ),
+    pytest.param(
+        ["--model", "adversarial", "--method", "classical", "--shots", "10"],
+        ("--shots", "--method"),
+        id="adversarial-exact-method-with-shots",
+    ),
 ]
 
 
@@ -678,6 +686,34 @@ def test_cli_refusals_are_one_error_line(capsys, extra, flags):
     line = cli_error(capsys, ["evaluate", str(SIX_PATH), *extra])
     for flag in flags:
         assert flag in line, (flag, line)
+
+
+@pytest.mark.parametrize("command", ["recommend", "declare"])
+@pytest.mark.parametrize("method", ["sparse", "statevector", "shots", "aer"])
+def test_cli_recommend_and_declare_refuse_a_circuit_for_the_adversarial_model(
+    capsys, command, method
+):
+    """The adversarial model is classical only in every command, never a silent fallback."""
+    line = cli_error(capsys, [command, str(SIX_PATH), "--model", "adversarial", "--method", method])
+    assert "--method" in line and "classical only" in line, line
+
+
+@pytest.mark.parametrize("method", ["classical", "double-dummy"])
+def test_cli_adversarial_runs_the_method_asked(capsys, method):
+    """``classical`` is the fast referee's minimax and ``double-dummy`` the solver on every
+    deal: each is reported as itself (``classical`` once ran the solver and said so), with
+    the same exact numbers."""
+    argv = ["evaluate", str(SIX_PATH), "--model", "adversarial", "--method", method, "--json"]
+    out = cli_json(capsys, argv)
+    assert out["method"] == method
+    assert (out["p_win_exact"], out["num_deals"]) == ("1/1", 6)
+    assert out["expected_points"] == pytest.approx(197 / 3, abs=1e-9)
+
+
+def test_cli_adversarial_double_dummy_with_shots_samples_deals(capsys):
+    argv = ["evaluate", str(SIX_PATH), "--model", "adversarial", "--method", "double-dummy"]
+    out = cli_json(capsys, [*argv, "--shots", "20", "--seed", "1", "--json"])
+    assert out["method"] == "pimc" and out["shots"] == 20
 
 
 @pytest.mark.parametrize(

@@ -53,9 +53,10 @@ when ``shots`` are given."""
 DOUBLE_DUMMY_METHOD = "double-dummy"
 """The adversarial model's exact value from the double-dummy solver on every deal."""
 
-METHODS = (*EXACT_BACKENDS, SAMPLING_METHOD, SHOTS_METHOD, "classical", "auto")
+METHODS = (*EXACT_BACKENDS, SAMPLING_METHOD, SHOTS_METHOD, "classical", DOUBLE_DUMMY_METHOD, "auto")
 """How :func:`evaluate` computes: an exact target of :mod:`qcards.execution.backends`,
-Aer's shots, ideal-device shots, the classical referee alone, or ``auto``."""
+Aer's shots, ideal-device shots, the classical referee alone, the double-dummy solver on every
+deal (adversarial model only), or ``auto``."""
 
 SAMPLED = (SAMPLING_METHOD, SHOTS_METHOD, PIMC_METHOD)
 """The methods whose answers carry 95% intervals."""
@@ -138,9 +139,10 @@ def probability(total: float) -> float:
 
 def resolve_method(method: str, model: str, shots: int | None = None) -> str:
     """The method that will run: ``auto`` is the sparse engine, or with ``shots`` the
-    ideal-device shots; the adversarial model runs the double-dummy solver on every deal, or
-    with ``shots`` perfect-information Monte Carlo. A choice that cannot answer the question
-    asked is refused, never replaced by another."""
+    ideal-device shots (:func:`choose_exact` refines ``auto`` without shots). The adversarial
+    model runs ``classical`` (the fast referee's minimax) or ``double-dummy`` (the solver on
+    every deal) as asked, and with ``shots`` perfect-information Monte Carlo. A choice that
+    cannot answer the question asked is refused, never replaced by another."""
     if method not in METHODS:
         raise ParameterError(
             "method", f"unknown method {method!r} (expected {' | '.join(METHODS)})"
@@ -149,21 +151,34 @@ def resolve_method(method: str, model: str, shots: int | None = None) -> str:
         raise ModelError(f"unknown model {model!r} (expected {' | '.join(MODELS)})")
     if shots is not None:
         check_shots(shots)
+    if method == DOUBLE_DUMMY_METHOD and model != "adversarial":
+        raise ModelError(
+            "{method} double-dummy solves every deal with perfect play by every seat, the "
+            "adversarial model: give {model} adversarial, or another {method} for random play",
+            parameters=("method", "model"),
+        )
     if model == "adversarial":
-        if method not in ("auto", "classical"):
+        if method not in ("auto", "classical", DOUBLE_DUMMY_METHOD):
             raise ModelError(
                 f"the adversarial (double-dummy) model is classical only, so {{method}} {method} "
                 "cannot compute it: the circuits superpose uniformly random play; use {method} "
-                "classical or auto (with {shots}: double dummy on sampled deals)",
+                "classical, double-dummy or auto (with {shots}: double dummy on sampled deals)",
                 parameters=("method", "shots"),
             )
-        return PIMC_METHOD if shots is not None else DOUBLE_DUMMY_METHOD
-    if shots is not None and method not in ("auto", SHOTS_METHOD, SAMPLING_METHOD):
+        sampling = ("auto", DOUBLE_DUMMY_METHOD)
+    else:
+        sampling = ("auto", SHOTS_METHOD, SAMPLING_METHOD)
+    if shots is not None and method not in sampling:
+        choices = f"{', '.join(sampling[:-1])} or {sampling[-1]}"
         raise ModelError(
             f"{{shots}} samples, but {{method}} {method} is exact: give {{shots}} with {{method}} "
-            "auto, shots or aer, or leave it out",
+            f"{choices}, or leave it out",
             parameters=("shots", "method"),
         )
+    if model == "adversarial":
+        if shots is not None:
+            return PIMC_METHOD  # double dummy on sampled deals
+        return DOUBLE_DUMMY_METHOD if method == "auto" else method
     if method == SHOTS_METHOD and shots is None:
         raise ModelError(
             "{method} shots needs {shots} (how many to sample)", parameters=("method", "shots")
@@ -244,9 +259,11 @@ def evaluate(
             :func:`recommend`, :func:`~qcards.execution.run.run` and
             :func:`~qcards.estimation.counting.count` too).
         method: how the question is answered: ``auto`` (the cheapest exact method, or shots
-            when ``shots`` is given), ``classical`` (the exact referee), ``double-dummy``,
-            ``shots``, or an exact backend (:data:`~qcards.execution.backends.EXACT_BACKENDS`)
-            that runs the game circuit, or ``aer`` to sample it.
+            when ``shots`` is given), ``classical`` (the exact referee, both models),
+            ``double-dummy`` (the adversarial model: the double-dummy solver on every deal, or
+            on ``shots`` sampled deals), ``shots``, or an exact backend
+            (:data:`~qcards.execution.backends.EXACT_BACKENDS`) that runs the game circuit, or
+            ``aer`` to sample it.
         shots: sample instead of computing exactly: random play samples the game circuit as
             an ideal device would (``auto`` or ``shots``; or Aer with ``aer``, 1000 shots when
             not given), the adversarial model solves that many sampled deals double dummy.

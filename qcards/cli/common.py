@@ -37,6 +37,7 @@ FLAGS = {
     "first": "--first",
     "force": "--force",
     "method": "--method",
+    "model": "--model",
     "seed": "--seed",
     "shots": "--shots",
     "stages": "--stages",
