@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from qcards.execution import isolated
 
 SIX_CARD = Path(__file__).parents[1] / "qcards" / "specs" / "six-card.toml"
@@ -26,13 +28,29 @@ probs = exact_stage_probabilities(game)
 print("stages", len(probs))
 """
 
+EVERY_CALL_LONG = """\
+from qcards.execution import isolated
+isolated.ISOLATE_AFTER = -1.0
+"""
+"""Prepended to a script: every call counts as long enough to isolate, whatever the cost
+estimates say (so the tests below do not rest on one estimate staying above the threshold)."""
+
+COMMAND_LINE_ON = """\
+import contextlib
+with isolated.enabled() if {on} else contextlib.nullcontext():
+"""
+
 
 def test_an_unguarded_script_runs_a_long_simulation_in_process(tmp_path):
     """The four-line script of the outside check: it used to print, then hang on a spawned
     child that re-ran the script (the paper construction's six-card statevector run is
     estimated above the isolation threshold)."""
+    _assert_runs_in_process(tmp_path, UNGUARDED)
+
+
+def _assert_runs_in_process(tmp_path: Path, text: str) -> None:
     script = tmp_path / "script.py"
-    script.write_text(UNGUARDED.replace("{spec!r}", repr(str(SIX_CARD))))
+    script.write_text(text.replace("{spec!r}", repr(str(SIX_CARD))))
     proc = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=HANG_GUARD
     )
@@ -40,6 +58,16 @@ def test_an_unguarded_script_runs_a_long_simulation_in_process(tmp_path):
     word, count = proc.stdout.split()
     assert word == "stages" and int(count) > 0
     assert "bootstrapping phase" not in proc.stderr
+
+
+@pytest.mark.parametrize("command_line", [False, True], ids=["library", "isolation-enabled"])
+def test_an_unguarded_script_never_spawns_whatever_the_estimate(tmp_path, command_line):
+    """Every call counted as long: a library call still runs in-process (isolation is the
+    command line's), and even with isolation switched on, an unguarded ``__main__`` is not
+    respawned (the child would run the script again)."""
+    body = textwrap.indent(UNGUARDED.split("\n", 1)[1], "    ")
+    text = "SPEC = {spec!r}\n" + EVERY_CALL_LONG + COMMAND_LINE_ON.format(on=command_line) + body
+    _assert_runs_in_process(tmp_path, text)
 
 
 def test_isolation_is_off_outside_the_command_line(monkeypatch):
