@@ -219,3 +219,36 @@ def test_json_output_is_strict_json(capsys):
         "ci": [0.1, None],
         "nested": [{"x": None}],
     }
+
+
+RUN_AER = ["run", FOUR, "--backend", "aer", "--shots", "300", "--seed", "1"]
+
+
+def _outcome_rows(out: str) -> list[str]:
+    """The printed outcome rows (plain off a terminal, framed by rich on one)."""
+    return [line.strip(" │") for line in out.splitlines() if "stack " in line]
+
+
+def test_run_top_prints_the_most_frequent_outcomes_and_counts_the_rest(capsys):
+    assert main(RUN_AER) == 0
+    every = _outcome_rows(capsys.readouterr().out)
+    assert len(every) == 8  # the four-card game's final outcomes, all printed off a terminal
+    assert main([*RUN_AER, "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    counts = sorted((int(row.split()[-1]) for row in every), reverse=True)
+    assert [int(row.split()[-1]) for row in _outcome_rows(out)] == counts[:3]
+    assert "... 5 more outcomes not shown (--top K, or --json for all)" in out
+
+
+def test_run_on_a_terminal_shows_the_default_top(capsys, monkeypatch):
+    from qcards.cli import run as run_command
+
+    monkeypatch.setattr(run_command, "TERMINAL_TOP", 2)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    assert main(RUN_AER) == 0
+    out = capsys.readouterr().out
+    assert len(_outcome_rows(out)) == 2 and "6 more outcomes not shown" in out
+
+
+def test_run_top_must_not_be_negative(capsys):
+    expect_error(capsys, [*RUN_AER, "--top", "-1"], "--top")

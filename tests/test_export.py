@@ -56,6 +56,24 @@ def test_export_command_writes_every_file(tmp_path, capsys):
     assert names == {f"{stem}.{ext}" for stem in stems for ext in ("qasm", "qpy")}
 
 
+def test_export_without_a_spec_writes_the_construction_asked(tmp_path, capsys):
+    """``--construction`` without SPEC chooses among the paper examples' files (it was
+    ignored: every construction was written)."""
+    assert main(["export", "--construction", "hardware", "--out", str(tmp_path)]) == 0
+    names = {p.name for p in tmp_path.iterdir()}
+    assert names == {
+        f"{e}-hardware.{x}" for e in ("four-card", "six-card") for x in ("qasm", "qpy")
+    }
+
+
+def test_export_help_describes_the_command_and_shows_a_spec_example(capsys):
+    with pytest.raises(SystemExit):
+        main(["export", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "OpenQASM 3" in text and "QPY" in text
+    assert "example: qcards export qcards/specs/six-card.toml --first CA" in text
+
+
 SPECS = Path(__file__).resolve().parents[1] / "qcards" / "specs"
 
 

@@ -73,7 +73,7 @@ EXAMPLES = {
     "jobs fetch": "qcards jobs fetch JOB_ID --json",
     "resources": "qcards resources --cards-per-player 10",
     "tables": "qcards tables",
-    "export": "qcards export --out circuits",
+    "export": "qcards export qcards/specs/six-card.toml --first CA --format qasm3",
     "gofish replay": "qcards gofish replay tests/games/data/book.txt",
     "gofish play": "qcards gofish play --players 3 --bots 2 --seed 1",
     "gofish tournament": "qcards gofish tournament --players 3 --games 100 --seed 1",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from qcards.circuits.construction import DEFAULT_CONSTRUCTION
 from qcards.cli.common import (
     card_option,
     construction_argument,
@@ -19,13 +20,13 @@ def add_parser(sub) -> None:
         help="write game circuits as OpenQASM 3 and QPY (a spec's, or the paper examples')",
         description="Write a game circuit, measured into an 'outcome' register and lowered to "
         "{cx, u}, as OpenQASM 3 (.qasm) and QPY (.qpy) files that other stacks read. Without "
-        "SPEC: the paper's four- and six-card examples in every construction (the files kept in "
-        "circuits/). The outcome bits decode as qcards' GameLayout.measured qubits.",
-        epilog="example: qcards export qcards/specs/six-card.toml --first CA --format qasm3",
+        "SPEC: the paper's four- and six-card examples in every construction, or the one "
+        "--construction names (the files kept in circuits/). The outcome bits decode as "
+        "qcards' GameLayout.measured qubits.",
     )
     p.add_argument("spec", nargs="?", help="endgame spec (TOML); default: the paper's examples")
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
-    construction_argument(p, note="efficient (with SPEC)")
+    construction_argument(p, default=None, note="efficient with SPEC, every construction without")
     p.add_argument(
         "--format",
         choices=(*FORMATS, "all"),
@@ -42,10 +43,12 @@ def run(args) -> int:
     if args.spec is None:
         if args.first is not None:
             raise ParameterError("first", "{first} needs a SPEC to fix the first card of")
-        paths = export_circuits(args.out, formats)
+        chosen = None if args.construction is None else (args.construction,)
+        paths = export_circuits(args.out, formats, chosen)
     else:
+        construction = args.construction or DEFAULT_CONSTRUCTION
         paths = export_spec(
-            load(args.spec), args.out, card_option(args.first), args.construction, formats
+            load(args.spec), args.out, card_option(args.first), construction, formats
         )
     if args.json:
         print_json({"files": [str(p) for p in paths]})

@@ -67,12 +67,14 @@ def exported_circuit(
     return ExportedCircuit(name, lowered)
 
 
-def exported_circuits() -> list[ExportedCircuit]:
-    """The circuits ``qcards export`` writes, built fresh."""
+def exported_circuits(constructions: tuple[str, ...] | None = None) -> list[ExportedCircuit]:
+    """The circuits ``qcards export`` writes, built fresh: the paper's examples in
+    ``constructions`` (every registered one when None)."""
+    chosen = construction_names() if constructions is None else constructions
     return [
         exported_circuit(example.spec(), None, construction, f"{key}-{construction}")
         for key, example in EXAMPLES.items()
-        for construction in construction_names()
+        for construction in chosen
     ]
 
 
@@ -115,11 +117,16 @@ def export_spec(
 
 
 def export_circuits(
-    out_dir: str | Path = DEFAULT_DIR, formats: tuple[str, ...] = FORMATS
+    out_dir: str | Path = DEFAULT_DIR,
+    formats: tuple[str, ...] = FORMATS,
+    constructions: tuple[str, ...] | None = None,
 ) -> list[Path]:
-    """Write ``<example>-<construction>.qasm`` and ``.qpy`` for every exported circuit."""
+    """Write ``<example>-<construction>.qasm`` and ``.qpy`` for every exported circuit (the
+    paper's examples in ``constructions``, every registered one when None)."""
     check_formats(formats)
-    return write_circuits(exported_circuits(), out_dir, formats)
+    for name in constructions or ():
+        get_construction(name)  # an unknown name is refused before anything is written
+    return write_circuits(exported_circuits(constructions), out_dir, formats)
 
 
 def check_formats(formats: tuple[str, ...]) -> None:
