@@ -328,3 +328,20 @@ def test_the_site_serves_mathjax_itself():
     path = config["mathjax_path"]
     assert "://" not in path and not path.startswith("//")
     assert any((Path(d) / path).is_file() for d in config["html_static_path"])
+
+
+TRACKER_WORDS = re.compile(r"\bissues? \d+\b|\bthe issue'?s? target", re.IGNORECASE)
+"""How a page speaks of the project's tracker instead of the project: "issue 19", "the issue's
+target"."""
+
+
+@pytest.mark.parametrize("page", [*DOCS, *NOTEBOOKS], ids=lambda p: str(p.relative_to(ROOT)))
+def test_user_pages_speak_of_the_project_not_its_tracker(page: Path):
+    """A reader of the site never met the tracker: no page names an issue by number."""
+    found = TRACKER_WORDS.findall(page.read_text(encoding="utf-8"))
+    assert not found, f"{page.relative_to(ROOT)}: {found}"
+
+
+def test_tracker_words_are_caught():
+    assert TRACKER_WORDS.search("as issue 20 asked") and TRACKER_WORDS.search("the issue's target")
+    assert not TRACKER_WORDS.search("an issue with 3 cards")
