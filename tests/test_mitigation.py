@@ -178,12 +178,16 @@ def test_zne_is_dropped_when_its_variance_outweighs_the_bias_it_removes():
     assert pays and "within" in reason
 
 
-def test_a_dropped_fit_reports_the_unextrapolated_estimate():
+@pytest.mark.parametrize("name", ["zne", "all"])
+@pytest.mark.parametrize("folded_shots", [30, 40])
+def test_the_fit_is_dropped_or_kept_by_the_bootstrap(name, folded_shots):
     """Synthetic runs as detection leaves them on a noisy device: 200 shots at scale 1 and only
-    20 at scales 3 and 5 (win rates 0.30, 0.35, 0.25). The line moves p_win by 0.04 while its
-    variance (about 4e-3, mostly from the folded scales) exceeds the unfolded estimate's (1e-3)
-    plus that shift squared, so the bootstrap drops it, the report says so, and p_win and its
-    interval are the unextrapolated ones."""
+    30 or 40 at scales 3 and 5 (win rates 0.30, 0.35, 0.25; 30 is detection's floor for a fit).
+    With 30, the fit's bootstrap variance (2.3e-3) exceeds the unfolded estimate's (0.9e-3)
+    plus the squared shift of the line (0.6e-3): the fit is dropped, the report says why, and
+    p_win and its interval are the unextrapolated ones. With 40 the variance (1.9e-3) is within
+    0.9e-3 plus 1.4e-3 and the fit is kept. ``all`` (detection and readout correction too, here
+    with every shot a game state and a perfect readout calibration) decides the same way."""
     from qcards.execution.mitigation import mitigated_report
 
     spec = FOUR_CARD.spec()
@@ -197,14 +201,23 @@ def test_a_dropped_fit_reports_the_unextrapolated_estimate():
         wins = round(p_win * shots)
         return {won[0]: wins, lost[0]: shots - wins}
 
-    mitigation = Mitigation("zne", False, False, True)
-    runs = [run(0.30), run(0.35, 20), run(0.25, 20)]
+    everything = name == "all"
+    mitigation = Mitigation(name, everything, everything, True)
+    runs = [run(0.30), run(0.35, folded_shots), run(0.25, folded_shots)]
+    if everything:  # the readout calibration: all zeros, then all ones, read perfectly
+        runs += [{0: 1000}, {(1 << len(layout.measured)) - 1: 1000}]
     report = mitigated_report(spec, game, "test", None, runs, mitigation, seed=1)
     zne = report.extrapolation
-    assert zne["extrapolated"] and zne["dropped"] and "exceeds" in zne["reason"]
-    assert report.p_win == pytest.approx(0.30)
+    assert zne["extrapolated"] and zne["used"] == [1.0, 3.0, 5.0]
     low, high = report.ci
-    assert low < 0.30 < high and high - low < 0.2
+    if folded_shots == 30:
+        assert zne["dropped"] and "exceeds" in zne["reason"]
+        assert report.p_win == pytest.approx(0.30)
+        assert low < 0.30 < high and high - low < 0.2
+    else:
+        assert not zne["dropped"] and "within" in zne["reason"]
+        assert report.p_win == pytest.approx(zne["p_win_extrapolated"]) != pytest.approx(0.30)
+        assert low < report.p_win < high
 
 
 def test_one_kept_shot_gets_an_honest_interval_not_a_point():
