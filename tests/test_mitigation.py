@@ -165,29 +165,58 @@ def test_kept_shots_are_shots_after_the_readout_correction():
 
 def test_zne_is_dropped_when_its_variance_outweighs_the_bias_it_removes():
     """The rule, on bootstrap values: the fit is kept when its variance is at most the plain
-    estimate's variance plus the squared shift it makes, dropped otherwise."""
+    estimate's variance plus the squared bias its shift shows (the squared shift less the
+    shift's own variance), dropped otherwise."""
     from qcards.execution.mitigation import zne_pays
 
     rng = np.random.default_rng(0)
     plain = rng.normal(0.40, 0.01, 400)
-    noisy_fit = rng.normal(0.45, 0.10, 400)  # variance 1e-2 > 1e-4 + 0.05**2
-    steady_fit = rng.normal(0.45, 0.02, 400)  # variance 4e-4 < 1e-4 + 0.05**2
-    pays, reason = zne_pays(0.45, 0.40, np.stack([noisy_fit, plain], axis=1))
+    noisy_fit = rng.normal(0.45, 0.10, 400)  # variance 1e-2 > 1e-4 + (0.05**2 - 1e-2)+
+    steady_fit = rng.normal(0.45, 0.02, 400)  # variance 4e-4 < 1e-4 + 0.05**2 - 5e-4
+    pays, reason, _ = zne_pays(0.45, 0.40, np.stack([noisy_fit, plain], axis=1))
     assert not pays and "exceeds" in reason
-    pays, reason = zne_pays(0.45, 0.40, np.stack([steady_fit, plain], axis=1))
+    pays, reason, numbers = zne_pays(0.45, 0.40, np.stack([steady_fit, plain], axis=1))
     assert pays and "within" in reason
+    assert numbers["bias2"] == pytest.approx(0.05**2 - numbers["var_shift"])
+
+
+def test_a_shift_within_its_own_noise_is_not_counted_as_bias():
+    """A fit 0.05 off the plain estimate whose shift has a standard deviation of 0.04: crediting
+    the whole squared shift (0.0025) as bias removed would keep it (its variance, about
+    0.0017, is below 1e-4 + 0.0025); the bias the shift shows is 0.0025 - 0.0016, and the fit
+    is dropped."""
+    from qcards.execution.mitigation import zne_pays
+
+    rng = np.random.default_rng(1)
+    plain = rng.normal(0.40, 0.01, 2000)
+    fit = plain + rng.normal(0.05, 0.04, 2000)
+    pays, _, numbers = zne_pays(0.45, 0.40, np.stack([fit, plain], axis=1))
+    assert numbers["var_fit"] <= numbers["var_plain"] + numbers["shift"] ** 2  # the old rule
+    assert not pays
 
 
 @pytest.mark.parametrize("name", ["zne", "all"])
-@pytest.mark.parametrize("folded_shots", [30, 40])
-def test_the_fit_is_dropped_or_kept_by_the_bootstrap(name, folded_shots):
-    """Synthetic runs as detection leaves them on a noisy device: 200 shots at scale 1 and only
-    30 or 40 at scales 3 and 5 (win rates 0.30, 0.35, 0.25; 30 is detection's floor for a fit).
-    With 30, the fit's bootstrap variance (2.3e-3) exceeds the unfolded estimate's (0.9e-3)
-    plus the squared shift of the line (0.6e-3): the fit is dropped, the report says why, and
-    p_win and its interval are the unextrapolated ones. With 40 the variance (1.9e-3) is within
-    0.9e-3 plus 1.4e-3 and the fit is kept. ``all`` (detection and readout correction too, here
-    with every shot a game state and a perfect readout calibration) decides the same way."""
+@pytest.mark.parametrize(
+    ("rates", "folded_shots", "kept"),
+    [
+        ((0.30, 0.35, 0.25), 30, False),
+        ((0.30, 0.35, 0.25), 40, False),
+        ((0.30, 0.20, 0.10), 200, True),
+    ],
+    ids=["noise-30", "noise-40", "trend-200"],
+)
+def test_the_fit_is_dropped_or_kept_by_the_bootstrap(name, rates, folded_shots, kept):
+    """Synthetic runs: 200 shots at scale 1 and ``folded_shots`` at scales 3 and 5.
+
+    - Win rates 0.30, 0.35, 0.25 (no trend, noise), 30 or 40 shots at the folded scales (30 is
+      detection's floor for a fit): the fit is dropped, the report says why, and p_win and its
+      interval are the unextrapolated ones. With 40 shots the raw squared shift (0.0014)
+      would have kept it: its variance 0.0019 is below 0.0009 + 0.0014, but the shift's own
+      variance (0.0012) leaves 0.0002 of bias.
+    - Win rates 0.30, 0.20, 0.10 with 200 shots each (a steady decay): the line's 0.35 is kept.
+
+    ``all`` (detection and readout correction too, here with every shot a game state and a
+    perfect readout calibration) decides the same way."""
     from qcards.execution.mitigation import mitigated_report
 
     spec = FOUR_CARD.spec()
@@ -203,21 +232,23 @@ def test_the_fit_is_dropped_or_kept_by_the_bootstrap(name, folded_shots):
 
     everything = name == "all"
     mitigation = Mitigation(name, everything, everything, True)
-    runs = [run(0.30), run(0.35, folded_shots), run(0.25, folded_shots)]
+    runs = [run(rates[0]), run(rates[1], folded_shots), run(rates[2], folded_shots)]
     if everything:  # the readout calibration: all zeros, then all ones, read perfectly
         runs += [{0: 1000}, {(1 << len(layout.measured)) - 1: 1000}]
     report = mitigated_report(spec, game, "test", None, runs, mitigation, seed=1)
     zne = report.extrapolation
     assert zne["extrapolated"] and zne["used"] == [1.0, 3.0, 5.0]
     low, high = report.ci
-    if folded_shots == 30:
+    if kept:
+        assert not zne["dropped"] and "within" in zne["reason"]
+        assert report.p_win == pytest.approx(zne["p_win_extrapolated"]) == pytest.approx(0.35)
+        assert low < report.p_win < high
+    else:
         assert zne["dropped"] and "exceeds" in zne["reason"]
         assert report.p_win == pytest.approx(0.30)
         assert low < 0.30 < high and high - low < 0.2
-    else:
-        assert not zne["dropped"] and "within" in zne["reason"]
-        assert report.p_win == pytest.approx(zne["p_win_extrapolated"]) != pytest.approx(0.30)
-        assert low < report.p_win < high
+    if folded_shots == 40:  # kept by the raw squared shift, dropped by the bias it shows
+        assert zne["var_fit"] <= zne["var_plain"] + zne["shift"] ** 2
 
 
 def test_one_kept_shot_gets_an_honest_interval_not_a_point():

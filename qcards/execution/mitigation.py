@@ -331,20 +331,38 @@ def bootstrap_interval(
     return percentile_interval(bootstrap_values(estimate, runs, seed, resamples))
 
 
-def zne_pays(extrapolated: float, plain: float, values: np.ndarray) -> tuple[bool, str]:
-    """Whether zero-noise extrapolation lowers the estimated mean squared error: its bootstrap
-    variance (``values[:, 0]``) against the unextrapolated estimate's variance
-    (``values[:, 1]``) plus the squared shift the fit makes, the bias it removes at best.
-    Returns the verdict and its reason in numbers."""
+def zne_pays(extrapolated: float, plain: float, values: np.ndarray) -> tuple[bool, str, dict]:
+    """Whether zero-noise extrapolation lowers the estimated mean squared error, from the
+    bootstrap values of the fit (``values[:, 0]``) and of the unextrapolated estimate
+    (``values[:, 1]``), taken as the fit being unbiased: its variance against the plain
+    estimate's variance plus the plain estimate's squared bias, which is the fit's shift at
+    best. The squared shift overstates that bias by the shift's own variance (E[shift^2] =
+    bias^2 + var(shift)), so the bias is estimated as max(0, shift^2 - var(shift)), the
+    shift's variance read from the same resamples. Crediting the raw squared shift kept a
+    noisy fit whenever its noise moved it far: in the ten-seed six-card study one seed's fit
+    moved p_win from 0.590 to 0.470 (exact 2/3) and was kept.
+
+    Returns the verdict, its reason in numbers, and the numbers (``var_fit``, ``var_plain``,
+    ``shift``, ``var_shift``, ``bias2``) for the JSON."""
     var_fit, var_plain = float(np.var(values[:, 0])), float(np.var(values[:, 1]))
-    shift = (extrapolated - plain) ** 2
-    verdict = var_fit <= var_plain + shift
+    shift = extrapolated - plain
+    var_shift = float(np.var(values[:, 0] - values[:, 1]))
+    bias2 = max(0.0, shift**2 - var_shift)
+    verdict = var_fit <= var_plain + bias2
     reason = (
         f"the fit's bootstrap variance {var_fit:.2g} "
         f"{'is within' if verdict else 'exceeds'} the unextrapolated estimate's {var_plain:.2g} "
-        f"plus its squared shift {shift:.2g}"
+        f"plus the squared bias its shift shows, {bias2:.2g} (shift {shift:+.3f}, whose own "
+        f"variance is {var_shift:.2g})"
     )
-    return verdict, reason
+    numbers = {
+        "var_fit": var_fit,
+        "var_plain": var_plain,
+        "shift": shift,
+        "var_shift": var_shift,
+        "bias2": bias2,
+    }
+    return verdict, reason, numbers
 
 
 def mitigation_circuits(
@@ -395,8 +413,14 @@ def mitigated_report(
     extrapolation = found.extrapolation.to_json() if found.extrapolation else None
     if extrapolation is not None and extrapolation["extrapolated"]:
         unextrapolated = win_probability(verdicts, runs[:1], plain, correct).p_win
-        pays, reason = zne_pays(found.p_win, unextrapolated, values)
-        extrapolation.update(p_win_extrapolated=found.p_win, dropped=not pays, reason=reason)
+        pays, reason, numbers = zne_pays(found.p_win, unextrapolated, values)
+        extrapolation.update(
+            p_win_extrapolated=found.p_win,
+            ci_extrapolated=list(ci),
+            dropped=not pays,
+            reason=reason,
+            **numbers,
+        )
         if not pays:  # the fit adds more variance than it can remove bias: leave it out
             p_win, ci = unextrapolated, percentile_interval(values[:, 1])
     if extrapolation is None or not extrapolation["extrapolated"] or extrapolation["dropped"]:
