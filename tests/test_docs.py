@@ -330,7 +330,7 @@ def test_the_site_serves_mathjax_itself():
     assert any((Path(d) / path).is_file() for d in config["html_static_path"])
 
 
-TRACKER_WORDS = re.compile(r"\bissues? \d+\b|\bthe issue'?s? target", re.IGNORECASE)
+TRACKER_WORDS = re.compile(r"\bissues? #?\d+\b|\bthe issue'?s? target", re.IGNORECASE)
 """How a page speaks of the project's tracker instead of the project: "issue 19", "the issue's
 target"."""
 
@@ -344,4 +344,5 @@ def test_user_pages_speak_of_the_project_not_its_tracker(page: Path):
 
 def test_tracker_words_are_caught():
     assert TRACKER_WORDS.search("as issue 20 asked") and TRACKER_WORDS.search("the issue's target")
+    assert TRACKER_WORDS.search("see issue #19")
     assert not TRACKER_WORDS.search("an issue with 3 cards")

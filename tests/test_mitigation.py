@@ -208,11 +208,11 @@ def test_a_shift_within_its_own_noise_is_not_counted_as_bias():
 def test_the_fit_is_dropped_or_kept_by_the_bootstrap(name, rates, folded_shots, kept):
     """Synthetic runs: 200 shots at scale 1 and ``folded_shots`` at scales 3 and 5.
 
-    - Win rates 0.30, 0.35, 0.25 (no trend, noise), 30 or 40 shots at the folded scales (30 is
-      detection's floor for a fit): the fit is dropped, the report says why, and p_win and its
-      interval are the unextrapolated ones. With 40 shots the raw squared shift (0.0014)
-      would have kept it: its variance 0.0019 is below 0.0009 + 0.0014, but the shift's own
-      variance (0.0012) leaves 0.0002 of bias.
+    - Win rates 0.30, 0.35, 0.25 (no trend, noise), 30 or 40 shots at the folded scales (with
+      detection, 30 kept shots is the least a scale needs to enter the fit): the fit is
+      dropped, the report says why, and p_win and its interval are the unextrapolated ones.
+      With 40 shots the raw squared shift (0.0014) would have kept it: its variance 0.0019 is
+      below 0.0009 + 0.0014, but the shift's own variance (0.0012) leaves 0.0002 of bias.
     - Win rates 0.30, 0.20, 0.10 with 200 shots each (a steady decay): the line's 0.35 is kept.
 
     ``all`` (detection and readout correction too, here with every shot a game state and a

@@ -365,6 +365,10 @@ def test_a_history_of_the_whole_game_is_answered(model):
     assert main(["evaluate", str(SIX), "--history", "A:CA B:C10 C:C9 A:CK B:C8 C:H10"]) == 0
     with pytest.raises(ParameterError, match="no circuit to run"):
         qcards.evaluate(rest, method="statevector")
+    sampled = qcards.evaluate(rest, model=model, shots=20)  # exact, and says no shot is drawn
+    assert sampled.p_win_exact == Fraction(1) and "no shot is drawn" in sampled.method_reason
+    if model == "adversarial":  # the double-dummy value of a finished game is its outcome
+        assert qcards.evaluate(rest, model=model, method="double-dummy").p_win_exact == 1
 
 
 def test_a_known_hand_must_follow():

@@ -710,6 +710,22 @@ def test_cli_adversarial_runs_the_method_asked(capsys, method):
     assert out["expected_points"] == pytest.approx(197 / 3, abs=1e-9)
 
 
+FULL_DEAL_PATH = Path(__file__).resolve().parents[1] / "qcards" / "specs" / "full-deal.toml"
+
+
+def test_cli_classical_that_cannot_answer_names_what_can(capsys):
+    """``classical`` never falls back; where the referee cannot answer (a full deal: its
+    numerators would pass 128 bits), the refusal names the method that can, and that
+    method answers (the advice used to be ``--shots``, which ``classical`` refuses)."""
+    argv = ["evaluate", str(FULL_DEAL_PATH), "--model", "adversarial"]
+    line = cli_error(capsys, [*argv, "--method", "classical"])
+    assert "128 bits" in line and "--method double-dummy solves every deal exactly" in line
+    out = cli_json(capsys, [*argv, "--method", "double-dummy", "--json"])
+    assert out["method"] == "double-dummy" and out["p_win_exact"] in ("0/1", "1/1")
+    line = cli_error(capsys, ["evaluate", str(FULL_DEAL_PATH), "--method", "classical"])
+    assert "--method shots with --shots" in line and "{" not in line
+
+
 def test_cli_adversarial_double_dummy_with_shots_samples_deals(capsys):
     argv = ["evaluate", str(SIX_PATH), "--model", "adversarial", "--method", "double-dummy"]
     out = cli_json(capsys, [*argv, "--shots", "20", "--seed", "1", "--json"])

@@ -70,7 +70,7 @@ def test_the_library_refuses_before_any_work_and_force_lets_it_through():
     spec = parse_spec(HUGE["full-game"], "full.toml")
     with pytest.raises(ResourceError, match="the exact referee would take about") as refused:
         evaluate(spec, method="classical")
-    assert refused.value.parameters == ("force", "shots")
+    assert refused.value.parameters == ("force", "method", "shots")
     assert check_work(spec, force=True) > TIME_BUDGET  # estimated, not refused
 
 

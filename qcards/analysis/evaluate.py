@@ -35,7 +35,7 @@ from qcards.progress import duration
 from qcards.skat import fast_referee
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import fresh_seed
-from qcards.skat.referee import MODELS, estimate_paths, num_deals
+from qcards.skat.referee import MODELS, Evaluation, estimate_paths, num_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
 
@@ -279,7 +279,7 @@ def evaluate(
     spec, first, construction = task.spec, task.first, task.construction
     used = resolve_method(method, model, shots)
     if spec.num_tricks == 0:
-        return _game_over(spec, model, method)
+        return _game_over(spec, model, method, shots)
     reason = None
     if method == "auto" and shots is None:
         choice = choose_exact(spec, first, model)
@@ -289,9 +289,7 @@ def evaluate(
         return replace(report, method_reason=reason)
     if used == "classical":  # the fast referee checks its own time before any work
         num_qubits = construction.layout(spec, False).num_qubits
-        report = referee_report(
-            fast_referee.evaluate(spec, model, first, force=force), num_qubits, construction
-        )
+        report = referee_report(referee_exact(spec, model, first, force), num_qubits, construction)
         return replace(report, method_reason=reason)
     # the circuit, with the referee beside it when the referee can answer (else no fraction)
     try:
@@ -347,18 +345,45 @@ def evaluate(
     )
 
 
-def _game_over(spec: Endgame, model: str, method: str) -> EvaluationReport:
+def _game_over(spec: Endgame, model: str, method: str, shots: int | None) -> EvaluationReport:
     """A spec with no trick left (a history that played the whole game): the outcome is known,
-    or an average over the unknown Skat's contents, and the referee gives it exactly; there is
-    no circuit to run, so a circuit method is refused rather than replaced."""
-    if method not in ("auto", "classical"):
+    or an average over the unknown Skat's contents, and the referee gives it exactly (for the
+    adversarial model that is also the double-dummy value); there is no circuit to run, so a
+    circuit method is refused rather than replaced, and no shot is drawn."""
+    answering = ("auto", "classical", *([DOUBLE_DUMMY_METHOD] if model == "adversarial" else []))
+    if method not in answering:
         raise ParameterError(
             "method",
             f"every card has been played, so there is no circuit to run with {{method}} {method}: "
             "the outcome is known (or averages over the Skat's contents); use {method} classical "
             "or auto",
         )
-    return referee_report(fast_referee.evaluate(spec, model), 0)
+    reason = "every card has been played: the referee reads the outcome exactly"
+    if shots is not None:
+        reason += ", and no shot is drawn"
+    return replace(referee_report(fast_referee.evaluate(spec, model), 0), method_reason=reason)
+
+
+INSTEAD_OF_CLASSICAL = {
+    "random": "{method} auto answers from the game circuit's exact state where the referee "
+    "cannot, and {method} shots with {shots} samples the circuit shot by shot at any size",
+    "adversarial": "{method} double-dummy solves every deal exactly, and with {shots} samples "
+    "deals (perfect-information Monte Carlo)",
+}
+"""What answers when the referee cannot, by model: ``classical`` itself never falls back."""
+
+
+def referee_exact(spec: Endgame, model: str, first: Card | None, force: bool) -> Evaluation:
+    """The fast referee's exact answer (``method="classical"``); its refusal (time, or
+    numerators past 128 bits) names the methods that can answer instead."""
+    try:
+        return fast_referee.evaluate(spec, model, first, force=force)
+    except ResourceError as exc:
+        raise ResourceError(
+            f"{exc.args[0]}; with {{method}} classical nothing else is tried: "
+            f"{INSTEAD_OF_CLASSICAL[model]}",
+            parameters=tuple(dict.fromkeys((*exc.parameters, "method", "shots"))),
+        ) from exc
 
 
 def referee_report(

@@ -389,10 +389,8 @@ def check_time(
         raise ResourceError(
             f"the exact referee would take about {duration(seconds)} for this endgame (about "
             f"{estimate_frames(spec, first, model):,.0f} positions and {count_deals(spec):,} "
-            f"deals); the budget is {duration(TIME_BUDGET)} (give {{shots}} to sample the "
-            "circuit shot by shot at any size, {force} to run it anyway, or use a smaller "
-            "endgame)",
-            parameters=("force", "shots"),
+            f"deals); the budget is {duration(TIME_BUDGET)} ({{force}} runs it anyway)",
+            parameters=("force",),
         )
     return seconds
 
