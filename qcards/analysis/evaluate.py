@@ -350,8 +350,8 @@ def _game_over(spec: Endgame, model: str, method: str, shots: int | None) -> Eva
     or an average over the unknown Skat's contents, and the referee gives it exactly (for the
     adversarial model that is also the double-dummy value); there is no circuit to run, so a
     circuit method is refused rather than replaced, and no shot is drawn."""
-    answering = ("auto", "classical", *([DOUBLE_DUMMY_METHOD] if model == "adversarial" else []))
-    if method not in answering:
+    # resolve_method has already refused double-dummy outside the adversarial model
+    if method not in ("auto", "classical", DOUBLE_DUMMY_METHOD):
         raise ParameterError(
             "method",
             f"every card has been played, so there is no circuit to run with {{method}} {method}: "
