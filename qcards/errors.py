@@ -51,6 +51,11 @@ class SpecError(QcardsError, ValueError):
     """An endgame spec that cannot be read or breaks a rule; names the file and the field."""
 
 
+class GameRecordError(QcardsError, ValueError):
+    """A record of a finished Skat game that cannot be read or breaks a rule; names the file
+    and the field (a trick of the play: its number and the card)."""
+
+
 class FileError(QcardsError, ValueError):
     """A path qcards will not write or read: not a regular file (a device, a FIFO, a directory,
     a socket), or an input file larger than qcards reads; names the path."""

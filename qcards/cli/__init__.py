@@ -27,6 +27,7 @@ from qcards.cli import (
     reproduce,
     resources,
     run,
+    score,
     tables,
 )
 from qcards.cli.common import error_message
@@ -41,6 +42,7 @@ COMMANDS = (
     evaluate,
     recommend,
     declare,
+    score,
     count,
     run,
     jobs,
@@ -67,6 +69,7 @@ EXAMPLES = {
     "evaluate": "qcards evaluate qcards/specs/six-card.toml --first CA",
     "recommend": "qcards recommend qcards/specs/six-card.toml --model adversarial",
     "declare": "qcards declare qcards/specs/six-card.toml",
+    "score": "qcards score qcards/records/*.toml",
     "count": "qcards count qcards/specs/four-card.toml --algorithm iae --epsilon 0.01 --seed 3",
     "run": "qcards run qcards/specs/four-card.toml --backend fake:FakeTorino --mitigate all",
     "jobs list": "qcards jobs list",
