@@ -19,6 +19,16 @@ from qcards.analysis.sampled import (
     double_dummy_exact,
     pimc_samples,
 )
+from qcards.analysis.scores import (
+    ADVERSARIAL_NOTE,
+    ScoreFigures,
+    check_pairable,
+    distribution_figures,
+    exact_figures,
+    pair_outcomes,
+    sampled_figures,
+    snapshot_outcomes,
+)
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 from qcards.circuits.decode import decode_distribution
 from qcards.circuits.game import GameCircuit
@@ -108,6 +118,8 @@ class EvaluationReport:
     construction: Construction = DEFAULT_CONSTRUCTION
     samples: Samples | None = field(default=None, repr=False, compare=False)
     method_reason: str | None = None
+    scores: ScoreFigures | None = None
+    """A declared game's expected scores (:mod:`qcards.analysis.scores`)."""
 
     def to_json(self) -> dict:
         exact = self.p_win_exact
@@ -128,6 +140,8 @@ class EvaluationReport:
             out["ci"] = list(self.samples.p_win_ci)
             out["expected_points_ci"] = list(self.samples.expected_points_ci)
             out["seed"] = self.samples.seed
+        if self.scores is not None:
+            out.update(self.scores.to_json())
         return out
 
 
@@ -290,7 +304,7 @@ def evaluate(
     if used == "classical":  # the fast referee checks its own time before any work
         num_qubits = construction.layout(spec, False).num_qubits
         report = referee_report(referee_exact(spec, model, first, force), num_qubits, construction)
-        return replace(report, method_reason=reason)
+        return replace(report, method_reason=reason, scores=exact_figures(spec, first, model))
     # the circuit, with the referee beside it when the referee can answer (else no fraction)
     try:
         referee_seconds(spec, first, model)
@@ -306,6 +320,7 @@ def evaluate(
     deals = num_deals(spec) if referee is None else referee.num_deals
     exact = parse_backend(used, "method").exact_method
     if exact is not None and exact.reads_final_rows:
+        check_pairable(spec)  # before any work
         outcomes = sparse_final_outcomes(game, force, scheduler)
         return EvaluationReport(
             probability(sum(p for (v, t), p in outcomes.items() if spec.declarer_wins(v, t))),
@@ -318,6 +333,7 @@ def evaluate(
             None,
             construction,
             method_reason=reason,
+            scores=distribution_figures(spec, first, pair_outcomes(spec, outcomes)),
         )
     shots = AER_DEFAULT_SHOTS if shots is None else shots
     try:
@@ -342,6 +358,7 @@ def evaluate(
         shots if used == SAMPLING_METHOD else None,
         construction,
         method_reason=reason,
+        scores=distribution_figures(spec, first, snapshot_outcomes(spec, dist)),
     )
 
 
@@ -361,7 +378,8 @@ def _game_over(spec: Endgame, model: str, method: str, shots: int | None) -> Eva
     reason = "every card has been played: the referee reads the outcome exactly"
     if shots is not None:
         reason += ", and no shot is drawn"
-    return replace(referee_report(fast_referee.evaluate(spec, model), 0), method_reason=reason)
+    report = referee_report(fast_referee.evaluate(spec, model), 0)
+    return replace(report, method_reason=reason, scores=exact_figures(spec, None, model))
 
 
 INSTEAD_OF_CLASSICAL = {
@@ -419,12 +437,14 @@ def _classical_or_sampled(
         p_win, points, solved = double_dummy_exact(spec, first, force)
         return EvaluationReport(
             float(p_win), p_win, float(points), model, used, solved, num_qubits, None,
-            task.construction,
+            task.construction, scores=_adversarial_scores(spec),
         )  # fmt: skip
     if used == SHOTS_METHOD:
         samples = circuit_samples(spec, first, shots, seed, task.construction, scheduler, force)
+        scores = sampled_figures(spec, samples.scores)
     else:
         samples = pimc_samples(spec, first, shots, seed, scheduler, force)
+        scores = _adversarial_scores(spec)
     return EvaluationReport(
         samples.p_win,
         None,
@@ -436,7 +456,12 @@ def _classical_or_sampled(
         shots,
         task.construction,
         samples,
+        scores=scores,
     )
+
+
+def _adversarial_scores(spec: Endgame) -> ScoreFigures | None:
+    return None if spec.declaration is None else ScoreFigures(note=ADVERSARIAL_NOTE)
 
 
 def evaluate_specs(

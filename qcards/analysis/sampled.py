@@ -17,12 +17,14 @@ one seed (first cards, game types) differ by their play, not by their luck of th
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
 
 import numpy as np
 
+from qcards.analysis.scores import sample_values
 from qcards.circuits.task import GameTask
 from qcards.errors import ResourceError
 from qcards.execution.budget import TIME_BUDGET
@@ -46,6 +48,9 @@ class Samples:
     points: np.ndarray
     seed: int
     seconds: float
+    scores: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False)
+    """A declared game's scores, sample by sample, by report field
+    (:func:`~qcards.analysis.scores.sample_values`)."""
 
     @property
     def count(self) -> int:
@@ -92,7 +97,8 @@ def circuit_samples(
     start = time.perf_counter()
     task = GameTask(spec, first, construction)
     result = sample_game(task, shots, seed, scheduler, force=force)
-    return Samples(result.wins(spec), result.points, seed, time.perf_counter() - start)
+    scores = sample_values(spec, result.points, result.tricks, result.matadors)
+    return Samples(result.wins(spec), result.points, seed, time.perf_counter() - start, scores)
 
 
 def pimc_samples(

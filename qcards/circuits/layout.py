@@ -288,6 +288,39 @@ class GameLayout:
                 points = points + c.value * (self.receivers[0] == SKAT)
         return points, np.int64(self.spec.declarer_tricks) + won.sum(axis=0)
 
+    def final_matadors(
+        self, sums: Callable[[list[list[tuple[Qubit, int]]]], np.ndarray], states: int
+    ) -> np.ndarray:
+        """The declarer's matadors in each of ``states`` basis states: fixed by the spec's
+        declaration, or, in a Hand game whose Skat is dealt among the unknown cards, counted
+        from the cards each state deals into the Skat (read through ``sums`` as in
+        :meth:`final_declarer_outcome`). 0 without a declaration and in null games."""
+        declared = self.spec.declaration
+        if declared is None or declared.declaration.is_null:
+            return np.zeros(states, dtype=np.int64)
+        if not declared.per_deal:
+            return np.full(states, declared.matadors_of(), dtype=np.int64)
+        # only the unknown cards can lie in the Skat; a Skat of the one receiver is fixed
+        cards = [c for c in self.cards if self.spec.owner_of_known(c) is None]
+        if not self.owner_width:
+            return np.full(states, declared.matadors_of(tuple(cards)), dtype=np.int64)
+        skat = [i for i, r in enumerate(self.receivers) if r == SKAT]
+        owners = sums([[(q, 1 << b) for b, q in enumerate(self.owner[c])] for c in cards])
+        in_skat = np.isin(np.asarray(owners).reshape(len(cards), -1), skat)
+        # one code per state (which unknown cards lie in the Skat), each distinct one counted once
+        codes = np.zeros(in_skat.shape[1], dtype=object)
+        for k in range(len(cards)):
+            codes = codes + in_skat[k].astype(object) * (1 << k)
+        distinct, where = np.unique(codes, return_inverse=True)
+        values = np.array(
+            [
+                declared.matadors_of(tuple(c for k, c in enumerate(cards) if (int(code) >> k) & 1))
+                for code in distinct
+            ],
+            dtype=np.int64,
+        )
+        return np.broadcast_to(values[where.ravel()], (states,)).copy()
+
     def final_declarer_points(self, bit: Callable[[Qubit], np.ndarray]) -> np.ndarray:
         """:meth:`final_declarer_outcome`'s points, reading the states through ``bit(q)`` (qubit
         ``q``'s value, 0/1 integers, in every basis state)."""

@@ -135,6 +135,7 @@ class GameShots:
     points: np.ndarray
     tricks: np.ndarray
     outcomes: tuple[int, ...] | None = field(default=None, repr=False)
+    matadors: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def shots(self) -> int:
@@ -156,13 +157,16 @@ class GameShots:
 
     @staticmethod
     def join(parts: Sequence[GameShots]) -> GameShots:
-        outcomes = None
+        outcomes = matadors = None
         if parts and parts[0].outcomes is not None:
             outcomes = tuple(o for part in parts for o in part.outcomes)
+        if parts and parts[0].matadors is not None:
+            matadors = np.concatenate([p.matadors for p in parts])
         return GameShots(
             np.concatenate([p.points for p in parts]),
             np.concatenate([p.tricks for p in parts]),
             outcomes,
+            matadors,
         )
 
 
@@ -189,14 +193,17 @@ def read_game(game: GameCircuit, state: SparseState, outcomes: bool) -> GameShot
     position = {q: i for i, q in enumerate(game.circuit.qubits)}
 
     rows = (state.num_rows,)
+    sums = state.sums_of(position)
     points, tricks = (
-        np.broadcast_to(x, rows).astype(np.int64)
-        for x in game.layout.final_declarer_outcome(state.sums_of(position))
+        np.broadcast_to(x, rows).astype(np.int64) for x in game.layout.final_declarer_outcome(sums)
     )
     measured = None
     if outcomes:
         measured = read_integers(state, [position[q] for q in game.layout.measured])
-    return GameShots(points, tricks, measured)
+    matadors = None
+    if game.spec.declaration is not None:
+        matadors = game.layout.final_matadors(sums, state.num_rows)
+    return GameShots(points, tricks, measured, matadors)
 
 
 def read_integers(state: SparseState, qubits: Sequence[int]) -> tuple[int, ...]:
@@ -219,16 +226,21 @@ RESULT_BYTES = 48
 """Bytes a shot's results take while the chunks are joined: points and tricks (8 bytes each),
 twice (the chunks and the joined arrays), and the wins and their pairs when read."""
 
+DECLARED_BYTES = 48
+"""What a declared game's shot adds: its matadors (8 bytes, twice) and its two scores with
+their unique-outcome indices (:func:`qcards.skat.objectives.per_sample`)."""
 
-def check_result_memory(shots: int, outcomes: bool, num_bits: int) -> None:
+
+def check_result_memory(shots: int, outcomes: bool, num_bits: int, declared: bool = False) -> None:
     """Refuse (naming ``shots``), before any shot is taken, results that would not fit in the
     samples' memory budget: :data:`RESULT_BYTES` a shot, and with ``outcomes`` what a sampler's
     outcome of ``num_bits`` bits costs (:func:`~qcards.execution.budget.check_shot_memory`)."""
     if outcomes:
         check_shot_memory(shots, num_bits)
-    need = shots * RESULT_BYTES
+    per_shot = RESULT_BYTES + DECLARED_BYTES * declared
+    need = shots * per_shot
     if need > SAMPLES_BUDGET:
-        fits = int(SAMPLES_BUDGET // RESULT_BYTES)
+        fits = int(SAMPLES_BUDGET // per_shot)
         raise ResourceError(
             f"{shots:,} shots would keep about {need / 2**30:,.1f} GiB of results; the budget "
             f"is {SAMPLES_BUDGET / 2**30:.1f} GiB, about {fits:,} shots (use fewer {{shots}})",
@@ -270,7 +282,8 @@ def sample_game(
     would not fit in memory, or (unless ``force``) the shots would take over the time budget."""
     check_shots(shots)
     game = task.build()
-    check_result_memory(shots, outcomes, len(game.layout.measured))
+    declared = game.spec.declaration is not None
+    check_result_memory(shots, outcomes, len(game.layout.measured), declared)
     check_shot_time(shots, game.circuit, force)
     seed = fresh_seed(seed)
     fn = partial(game_chunk, task, seed, outcomes=outcomes)

@@ -43,6 +43,7 @@ from typing import Any
 from qcards.errors import SpecError
 from qcards.files import read_text
 from qcards.skat.cards import Card, CardError, Rules, Trump, points
+from qcards.skat.declaration import SpecDeclaration, discard_points, parse_declaration
 from qcards.skat.prior import Prior, parse_prior
 
 FIELDS = frozenset(
@@ -57,6 +58,7 @@ FIELDS = frozenset(
         "hands",
         "unknown",
         "prior",
+        "declaration",
     }
 )
 """The top-level fields a spec may have (any other is refused, naming it)."""
@@ -84,6 +86,9 @@ class Endgame:
         declarer_tricks: tricks the declarer has already taken (decides null games).
         prior: what is known about the deal beyond the hands (:class:`~qcards.skat.prior.Prior`;
             empty: every deal equally likely).
+        declaration: how the game was declared (:mod:`qcards.skat.declaration`), for its
+            score; ``None``: only the win and the card points are asked. Its discard's points
+            are part of ``declarer_points``.
         source: where the spec came from, for messages.
     """
 
@@ -98,6 +103,7 @@ class Endgame:
     sizes: Mapping[str, int]
     declarer_tricks: int = 0
     prior: Prior = field(default_factory=Prior)
+    declaration: SpecDeclaration | None = None
     source: str = field(default="<spec>", compare=False)
 
     @property
@@ -182,7 +188,7 @@ class Endgame:
             f'trump = "{self.trump.value}"',
             f'leader = "{self.leader}"',
             f"winner_leads = {'true' if self.winner_leads else 'false'}",
-            f"declarer_points = {self.declarer_points}",
+            f"declarer_points = {self.declarer_points - discard_points(self.declaration)}",
         ]
         if not self.is_null:
             lines.append(f"target = {self.target}")
@@ -194,6 +200,8 @@ class Endgame:
             sizes = ", ".join(f'"{p}" = {n}' for p, n in self.sizes.items())
             lines += ["[unknown]", f"cards = {cards(self.unknown)}", f"sizes = {{ {sizes} }}"]
         lines += self.prior.to_toml_lines()
+        if self.declaration is not None:
+            lines += self.declaration.to_toml_lines()
         return "\n".join(lines) + "\n"
 
 
@@ -346,6 +354,17 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
     if "prior" in data:
         prior = parse_prior(data["prior"], endgame, fail)
         endgame = dataclasses.replace(endgame, prior=prior)
+    if "declaration" in data:
+        declared = parse_declaration(data["declaration"], endgame, fail)
+        needed = declared.declaration.points_needed
+        if not declared.declaration.is_null:
+            if "target" in data and target != needed:
+                raise fail("target", f"the declaration needs {needed} points, not {target}")
+            target = needed
+        declarer_points += discard_points(declared)
+        endgame = dataclasses.replace(
+            endgame, declaration=declared, target=target, declarer_points=declarer_points
+        )
     if declarer_points + endgame.points_in_play() > 120:
         raise fail(
             "declarer_points",

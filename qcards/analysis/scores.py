@@ -1,0 +1,157 @@
+"""A declared game's expected scores beside p_win: what every evaluation of a spec with a
+``[declaration]`` reports (the ISkO list score and the Seeger-Fabian points,
+:mod:`qcards.skat.objectives`).
+
+Each method supplies the outcomes it has (:data:`qcards.skat.outcomes.Outcome`: points,
+tricks, matadors): the referee their exact distribution in Fractions, a circuit's exact state
+or Aer's counts a distribution of floats, shots and sampled deals one outcome a sample (with
+95% intervals of the mean). The referee's Fractions are reported beside a circuit's numbers
+whenever it can answer, as for p_win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from qcards.errors import ModelError, ResourceError
+from qcards.intervals import mean_interval
+from qcards.skat.cards import Card
+from qcards.skat.declaration import skat_of
+from qcards.skat.objectives import expectation, per_sample, scored_objectives
+from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.spec import Endgame
+from qcards.skat.stages import Snapshot
+
+ADVERSARIAL_NOTE = (
+    "the adversarial model plays double dummy for card points; its scores are not computed "
+    "(the random model's are)"
+)
+
+
+@dataclass(frozen=True)
+class ScoreFigures:
+    """The expected scores of one evaluation, by report field (``expected_score``,
+    ``expected_seeger_fabian``): values, the referee's exact Fractions and sampled intervals."""
+
+    values: Mapping[str, float] = field(default_factory=dict)
+    exact: Mapping[str, Fraction] = field(default_factory=dict)
+    ci: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    samples: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    note: str | None = None
+
+    def to_json(self) -> dict:
+        out: dict = {}
+        for name, value in self.values.items():
+            out[name] = value
+            exact = self.exact.get(name)
+            out[f"{name}_exact"] = None if exact is None else _fraction(exact)
+            if name in self.ci:
+                out[f"{name}_ci"] = list(self.ci[name])
+        if self.note is not None:
+            out["scores_note"] = self.note
+        return out
+
+
+def _fraction(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
+
+
+def referee_scores(spec: Endgame, first: Card | None) -> dict[str, Fraction]:
+    """The exact expected scores under random play (:func:`outcome_distribution`)."""
+    dist = outcome_distribution(spec, first)
+    return {o.report: Fraction(expectation(spec, o, dist)) for o in scored_objectives(spec)}
+
+
+def exact_figures(spec: Endgame, first: Card | None, model: str) -> ScoreFigures | None:
+    """The referee's figures (``None`` without a declaration)."""
+    if spec.declaration is None:
+        return None
+    if model != "random":
+        return ScoreFigures(note=ADVERSARIAL_NOTE)
+    exact = referee_scores(spec, first)
+    return ScoreFigures({k: float(v) for k, v in exact.items()}, exact)
+
+
+def _beside_referee(spec: Endgame, first: Card | None) -> dict[str, Fraction]:
+    try:
+        return referee_scores(spec, first)
+    except ResourceError:  # too large for the exact search: the circuit's numbers alone
+        return {}
+
+
+def distribution_figures(
+    spec: Endgame, first: Card | None, distribution: Mapping[tuple[int, int, int], float]
+) -> ScoreFigures | None:
+    """The figures of a circuit's outcome distribution, the referee's Fractions beside them."""
+    if spec.declaration is None:
+        return None
+    values = {o.report: float(expectation(spec, o, distribution)) for o in scored_objectives(spec)}
+    return ScoreFigures(values, _beside_referee(spec, first))
+
+
+def check_pairable(spec: Endgame) -> None:
+    """Refuse, before any work, to score (points, tricks) outcomes when the matadors vary with
+    the deal (a Hand game's unknown Skat): the sparse engine's final reading has no deal."""
+    declared = spec.declaration
+    if declared is not None and declared.per_deal:
+        raise ModelError(
+            "the matadors of this Hand game depend on the unknown Skat, and {method} sparse "
+            "reads the final points and tricks only: use {method} classical, a state-vector "
+            "method, or {shots}",
+            parameters=("method", "shots"),
+        )
+
+
+def pair_outcomes(
+    spec: Endgame, outcomes: Mapping[tuple[int, int], float]
+) -> dict[tuple[int, int, int], float]:
+    """(points, tricks) outcomes of an engine that does not read the deal, with the matadors
+    attached (:func:`check_pairable` first)."""
+    check_pairable(spec)
+    declared = spec.declaration
+    m = declared.matadors_of() if declared and not declared.declaration.is_null else 0
+    return {(p, t, m): q for (p, t), q in outcomes.items()}
+
+
+def snapshot_outcomes(
+    spec: Endgame, distribution: Mapping[Snapshot, float]
+) -> dict[tuple[int, int, int], float]:
+    """Decoded final snapshots as outcomes (each snapshot names its deal, so its Skat)."""
+    declared = spec.declaration
+    out: dict[tuple[int, int, int], float] = {}
+    for snap, q in distribution.items():
+        m = 0
+        if declared is not None and not declared.declaration.is_null:
+            m = declared.matadors_of(skat_of(dict(snap.owner)))
+        key = (snap.declarer_points(spec), snap.declarer_tricks(spec), m)
+        out[key] = out.get(key, 0.0) + q
+    return out
+
+
+def sample_values(
+    spec: Endgame, points: np.ndarray, tricks: np.ndarray, matadors: np.ndarray | None
+) -> dict[str, np.ndarray]:
+    """Each sample's score by every scored objective (none without a declaration)."""
+    if spec.declaration is None:
+        return {}
+    if matadors is None:
+        matadors = np.zeros_like(points)
+    return {
+        o.report: per_sample(spec, o, points, tricks, matadors) for o in scored_objectives(spec)
+    }
+
+
+def sampled_figures(spec: Endgame, values: Mapping[str, np.ndarray]) -> ScoreFigures | None:
+    """Means and 95% intervals of per-sample scores."""
+    if spec.declaration is None:
+        return None
+    return ScoreFigures(
+        {k: float(v.mean()) for k, v in values.items()},
+        {},
+        {k: mean_interval(v) for k, v in values.items()},
+        values,
+    )

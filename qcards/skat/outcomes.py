@@ -1,0 +1,101 @@
+"""The exact distribution of a game's outcomes under random play, and what a declared game's
+score is worth on average.
+
+An *outcome* is what the ISkO scores a finished game by: the declarer's card points (the Skat
+included), its tricks (those of the spec included) and its matadors (which vary with the deal
+only in a Hand game whose Skat is unknown, :mod:`qcards.skat.declaration`). The referee's
+p_win and expected points are two numbers of this distribution; a declared game's expected
+list score and Seeger-Fabian score are others (:mod:`qcards.skat.objectives`).
+
+:func:`outcome_distribution` computes it exactly, in Fractions, by a search over positions
+memoized across plays and deals: a position at a trick boundary (the hands left and the leader)
+has one distribution of the points and tricks still to come, whatever happened before. The
+tests check it against the plain enumeration of play paths
+(:func:`qcards.skat.referee.paths`), the independent oracle.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+from qcards.errors import ResourceError
+from qcards.skat.cards import Card
+from qcards.skat.declaration import skat_of
+from qcards.skat.referee import estimate_paths, weighted_deals
+from qcards.skat.spec import Endgame
+from qcards.skat.stages import check_first, skat_points
+
+Outcome = tuple[int, int, int]
+"""(declarer's card points, declarer's tricks, matadors) at the end of the game."""
+
+MAX_PATHS = 5e6
+"""The largest number of play paths (Knuth's estimate) :func:`outcome_distribution` takes on:
+beyond, the memoized search would run for minutes in Python."""
+
+
+def outcome_distribution(spec: Endgame, first: Card | None = None) -> dict[Outcome, Fraction]:
+    """The exact distribution of the outcome under random play (the paper's circuits' model),
+    deals weighted by the spec's prior; ``first`` fixes the declarer's first card.
+
+    Raises:
+        ResourceError: the game has more than :data:`MAX_PATHS` play paths (estimated).
+    """
+    check_first(spec, first)
+    estimate = estimate_paths(spec, first)
+    if estimate > MAX_PATHS:
+        raise ResourceError(
+            f"the exact outcome distribution enumerates positions of about {estimate:.2g} "
+            f"play paths, more than the {MAX_PATHS:.0e} it takes on: use {{method}} sparse, "
+            "or {shots} to sample",
+            parameters=("method", "shots"),
+        )
+    rules = spec.rules
+    players = spec.players
+    n = len(players)
+    declarer = players.index(spec.declarer)
+    declared = spec.declaration
+    out: dict[Outcome, Fraction] = {}
+
+    def ways(hands, leader, played):
+        """Every way the trick begun with ``played`` can be completed, with its probability."""
+        if len(played) == n:
+            yield played, Fraction(1)
+            return
+        seat = (leader + len(played)) % n
+        legal = rules.legal_cards(hands[seat], played[0] if played else None)
+        for card in legal:
+            for cards, q in ways(hands, leader, (*played, card)):
+                yield cards, q / len(legal)
+
+    def spread(hands, leader, played) -> dict[tuple[int, int], Fraction]:
+        """Distribution of the (points, tricks) the declarer takes from the trick begun with
+        ``played`` to the end."""
+        dist: dict[tuple[int, int], Fraction] = {}
+        for cards, probability in ways(hands, leader, played):
+            winner = (leader + rules.trick_winner(cards)) % n
+            left = tuple(h - {cards[(seat - leader) % n]} for seat, h in enumerate(hands))
+            gain = (sum(c.value for c in cards), 1) if winner == declarer else (0, 0)
+            for (p, t), q in rest(left, winner if spec.winner_leads else leader).items():
+                key = (p + gain[0], t + gain[1])
+                dist[key] = dist.get(key, Fraction(0)) + probability * q
+        return dist
+
+    @cache
+    def rest(hands: tuple[frozenset[Card], ...], leader: int) -> dict[tuple[int, int], Fraction]:
+        if not hands[leader]:
+            return {(0, 0): Fraction(1)}
+        return spread(hands, leader, ())
+
+    start_leader = players.index(spec.leader)
+    opening = () if first is None else (first,)
+    for owner, deal_probability in weighted_deals(spec):
+        hands = tuple(frozenset(c for c, p in owner.items() if p == who) for who in players)
+        base_points = spec.declarer_points + skat_points(owner)
+        matadors = 0
+        if declared is not None and not declared.declaration.is_null:
+            matadors = declared.matadors_of(skat_of(owner))
+        for (p, t), q in spread(hands, start_leader, opening).items():
+            key = (base_points + p, spec.declarer_tricks + t, matadors)
+            out[key] = out.get(key, Fraction(0)) + deal_probability * q
+    return dict(sorted(out.items()))
