@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from qcards.cli import (
+    bid,
     cats,
     count,
     declare,
@@ -42,6 +43,7 @@ COMMANDS = (
     evaluate,
     recommend,
     declare,
+    bid,
     score,
     count,
     run,
@@ -69,6 +71,7 @@ EXAMPLES = {
     "evaluate": "qcards evaluate qcards/specs/six-card.toml --first CA",
     "recommend": "qcards recommend qcards/specs/six-card.toml --model adversarial",
     "declare": "qcards declare qcards/specs/six-card.toml",
+    "bid": "qcards bid qcards/specs/full-game.toml --shots 2000 --seed 1",
     "score": "qcards score qcards/records/*.toml",
     "count": "qcards count qcards/specs/four-card.toml --algorithm iae --epsilon 0.01 --seed 3",
     "run": "qcards run qcards/specs/four-card.toml --backend fake:FakeTorino --mitigate all",

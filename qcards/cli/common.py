@@ -184,6 +184,62 @@ def evaluation_arguments(parser, method_help: str, history: bool = True) -> None
     json_argument(parser)
 
 
+def decision_arguments(parser) -> None:
+    """The options of the decisions (``declare`` with twelve cards, ``bid``): the model, the
+    method, shots, the construction, Dask, ``--force`` and ``--json``."""
+    parser.add_argument("--model", choices=MODELS, default="random", help="how the players play")
+    parser.add_argument(
+        "--method",
+        choices=("auto", "classical", "shots"),
+        default="auto",
+        help="classical: the referee's exact outcomes; shots: the circuit's shots (give "
+        "--shots); auto: shots when --shots is given, else classical",
+    )
+    shots_arguments(parser)
+    construction_argument(parser)
+    dask_argument(parser)
+    force_argument(parser)
+    json_argument(parser)
+
+
+def runner_options(args) -> dict:
+    """The keyword arguments of :func:`qcards.analysis.decisions.runner_for`."""
+    return {
+        "model": args.model,
+        "method": args.method,
+        "shots": args.shots,
+        "seed": args.seed,
+        "construction": args.construction,
+        "scheduler": args.dask,
+        "force": args.force,
+    }
+
+
+def print_options(options, top: int | None = None) -> None:
+    """A decision's options as a table, best first."""
+    rows = []
+    for o in options[:top]:
+        f = o.figures
+        exact = f.seeger_fabian_exact
+        note = "" if f.seeger_fabian_ci is None else "95% [{:.1f}, {:.1f}]".format(
+            *f.seeger_fabian_ci
+        )
+        rows.append(
+            [
+                o.name,
+                " ".join(str(c) for c in o.discard) or "-",
+                f.expected_seeger_fabian,
+                "-" if exact is None else f"{exact.numerator}/{exact.denominator}",
+                f.expected_score,
+                f.p_won,
+                note,
+            ]
+        )
+    print_table(["game", "discard", "seeger_fabian", "exact", "score", "p_won", "note"], rows)
+    if top is not None and len(options) > top:
+        print(f"... and {len(options) - top} more options (--json lists them all)")
+
+
 def load(path: str, history: str | None = None) -> Endgame:
     """The spec at ``path``; with a ``history``, the rest of its game after those plays
     (:func:`~qcards.skat.history.after_history`)."""

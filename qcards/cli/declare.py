@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+from qcards.analysis.decisions import declare_twelve, holds_two_more, runner_for
 from qcards.analysis.declare import declare
-from qcards.cli.common import evaluation_arguments, print_json, print_table, spec_argument
+from qcards.cli.common import (
+    evaluation_arguments,
+    print_json,
+    print_options,
+    print_table,
+    runner_options,
+    spec_argument,
+)
 from qcards.errors import SpecError
 from qcards.files import read_text
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "declare", help="p_win and expected points under each game type (suits, grand, null)"
+        "declare",
+        help="the game to declare: with twelve cards (the Skat picked up) every discard and "
+        "game by expected Seeger-Fabian score; else p_win under each game type",
     )
     spec_argument(p)
     evaluation_arguments(p, "how p_win is computed", history=False)
+    p.add_argument(
+        "--bid", type=int, default=18, help="with twelve cards: the bid the game must reach"
+    )
+    p.add_argument(
+        "--top", type=int, default=20, help="with twelve cards: options shown (--json: all)"
+    )
     p.set_defaults(run=run)
 
 
@@ -21,6 +37,8 @@ def run(args) -> int:
     # the spec's text, read under each game type: a prior no deal satisfies under the spec's own
     # type refuses that type alone, and the others are still ranked
     text = read_text(args.spec, SpecError, "spec")
+    if holds_two_more(text, args.spec):
+        return _twelve(args, text)
     choices = declare(
         text,
         source=args.spec,
@@ -50,4 +68,21 @@ def run(args) -> int:
             [c.game.value, record["p_win"], record["p_win_exact"], record["expected_points"], note]
         )
     print_table(["game", "p_win", "exact", "expected_points", "note"], rows)
+    return 0
+
+
+def _twelve(args, text: str) -> int:
+    """The declarer holds twelve cards: every discard and game, best first."""
+    if args.top < 1:
+        raise SpecError("--top must be at least 1")
+    decision = declare_twelve(text, args.spec, args.bid, runner_for(**runner_options(args)))
+    if args.json:
+        print_json(decision.to_json())
+        return 0
+    print_options(decision.options, args.top)
+    best = decision.best
+    print(
+        f"\nbest: {best.name}, putting away {' '.join(str(c) for c in best.discard)} "
+        f"({decision.plays} plays evaluated, equivalent discards once)"
+    )
     return 0

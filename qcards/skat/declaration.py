@@ -7,8 +7,8 @@
     hand = true                      # played without picking up the Skat
     announced = ["schneider"]        # Hand games only (null: "ouvert")
     bid = 24
-    cards = [...]                    # the declarer's ten cards as dealt (default: its hand,
-                                     # when the spec starts at the first trick)
+    cards = [...]                    # the declarer's ten cards at the first trick (default:
+                                     # its hand, when the spec starts at the first trick)
     discard = ["HQ", "SA"]           # the two cards put away (not Hand): out of play, their
                                      # points count for the declarer
     matadors = -2                    # instead of cards: "with"/"without" N, when known
@@ -129,7 +129,7 @@ def parse_declaration(
     if spec.trump is Trump.NULL and declaration.ouvert:
         raise fail("declaration.announced", 'a null ouvert is trump = "null-ouvert"')
 
-    def card_list(field: str, size: int) -> tuple[Card, ...]:
+    def card_list(field: str, size: int | None) -> tuple[Card, ...]:
         value = raw[field]
         if not isinstance(value, list):
             raise fail(f"declaration.{field}", 'must be a list of cards like ["CA", "H10"]')
@@ -137,8 +137,10 @@ def parse_declaration(
             cards = tuple(Card.parse(v) for v in value)
         except CardError as exc:
             raise fail(f"declaration.{field}", str(exc)) from None
-        if len(cards) != size or len(set(cards)) != size:
-            raise fail(f"declaration.{field}", f"must list {size} different cards")
+        if len(set(cards)) != len(cards):
+            raise fail(f"declaration.{field}", "a card is listed twice")
+        if size is not None and len(cards) != size:
+            raise fail(f"declaration.{field}", f"must list {size} cards")
         return cards
 
     in_play = set(spec.unknown) | {c for p in spec.players for c in spec.hands[p]}
@@ -174,9 +176,13 @@ def parse_declaration(
             raise fail("declaration.matadors", "give cards or matadors, not both")
     cards: tuple[Card, ...] = ()
     if "cards" in raw:
-        cards = card_list("cards", TRICKS)
-        if not set(spec.hands[spec.declarer]) <= set(cards):
-            raise fail("declaration.cards", "must include the declarer's hand")
+        cards = card_list("cards", None)
+        if not set(spec.hands[spec.declarer]) <= set(cards) or len(cards) > TRICKS:
+            raise fail(
+                "declaration.cards",
+                f"must list the declarer's cards at the first trick ({TRICKS} in a game of "
+                "Skat; fewer in a smaller model game), its hand among them",
+            )
     elif spec.hand_size == TRICKS and spec.sizes.get(spec.declarer, 0) == 0:
         cards = spec.hands[spec.declarer]  # the spec starts at the first trick
     if fixed is None and not declaration.is_null:

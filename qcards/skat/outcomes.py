@@ -16,13 +16,14 @@ tests check it against the plain enumeration of play paths
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import cache
 
 from qcards.errors import ResourceError
 from qcards.skat.cards import Card
 from qcards.skat.declaration import skat_of
-from qcards.skat.referee import estimate_paths, weighted_deals
+from qcards.skat.referee import estimate_paths, num_deals, weighted_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
 
@@ -42,7 +43,9 @@ def outcome_distribution(spec: Endgame, first: Card | None = None) -> dict[Outco
         ResourceError: the game has more than :data:`MAX_PATHS` play paths (estimated).
     """
     check_first(spec, first)
-    estimate = estimate_paths(spec, first)
+    # a bound first (each seat at most h! orders of its h cards), the estimate only above it
+    bound = num_deals(spec) * math.factorial(spec.hand_size) ** len(spec.players)
+    estimate = bound if bound <= MAX_PATHS else estimate_paths(spec, first)
     if estimate > MAX_PATHS:
         raise ResourceError(
             f"the exact outcome distribution enumerates positions of about {estimate:.2g} "

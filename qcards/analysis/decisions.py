@@ -1,0 +1,570 @@
+"""The declarer's decisions, best first by the expected Seeger-Fabian score: with twelve cards
+(the Skat picked up) which two to put away and which game to play (:func:`declare_twelve`);
+with ten, before the Skat is seen, Hand (with each announcement allowed) or pick up, and how
+high to bid (:func:`bid`). The paper's outlook (Sec. X.1) asks for exactly these: a payoff for
+the declarer, the suit declaration from the hand, how to put the Skat.
+
+How an option is valued. A *play* is a kind of game and the declarer's hand (a discard):
+its outcomes (card points, tricks, matadors; :mod:`qcards.skat.outcomes`) are computed once,
+exactly by the referee's outcome search or from ``shots`` of the game circuit, and every
+declaration on the same play (the announcements, null and null ouvert, every bid) is scored
+from the same outcomes (:func:`qcards.skat.scoring.settle`). Every play of one call is shot
+with one seed, so on the same deals (common random numbers).
+
+Exact pruning, and why it never drops the best: two cards of the declarer are *equivalent*
+when they share a suit for following (and, in a point game, their card points) and no card
+another player may hold lies between them in the game's order. Putting away one or the other
+leaves games that differ only by the name of one card: the declarer never plays two cards to
+one trick, so the two cards never meet, every trick ends the same, and random play gives both
+the same distribution of outcomes. Discards that differ by equivalent cards are valued once and
+listed together (``equivalent``); ``tests/test_decisions.py`` checks on small endgames that
+each one's exact value equals its representative's.
+
+Picking up the Skat is worth the average, over the possible Skats, of the best option with
+each: every Skat of the unknown cards exactly (the referee), or ``skats`` Skats drawn with the
+seed from shots, where the best option of each Skat is chosen on half of its shots and valued
+on the other half, so the choice's luck does not inflate the value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+import math
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from qcards.circuits.construction import Construction
+from qcards.circuits.task import as_task
+from qcards.errors import ModelError, ParameterError, SpecError
+from qcards.execution.shots import sample_game
+from qcards.intervals import Z95
+from qcards.skat.cards import Card, Rules, Trump
+from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.scoring import BID_VALUES, TRICKS, Declaration, settle
+from qcards.skat.spec import SKAT, Endgame, spec_from_dict
+
+PLAYS = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
+"""The kinds of game a declarer plays (null ouvert plays as null: random play does not look)."""
+
+HAND_ANNOUNCEMENTS = ((), ("schneider",), ("schwarz",), ("ouvert",))
+"""What a Hand suit or grand game may announce (each includes the ones before it)."""
+
+
+# ----------------------------------------------------------------------------- plays
+
+
+@dataclass(frozen=True)
+class Play:
+    """The outcomes of one kind of game with one hand: the distinct outcomes (points, tricks,
+    matadors) and their weights, exact probabilities or counts of shots. Sampled plays keep the
+    counts of the even and the odd shots apart (:data:`HALVES`), for choosing on one half and
+    valuing on the other."""
+
+    spec: Endgame
+    outcomes: tuple[tuple[int, int, int], ...]
+    exact: tuple[Fraction, ...] | None = None
+    counts: np.ndarray | None = field(default=None, repr=False)  # (2, outcomes): even, odd
+
+    @classmethod
+    def sampled(cls, spec: Endgame, samples: np.ndarray) -> Play:
+        """A play from a (3, shots) array of points, tricks and matadors."""
+        outcomes, where = np.unique(samples, axis=1, return_inverse=True)
+        where = where.ravel()
+        counts = np.stack(
+            [np.bincount(where[h], minlength=outcomes.shape[1]) for h in HALVES]
+        ).astype(float)
+        return cls(spec, tuple(tuple(int(x) for x in o) for o in outcomes.T), None, counts)
+
+    def figures(self, declaration: Declaration, half: int | None = None) -> Figures:
+        """``declaration`` scored on these outcomes (sampled: both halves, or ``half``)."""
+        settled = [_settled(declaration, m, p, t) for p, t, m in self.outcomes]
+        sf = [s.declarer_seeger_fabian for s in settled]
+        score = [s.list_score for s in settled]
+        won = [s.won for s in settled]
+        if self.exact is not None:
+            e_sf = sum(w * v for w, v in zip(self.exact, sf, strict=True))
+            e_score = sum(w * v for w, v in zip(self.exact, score, strict=True))
+            p_won = sum(w for w, v in zip(self.exact, won, strict=True) if v)
+            return Figures(float(e_sf), float(e_score), float(p_won), e_sf, e_score)
+        counts = self.counts.sum(axis=0) if half is None else self.counts[half]
+        n = counts.sum()
+        sf_arr = np.asarray(sf, dtype=float)
+        mean = float(counts @ sf_arr / n)
+        variance = float(counts @ (sf_arr - mean) ** 2 / max(n - 1, 1))
+        half_width = Z95 * math.sqrt(variance / n)
+        return Figures(
+            mean,
+            float(counts @ np.asarray(score, dtype=float) / n),
+            float(counts @ np.asarray(won, dtype=float) / n),
+            None,
+            None,
+            (mean - half_width, mean + half_width),
+        )
+
+
+@functools.lru_cache(maxsize=2**16)
+def _settled(declaration: Declaration, matadors: int, points: int, tricks: int):
+    """:func:`settle` of one outcome, cached: a bid's options share most outcomes."""
+    return settle(declaration, matadors, points, tricks, TRICKS)
+
+
+HALVES = (slice(0, None, 2), slice(1, None, 2))
+"""The even and the odd shots of a sampled play."""
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What an option is worth: means (exact Fractions beside them when exact), the 95%
+    interval of the Seeger-Fabian mean when sampled, and the chance the game is won."""
+
+    expected_seeger_fabian: float
+    expected_score: float
+    p_won: float
+    seeger_fabian_exact: Fraction | None = None
+    score_exact: Fraction | None = None
+    seeger_fabian_ci: tuple[float, float] | None = None
+
+    @property
+    def key(self) -> Fraction | float:
+        return (
+            self.seeger_fabian_exact
+            if self.seeger_fabian_exact is not None
+            else self.expected_seeger_fabian
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        def frac(x: Fraction | None) -> str | None:
+            return None if x is None else f"{x.numerator}/{x.denominator}"
+
+        return {
+            "expected_seeger_fabian": self.expected_seeger_fabian,
+            "expected_seeger_fabian_exact": frac(self.seeger_fabian_exact),
+            "expected_seeger_fabian_ci": (
+                None if self.seeger_fabian_ci is None else list(self.seeger_fabian_ci)
+            ),
+            "expected_score": self.expected_score,
+            "expected_score_exact": frac(self.score_exact),
+            "p_won": self.p_won,
+        }
+
+
+@dataclass(frozen=True)
+class Runner:
+    """How plays are computed: exactly (``shots`` None) or from ``shots`` of the circuit,
+    every play on the same ``seed``."""
+
+    shots: int | None = None
+    seed: int | None = None
+    construction: Construction | str | None = None
+    scheduler: str | None = None
+    force: bool = False
+
+    def play(self, spec: Endgame) -> Play:
+        if self.shots is None:
+            dist = outcome_distribution(spec)
+            return Play(spec, tuple(dist), tuple(dist.values()))
+        task = as_task(spec, None, self.construction)
+        result = sample_game(task, self.shots, self.seed, self.scheduler, force=self.force)
+        matadors = result.matadors if result.matadors is not None else 0 * result.points
+        return Play.sampled(spec, np.stack([result.points, result.tricks, matadors]))
+
+
+# ----------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of the declarer and what it is worth."""
+
+    game: str
+    hand: bool
+    announced: tuple[str, ...]
+    discard: tuple[Card, ...]
+    figures: Figures
+    equivalent: tuple[tuple[Card, ...], ...] = ()
+
+    @property
+    def name(self) -> str:
+        words = [self.game, *(["hand"] if self.hand else []), *self.announced]
+        return " ".join(w for w in words if not (w == "ouvert" and self.game == "null ouvert"))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "game": self.game,
+            "hand": self.hand,
+            "announced": list(self.announced),
+            "discard": [str(c) for c in self.discard],
+        }
+        if self.equivalent:
+            out["equivalent_discards"] = [[str(c) for c in d] for d in self.equivalent]
+        return {**out, **self.figures.to_json()}
+
+
+def _declarations(trump: Trump, hand: bool, bid: int) -> list[tuple[str, Declaration]]:
+    """Every declaration of a kind of game (null: null and null ouvert; a Hand suit or grand
+    game: each announcement), at ``bid``."""
+    if trump is Trump.NULL:
+        return [
+            ("null", Declaration.make("null", hand, (), bid)),
+            ("null ouvert", Declaration.make("null", hand, ("ouvert",), bid)),
+        ]
+    announcements = HAND_ANNOUNCEMENTS if hand else ((),)
+    return [(trump.value, Declaration.make(trump.value, hand, a, bid)) for a in announcements]
+
+
+def _read(text: str, source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:
+        raise SpecError(f"{source}: TOML cannot be read: {exc}") from None
+
+
+def _variant(
+    data: Mapping[str, Any], source: str, trump: Trump, hand_cards: Sequence[Card], **declared
+) -> Endgame:
+    """The spec table with ``trump``, the declarer holding ``hand_cards`` and a declaration."""
+    data = dict(data)
+    players = data.get("players")
+    declarer = players[0]
+    data["trump"] = trump.value
+    data["hands"] = {**data.get("hands", {}), declarer: [str(c) for c in hand_cards]}
+    data.pop("target", None)
+    data.pop("declaration", None)
+    data["declaration"] = {"bid": 18, "cards": [str(c) for c in hand_cards], **declared}
+    where = f"{source} as {trump.value}"
+    if "discard" in declared:
+        where += " putting away " + " ".join(declared["discard"])
+    return spec_from_dict(data, where)
+
+
+def equivalent_cards(rules: Rules, mine: Sequence[Card], others: Sequence[Card], null: bool):
+    """Classes of the declarer's cards ``mine`` that are interchangeable against ``others`` (the
+    cards the other players may hold): see the module docstring. Returns card -> class id."""
+    classes: dict[Card, int] = {}
+    groups: dict[str, list[Card]] = {}
+    for c in mine:
+        groups.setdefault(rules.effective_suit(c), []).append(c)
+    next_id = 0
+    for suit, cards in groups.items():
+        cards.sort(key=rules.strength, reverse=True)
+        for i, c in enumerate(cards):
+            if i:
+                prev = cards[i - 1]
+                between = any(
+                    rules.effective_suit(o) == suit
+                    and rules.strength(c) < rules.strength(o) < rules.strength(prev)
+                    for o in others
+                )
+                if not between and (null or c.value == prev.value):
+                    classes[c] = classes[prev]
+                    continue
+            classes[c] = next_id
+            next_id += 1
+    return classes
+
+
+def discard_choices(
+    rules: Rules, twelve: Sequence[Card], others: Sequence[Card], null: bool
+) -> list[tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]]:
+    """Every two of the twelve to put away, grouped by :func:`equivalent_cards`:
+    ``(representative, the equivalent others)`` in the hand's order."""
+    classes = equivalent_cards(rules, twelve, others, null)
+    grouped: dict[tuple[int, ...], list[tuple[Card, ...]]] = {}
+    for pair in itertools.combinations(rules.sorted(twelve), 2):
+        grouped.setdefault(tuple(sorted(classes[c] for c in pair)), []).append(pair)
+    return [(pairs[0], tuple(pairs[1:])) for pairs in grouped.values()]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Options best first (by the expected Seeger-Fabian score), as ``qcards declare`` and
+    ``qcards bid`` report them."""
+
+    options: tuple[Option, ...]
+    plays: int
+    method: str
+    seed: int | None = None
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "best": self.best.to_json(),
+            "options": [o.to_json() for o in self.options],
+            "plays_evaluated": self.plays,
+            "method": self.method,
+            "seed": self.seed,
+        }
+
+
+def _rank(options: list[Option]) -> tuple[Option, ...]:
+    return tuple(sorted(options, key=lambda o: -o.figures.key))
+
+
+def twelve_card_plays(
+    data: Mapping[str, Any], source: str, runner: Runner
+) -> list[tuple[Trump, tuple[Card, ...], tuple[tuple[Card, ...], ...], Play]]:
+    """Every (kind of game, discard) play of a spec whose declarer holds two cards more than
+    the others: ``(trump, discard, equivalent discards, play)``."""
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise SpecError(f"{source}: field 'players': must be a list of player names")
+    declarer = players[0]
+    hands = data.get("hands", {})
+    try:
+        twelve = tuple(Card.parse(c) for c in hands.get(declarer, []))
+    except ValueError as exc:
+        raise SpecError(f"{source}: field 'hands.{declarer}': {exc}") from None
+    others = [Card.parse(c) for p, cs in hands.items() if p != declarer for c in cs]
+    others += [Card.parse(c) for c in data.get("unknown", {}).get("cards", [])]
+    out = []
+    for trump in PLAYS:
+        rules = Rules(trump)
+        for discard, equivalent in discard_choices(rules, twelve, others, trump.is_null):
+            hand = [c for c in twelve if c not in discard]
+            spec = _variant(
+                data, source, trump, hand, hand=False, discard=[str(c) for c in discard]
+            )
+            out.append((trump, discard, equivalent, runner.play(spec)))
+    return out
+
+
+def declare_twelve(
+    text: str, source: str = "<spec>", bid: int = 18, runner: Runner | None = None
+) -> Decision:
+    """The best discard and game for a declarer holding twelve cards (after the pick-up):
+    every discard (equivalent ones once) times every game, ranked by the expected
+    Seeger-Fabian score at ``bid``."""
+    runner = _seeded(runner or Runner())
+    data = _read(text, source)
+    options = []
+    plays = twelve_card_plays(data, source, runner)
+    for trump, discard, equivalent, play in plays:
+        for name, declaration in _declarations(trump, False, bid):
+            options.append(
+                Option(name, False, declaration.announced, discard, play.figures(declaration),
+                       equivalent)  # fmt: skip
+            )
+    return Decision(_rank(options), len(plays), _method(runner), runner.seed)
+
+
+def _seeded(runner: Runner) -> Runner:
+    if runner.shots is None:
+        return runner
+    return Runner(runner.shots, fresh_seed(runner.seed), runner.construction, runner.scheduler,
+                  runner.force)  # fmt: skip
+
+
+def _method(runner: Runner) -> str:
+    return "classical" if runner.shots is None else "shots"
+
+
+def holds_two_more(text: str, source: str) -> bool:
+    """Whether the spec's declarer holds two cards more than each other player (twelve after
+    the pick-up): what :func:`declare_twelve` takes."""
+    data = _read(text, source)
+    players = data.get("players") or []
+    hands = data.get("hands", {}) if isinstance(data.get("hands", {}), dict) else {}
+    unknown = data.get("unknown", {})
+    sizes = unknown.get("sizes", {}) if isinstance(unknown, dict) else {}
+    if not players or not isinstance(sizes, dict):
+        return False
+    count = {p: len(hands.get(p, [])) + int(sizes.get(p, 0) or 0) for p in players}
+    first = count[players[0]]
+    return all(first == count[p] + 2 for p in players[1:])
+
+
+# ----------------------------------------------------------------------------- bidding
+
+
+@dataclass(frozen=True)
+class BidDecision:
+    """What ``qcards bid`` reports: the Hand options and picking up, best first, the
+    recommendation and the highest bid worth making."""
+
+    options: tuple[Option, ...]
+    pick_up: Figures
+    pick_up_detail: tuple[dict[str, Any], ...]
+    max_bid: int | None
+    bid_values: Mapping[int, float]
+    method: str
+    seed: int | None
+    skats: int
+
+    @property
+    def recommendation(self) -> str:
+        best_hand = self.options[0].figures.key if self.options else -math.inf
+        return "pick up" if self.pick_up.key >= best_hand else "hand"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "recommendation": self.recommendation,
+            "max_bid": self.max_bid,
+            "pick_up": {**self.pick_up.to_json(), "skats": self.skats},
+            "options": [o.to_json() for o in self.options],
+            "best_seeger_fabian_by_bid": {str(b): v for b, v in self.bid_values.items()},
+            "pick_up_skats": list(self.pick_up_detail),
+            "method": self.method,
+            "seed": self.seed,
+        }
+
+
+def bid(
+    text: str,
+    source: str = "<spec>",
+    runner: Runner | None = None,
+    skats: int = 8,
+    skat_shots: int | None = None,
+) -> BidDecision:
+    """Hand (every game, every announcement allowed) against picking up the Skat, for a
+    declarer holding ten cards with two unknown cards in the Skat; and the highest bid at which
+    the best choice's expected Seeger-Fabian score stays above passing (0).
+
+    Exact (``runner`` without shots): every possible Skat. Sampled: ``skats`` Skats drawn with
+    the seed, each best option chosen on half its shots and valued on the other half;
+    ``skat_shots`` shots a play of each Skat (default: the runner's shots over ``skats``, so
+    the pick-up costs about what one Hand game's plays do per option)."""
+    runner = _seeded(runner or Runner())
+    data = _read(text, source)
+    base = spec_from_dict(data, source)
+    if base.skat_size != 2 or base.hands[base.declarer] == () or base.sizes.get(base.declarer):
+        raise SpecError(
+            f"{source}: field 'unknown.sizes.skat': bid needs the declarer's hand known and the "
+            "two cards of the Skat among the unknown cards"
+        )
+    if not base.prior.is_uniform:
+        raise ModelError("bid averages over the Skats as equally likely: a [prior] is not taken")
+    if skats < 1:
+        raise ParameterError("skats", "{skats} must be at least 1")
+    hand = base.hands[base.declarer]
+    hand_plays = [
+        (trump, runner.play(_variant(data, source, trump, hand, hand=True))) for trump in PLAYS
+    ]
+    unknown = base.unknown
+    every = list(itertools.combinations(unknown, 2))
+    inner = runner
+    if runner.shots is not None:
+        per_play = skat_shots if skat_shots is not None else max(2, runner.shots // skats)
+        inner = dataclasses.replace(runner, shots=per_play)
+    if runner.shots is None:
+        chosen = every
+    else:
+        rng = np.random.default_rng([runner.seed, 38])
+        picks = rng.choice(len(every), size=min(skats, len(every)), replace=False)
+        chosen = [every[i] for i in sorted(picks)]
+    skat_plays = []
+    for skat in chosen:
+        picked = dict(data)
+        rest = [c for c in unknown if c not in skat]
+        picked["hands"] = {
+            **data.get("hands", {}),
+            base.declarer: [str(c) for c in (*hand, *skat)],
+        }
+        picked["unknown"] = {
+            "cards": [str(c) for c in rest],
+            "sizes": {r: n for r, n in base.sizes.items() if r != SKAT},
+        }
+        where = f"{source} picking up {' '.join(str(c) for c in skat)}"
+        skat_plays.append((skat, twelve_card_plays(picked, where, inner)))
+
+    def hand_options(at: int) -> list[Option]:
+        return [
+            Option(name, True, d.announced, (), play.figures(d))
+            for trump, play in hand_plays
+            for name, d in _declarations(trump, True, at)
+        ]
+
+    def pick_up_value(at: int) -> tuple[Figures, list[dict[str, Any]]]:
+        chosen_values, detail = [], []
+        for skat, plays in skat_plays:
+            candidates = [
+                (name, d, discard, play)
+                for trump, discard, _eq, play in plays
+                for name, d in _declarations(trump, False, at)
+            ]
+            select, value = (None, None) if runner.shots is None else (0, 1)
+            name, d, discard, play = max(candidates, key=lambda c: c[3].figures(c[1], select).key)
+            f = play.figures(d, value)
+            chosen_values.append(f)
+            detail.append({"skat": [str(c) for c in skat], "game": name,
+                           "discard": [str(c) for c in discard],
+                           "expected_seeger_fabian": f.expected_seeger_fabian})  # fmt: skip
+        return _average(chosen_values, runner.shots is None), detail
+
+    options = _rank(hand_options(18))
+    pick_up, detail = pick_up_value(18)
+    # the best choice's value falls as the bid rises (a higher bid only turns won games into
+    # overbid ones): the highest bid worth making is the last one above 0
+    by_bid: dict[int, float] = {}
+    max_bid = None
+    for at in BID_VALUES:
+        hand_best = max(o.figures.key for o in hand_options(at))
+        value = max(hand_best, pick_up_value(at)[0].key)
+        by_bid[at] = float(value)
+        if not value > 0:
+            break
+        max_bid = at
+    return BidDecision(options, pick_up, tuple(detail), max_bid, by_bid, _method(runner),
+                       runner.seed, len(chosen))  # fmt: skip
+
+
+def _average(values: Sequence[Figures], exact: bool) -> Figures:
+    """The mean of the Skats' chosen options (exact Fractions when exact; a sampled mean's
+    interval from the spread of the Skats' values and their own noise)."""
+    k = len(values)
+    if exact:
+        sf = sum(v.seeger_fabian_exact for v in values) / k
+        score = sum(v.score_exact for v in values) / k
+        return Figures(float(sf), float(score), sum(v.p_won for v in values) / k, sf, score)
+    sf_values = np.array([v.expected_seeger_fabian for v in values])
+    low = np.array([v.seeger_fabian_ci[0] for v in values])
+    high = np.array([v.seeger_fabian_ci[1] for v in values])
+    mean = float(sf_values.mean())
+    # the variance of the mean: the Skats' spread (over k draws) plus each value's own noise
+    own = float((((high - low) / (2 * Z95)) ** 2).sum()) / k**2
+    spread = float(sf_values.var(ddof=1)) / k if k > 1 else 0.0
+    half_width = Z95 * math.sqrt(own + spread)
+    return Figures(mean, float(np.mean([v.expected_score for v in values])),
+                   float(np.mean([v.p_won for v in values])), None, None,
+                   (mean - half_width, mean + half_width))  # fmt: skip
+
+
+def runner_for(
+    model: str = "random",
+    method: str = "auto",
+    shots: int | None = None,
+    seed: int | None = None,
+    construction: Construction | str | None = None,
+    scheduler: str | None = None,
+    force: bool = False,
+) -> Runner:
+    """The :class:`Runner` of a decision: the referee's exact outcomes (``classical``, or
+    ``auto`` without shots) or the circuit's ``shots`` (``shots``, or ``auto`` with them).
+    Other methods and the adversarial model are refused, never replaced."""
+    if model != "random":
+        raise ModelError(
+            "the decisions are scored under random play (the circuits' model) so far: the "
+            "adversarial model's scores are not computed; leave out {model}",
+            parameters=("model",),
+        )
+    if method not in ("auto", "classical", "shots"):
+        raise ParameterError(
+            "method",
+            f"a decision answers from the referee or the circuit's shots, not {{method}} "
+            f"{method}: use {{method}} classical (exact), shots with {{shots}}, or auto",
+        )
+    if method == "classical" and shots is not None:
+        raise ParameterError("shots", "{method} classical is exact: leave out {shots}")
+    if method == "shots" and shots is None:
+        raise ParameterError("shots", "{method} shots needs {shots} (how many per play)")
+    return Runner(shots, seed, construction, scheduler, force)

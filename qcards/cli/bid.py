@@ -1,0 +1,46 @@
+"""``qcards bid SPEC``: Hand (each game and announcement) or pick up the Skat, and how high to
+bid, by the expected Seeger-Fabian score."""
+
+from __future__ import annotations
+
+from qcards.analysis.decisions import bid, runner_for
+from qcards.cli.common import decision_arguments, print_json, print_options, runner_options
+from qcards.errors import SpecError
+from qcards.files import read_text
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "bid",
+        help="ten cards, the Skat unseen: every Hand game and announcement against picking up "
+        "the Skat, and the highest bid worth making (expected Seeger-Fabian score)",
+    )
+    p.add_argument("spec", help="endgame spec (TOML): the declarer's ten cards, a Skat of two")
+    decision_arguments(p)
+    p.add_argument(
+        "--skats",
+        type=int,
+        default=8,
+        help="with --shots: Skats drawn to value picking up (exact: every Skat)",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    text = read_text(args.spec, SpecError, "spec")
+    result = bid(text, args.spec, runner_for(**runner_options(args)), skats=args.skats)
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    print_options(result.options)
+    pick = result.pick_up
+    note = "" if pick.seeger_fabian_ci is None else "95% [{:.1f}, {:.1f}]".format(
+        *pick.seeger_fabian_ci
+    )
+    print(
+        f"\npick up the Skat: {pick.expected_seeger_fabian:.2f} Seeger-Fabian points "
+        f"({result.skats} Skats) {note}".rstrip()
+    )
+    shown = "pass" if result.max_bid is None else str(result.max_bid)
+    print(f"recommendation: {result.recommendation}; bid up to {shown}")
+    return 0
