@@ -352,8 +352,14 @@ def declare_twelve(
     for trump, discard, equivalent, play in plays:
         for name, declaration in _declarations(trump, False, bid):
             options.append(
-                Option(name, False, declaration.announced, discard, play.figures(declaration),
-                       equivalent)  # fmt: skip
+                Option(
+                    name,
+                    False,
+                    declaration.announced,
+                    discard,
+                    play.figures(declaration),
+                    equivalent,
+                )  # fmt: skip
             )
     return Decision(_rank(options), len(plays), _method(runner), runner.seed)
 
@@ -558,13 +564,17 @@ def runner_for(
             parameters=("model",),
         )
     if method not in ("auto", "classical", "shots"):
-        raise ParameterError(
-            "method",
+        raise ModelError(
             f"a decision answers from the referee or the circuit's shots, not {{method}} "
             f"{method}: use {{method}} classical (exact), shots with {{shots}}, or auto",
+            parameters=("method", "shots"),
         )
     if method == "classical" and shots is not None:
-        raise ParameterError("shots", "{method} classical is exact: leave out {shots}")
+        raise ModelError(
+            "{method} classical is exact: leave out {shots}", parameters=("method", "shots")
+        )
     if method == "shots" and shots is None:
-        raise ParameterError("shots", "{method} shots needs {shots} (how many per play)")
+        raise ModelError(
+            "{method} shots needs {shots} (how many a play)", parameters=("method", "shots")
+        )
     return Runner(shots, seed, construction, scheduler, force)

@@ -34,8 +34,10 @@ def run(args) -> int:
         return 0
     print_options(result.options)
     pick = result.pick_up
-    note = "" if pick.seeger_fabian_ci is None else "95% [{:.1f}, {:.1f}]".format(
-        *pick.seeger_fabian_ci
+    note = (
+        ""
+        if pick.seeger_fabian_ci is None
+        else "95% [{:.1f}, {:.1f}]".format(*pick.seeger_fabian_ci)
     )
     print(
         f"\npick up the Skat: {pick.expected_seeger_fabian:.2f} Seeger-Fabian points "

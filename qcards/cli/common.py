@@ -221,8 +221,8 @@ def print_options(options, top: int | None = None) -> None:
     for o in options[:top]:
         f = o.figures
         exact = f.seeger_fabian_exact
-        note = "" if f.seeger_fabian_ci is None else "95% [{:.1f}, {:.1f}]".format(
-            *f.seeger_fabian_ci
+        note = (
+            "" if f.seeger_fabian_ci is None else "95% [{:.1f}, {:.1f}]".format(*f.seeger_fabian_ci)
         )
         rows.append(
             [
