@@ -204,3 +204,25 @@ def test_cli_evaluate_reports_scores(capsys):
     assert main(["evaluate", path, "--method", "sparse"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "--method classical" in err and err.count("\n") == 1
+
+
+def test_recommend_and_declare_rank_by_the_objective():
+    from qcards.analysis.declare import declare
+    from qcards.analysis.evaluate import recommend
+
+    spec = declared("declared-pickup")
+    ranked = recommend(spec, method="classical", objective="seeger-fabian")
+    values = [report.scores.exact["expected_seeger_fabian"] for _card, report in ranked]
+    assert values == sorted(values, reverse=True)
+    for card, report in ranked:
+        assert report.scores.exact["expected_seeger_fabian"] == brute_force_scores(spec, card)[1]
+    choices = declare(spec_text("declared-hand"), source="h", objective="score", method="classical")
+    scored = [c.report.scores.exact["expected_score"] for c in choices if c.report is not None]
+    assert scored == sorted(scored, reverse=True) and len(scored) == 6
+    # matadors given as a number hold for the declared game only: the others are refused
+    fixed = spec_text("declared-hand").replace(
+        'cards = ["CJ", "HJ", "CA", "C10", "CK", "C9", "C8", "SA", "S10", "HA"]', "matadors = 2"
+    )
+    refused = [c for c in declare(fixed, source="f", objective="score") if c.report is None]
+    assert {c.game.value for c in refused} == {"spades", "hearts", "diamonds", "grand"}
+    assert all("matadors are given for clubs only" in c.refused for c in refused)

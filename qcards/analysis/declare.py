@@ -19,9 +19,11 @@ import re
 from dataclasses import dataclass
 
 from qcards.analysis.evaluate import EvaluationReport, evaluate
+from qcards.analysis.scores import objective_value
 from qcards.errors import QcardsError
 from qcards.skat.cards import Trump
 from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.objectives import get_objective
 from qcards.skat.spec import Endgame, parse_spec
 
 GAME_TYPES = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
@@ -50,11 +52,24 @@ def as_game(spec: Endgame | str, game: Trump, source: str | None = None) -> Endg
     text = re.sub(r'(?m)^\s*trump\s*=\s*".*"\s*$', f'trump = "{game.value}"', text)
     if game.is_null:
         text = re.sub(r"(?m)^\s*target\s*=.*\n", "", text)
+        text = re.sub(r"(?m)^\s*matadors\s*=.*\n", "", text)  # a null game has none
     return parse_spec(text, source=f"{source} as {game.value}")
 
 
+def _own_trump(spec: Endgame | str) -> str | None:
+    """The kind of game a spec (or its text) declares."""
+    if isinstance(spec, Endgame):
+        return spec.trump.value
+    found = re.search(r'(?m)^\s*trump\s*=\s*"(.*)"\s*$', spec)
+    return found.group(1) if found else "spades"
+
+
 def declare(
-    spec: Endgame | str, games: tuple[Trump, ...] = GAME_TYPES, source: str | None = None, **options
+    spec: Endgame | str,
+    games: tuple[Trump, ...] = GAME_TYPES,
+    source: str | None = None,
+    objective: str = "win",
+    **options,
 ) -> list[GameChoice]:
     """Every game type's p_win and expected points for the spec's hands, best first.
 
@@ -68,15 +83,29 @@ def declare(
     if options.get("shots") is not None:
         options["seed"] = fresh_seed(options.get("seed"))
     out = []
+    own = _own_trump(spec)
     for game in games:
         try:
             variant = as_game(spec, game, source)
         except QcardsError as exc:
             out.append(GameChoice(game, None, str(exc)))
             continue
+        declared = variant.declaration
+        if declared and declared.fixed is not None and game.value != own:
+            # "with 2" in one game need not be "with 2" in another: the trumps differ
+            reason = (
+                f"the declaration's matadors are given for {own} only; give its cards (the "
+                "declarer's ten at the first trick) to score other games"
+            )
+            out.append(GameChoice(game, None, reason))
+            continue
         out.append(GameChoice(game, evaluate(variant, **options)))
-    played = sorted(
-        (c for c in out if c.report is not None),
-        key=lambda c: (-c.report.p_win, -c.report.expected_points),
-    )
+    name = get_objective(objective).report
+
+    def rank(c: GameChoice):
+        if name == "p_win":
+            return (-c.report.p_win, -c.report.expected_points)
+        return (-objective_value(c.report.scores, name), -c.report.p_win)
+
+    played = sorted((c for c in out if c.report is not None), key=rank)
     return played + [c for c in out if c.report is None]

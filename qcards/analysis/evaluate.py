@@ -25,6 +25,7 @@ from qcards.analysis.scores import (
     check_pairable,
     distribution_figures,
     exact_figures,
+    objective_value,
     pair_outcomes,
     sampled_figures,
     snapshot_outcomes,
@@ -45,6 +46,7 @@ from qcards.progress import duration
 from qcards.skat import fast_referee
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.objectives import check_objective
 from qcards.skat.referee import MODELS, Evaluation, estimate_paths, num_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
@@ -489,9 +491,11 @@ def recommend(
     scheduler: str | None = None,
     force: bool = False,
     shots: int | None = None,
+    objective: str = "win",
 ) -> list[tuple[Card, EvaluationReport]]:
     """p_win of every first card of the declarer (who must lead), best first (equal chances:
-    more expected points first).
+    more expected points first); with ``objective`` ``score`` or ``seeger-fabian``, by a
+    declared game's expected score instead (:mod:`qcards.skat.objectives`).
 
     Exact methods: each first card is one independent :func:`evaluate`; ``scheduler`` runs
     them as Dask tasks (:func:`~qcards.execution.sweeps.sweep`: ``"local"`` or a scheduler
@@ -508,6 +512,7 @@ def recommend(
             "game", "recommend ranks every first card: give a task without a first card"
         )
     spec, construction = task.spec, task.construction
+    goal = check_objective(spec, objective)
     if spec.leader != spec.declarer:
         raise ModelError(
             f"recommend needs the declarer {spec.declarer} to lead the first trick "
@@ -528,7 +533,9 @@ def recommend(
         ]
         return sorted(
             zip(hand, reports, strict=True),
-            key=lambda item: (-item[1].p_win, -item[1].expected_points),
+            key=lambda item: (
+                _objective_rank(item[1], goal.report) or (-item[1].p_win, -item[1].expected_points)
+            ),
         )
     if method == "auto":
         used = choose_exact(spec, None, model).method
@@ -551,11 +558,21 @@ def recommend(
         # fraction, so exact ties keep the hand order; sampled values rank by themselves;
         # equal chances are told apart by the expected points
         report = item[1]
+        by_score = _objective_rank(report, goal.report)
+        if by_score:
+            return by_score
         if report.method in SAMPLED or report.p_win_exact is None:
             return -report.p_win, -report.expected_points
         return -report.p_win_exact, -round(report.expected_points, 9)
 
     return sorted(reports, key=rank)
+
+
+def _objective_rank(report: EvaluationReport, name: str) -> tuple | None:
+    """The rank key of a score objective (``None`` for ``p_win``, ranked as before)."""
+    if name == "p_win":
+        return None
+    return (-objective_value(report.scores, name), -report.p_win)
 
 
 def card_differences(

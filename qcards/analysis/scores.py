@@ -155,3 +155,14 @@ def sampled_figures(spec: Endgame, values: Mapping[str, np.ndarray]) -> ScoreFig
         {k: mean_interval(v) for k, v in values.items()},
         values,
     )
+
+
+def objective_value(scores: ScoreFigures | None, report_name: str) -> Fraction | float:
+    """A report's value of a score objective: the referee's Fraction when it has one (so
+    exact ties stay ties), else the method's own number."""
+    if scores is None or report_name not in scores.values:
+        raise ModelError(
+            f"{report_name} is not computed here ({scores.note if scores else 'no declaration'})"
+        )
+    exact = scores.exact.get(report_name)
+    return exact if exact is not None else scores.values[report_name]

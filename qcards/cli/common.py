@@ -38,6 +38,7 @@ FLAGS = {
     "force": "--force",
     "method": "--method",
     "model": "--model",
+    "objective": "--objective",
     "seed": "--seed",
     "shots": "--shots",
     "stages": "--stages",
@@ -182,6 +183,20 @@ def evaluation_arguments(parser, method_help: str, history: bool = True) -> None
     dask_argument(parser)
     force_argument(parser)
     json_argument(parser)
+
+
+def objective_argument(parser) -> None:
+    """``--objective``: what a ranking optimises (:mod:`qcards.skat.objectives`)."""
+    from qcards.skat.objectives import OBJECTIVES
+
+    parser.add_argument(
+        "--objective",
+        choices=tuple(OBJECTIVES),
+        default="win",
+        help="what to rank by: "
+        + "; ".join(f"{o.name}, {o.description}" for o in OBJECTIVES.values())
+        + " (score and seeger-fabian need the spec's [declaration])",
+    )
 
 
 def decision_arguments(parser) -> None:

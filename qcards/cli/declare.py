@@ -6,6 +6,7 @@ from qcards.analysis.decisions import declare_twelve, holds_two_more, runner_for
 from qcards.analysis.declare import declare
 from qcards.cli.common import (
     evaluation_arguments,
+    objective_argument,
     print_json,
     print_options,
     print_table,
@@ -24,6 +25,7 @@ def add_parser(sub) -> None:
     )
     spec_argument(p)
     evaluation_arguments(p, "how p_win is computed", history=False)
+    objective_argument(p)
     p.add_argument(
         "--bid", type=int, default=18, help="with twelve cards: the bid the game must reach"
     )
@@ -49,6 +51,7 @@ def run(args) -> int:
         shots=args.shots,
         seed=args.seed,
         scheduler=args.dask,
+        objective=args.objective,
     )
     if all(c.report is None for c in choices):  # not one game type can be played
         raise SpecError(choices[0].refused)
@@ -56,18 +59,23 @@ def run(args) -> int:
         print_json({"model": args.model, "games": [c.to_json() for c in choices]})
         return 0
     rows = []
+    scored = any(c.report is not None and c.report.scores is not None for c in choices)
     for c in choices:
         if c.report is None:
-            rows.append([c.game.value, "-", "-", "-", c.refused])
+            rows.append([c.game.value, "-", "-", "-", *(["-", "-"] if scored else []), c.refused])
             continue
         record = c.report.to_json()
         note = ""
         if "ci" in record:
             note = "95% [{:.4f}, {:.4f}]".format(*record["ci"])
-        rows.append(
-            [c.game.value, record["p_win"], record["p_win_exact"], record["expected_points"], note]
-        )
-    print_table(["game", "p_win", "exact", "expected_points", "note"], rows)
+        row = [c.game.value, record["p_win"], record["p_win_exact"], record["expected_points"]]
+        if scored:
+            row += [record.get("expected_score"), record.get("expected_seeger_fabian")]
+        rows.append([*row, note])
+    headers = ["game", "p_win", "exact", "expected_points"]
+    if scored:
+        headers += ["expected_score", "expected_seeger_fabian"]
+    print_table([*headers, "note"], rows)
     return 0
 
 

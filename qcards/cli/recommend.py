@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from qcards.analysis.evaluate import card_differences, recommend
-from qcards.cli.common import evaluation_arguments, load, print_json, print_table, spec_argument
+from qcards.cli.common import (
+    evaluation_arguments,
+    load,
+    objective_argument,
+    print_json,
+    print_table,
+    spec_argument,
+)
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("recommend", help="p_win of each first card of the declarer, best first")
     spec_argument(p)
     evaluation_arguments(p, "how p_win is computed")
+    objective_argument(p)
     p.set_defaults(run=run)
 
 
@@ -23,6 +31,7 @@ def run(args) -> int:
         args.dask,
         force=args.force,
         shots=args.shots,
+        objective=args.objective,
     )
     cards = []
     for (card, r), gap in zip(ranked, card_differences(ranked), strict=True):
@@ -34,6 +43,8 @@ def run(args) -> int:
             "expected_points": r.expected_points,
             "method": r.method,
         }
+        if r.scores is not None:
+            entry.update(r.scores.to_json())
         if gap is not None:  # sampled: the interval, and the gap to the best on the same deals
             entry["ci"] = record["ci"]
             entry["expected_points_ci"] = record["expected_points_ci"]
@@ -48,9 +59,12 @@ def run(args) -> int:
         print_json(out)
         return 0
     if sampled is None:
+        columns = ["card", "p_win", "p_win_exact", "expected_points", "method"]
+        if any("expected_seeger_fabian" in c for c in cards):
+            columns += ["expected_score", "expected_seeger_fabian"]
         print_table(
-            ["card", "p_win", "exact", "expected_points", "method"],
-            [list(c.values()) for c in cards],
+            [c.replace("p_win_exact", "exact") for c in columns],
+            [[c.get(k) for k in columns] for c in cards],
         )
         return 0
     print_table(
