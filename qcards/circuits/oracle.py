@@ -162,12 +162,8 @@ class WinOracleGate(Gate):
         the same modular addition as the decomposition, read and written as integers."""
         position = dict(zip(self.layout.qubits, qubits, strict=False))
         score = qubits[self.layout.num_qubits :]
-        terms, added = _win_terms(self.layout)
-        for value, cube in terms:
-            holds = state.read([position[q] for q in cube]) == _cube_value(cube)
-            added = added + value * holds
-        sign = -1 if self.subtract else 1
-        state.write(score, (state.read(score) + sign * added) % 2**self.score_size)
+        terms, constant = _win_terms(self.layout)
+        add_terms_sparse(state, position, score, terms, constant, -1 if self.subtract else 1)
 
 
 def _cube_value(cube: dict[Qubit, int]) -> int:
@@ -177,10 +173,25 @@ def _cube_value(cube: dict[Qubit, int]) -> int:
 
 def _synth_win_oracle(gate: WinOracleGate) -> QuantumCircuit:
     layout = gate.layout
-    n = gate.score_size
-    score = QuantumRegister(n, "score")
+    score = QuantumRegister(gate.score_size, "score")
     qc = QuantumCircuit(*layout.registers, score, name="win_oracle")
-    qc.append(QFTGate(n), score)
+    terms, constant = _win_terms(layout)
+    draper_add(qc, score, terms, constant)
+    return qc
+
+
+def draper_add(
+    qc: QuantumCircuit,
+    register: QuantumRegister,
+    terms: list[tuple[int, dict[Qubit, int]]],
+    constant: int = 0,
+) -> None:
+    """``register += constant + sum(value for value, cube in terms if cube holds)`` modulo
+    :math:`2^n`: in the Fourier basis of the register (Qiskit's :class:`QFTGate`), each term a
+    multi-controlled phase on every qubit (Draper's adder; Qiskit's adders add registers, not
+    controlled constants, hence the phases are written here)."""
+    n = len(register)
+    qc.append(QFTGate(n), register)
 
     def add_constant(value: int, cube: dict[Qubit, int]) -> None:
         with open_controls(qc, cube):
@@ -190,16 +201,24 @@ def _synth_win_oracle(gate: WinOracleGate) -> QuantumCircuit:
                 if abs(angle) < 1e-15:
                     continue
                 if cube:
-                    qc.append(MCPhaseGate(angle, len(cube)), [*cube, score[j]])
+                    qc.append(MCPhaseGate(angle, len(cube)), [*cube, register[j]])
                 else:
-                    qc.p(angle, score[j])
+                    qc.p(angle, register[j])
 
-    terms, constant = _win_terms(layout)
     for value, cube in terms:
         add_constant(value, cube)
     add_constant(constant, {})
-    qc.append(QFTGate(n).inverse(), score)
-    return qc
+    qc.append(QFTGate(n).inverse(), register)
+
+
+def add_terms_sparse(state, positions, register, terms, constant: int = 0, sign: int = 1) -> None:
+    """:func:`draper_add`'s action on every row of a sparse state: the cubes read as integers
+    (``positions`` maps the layout's qubits to the state's), the register written back."""
+    added = constant
+    for value, cube in terms:
+        holds = state.read([positions[q] for q in cube]) == _cube_value(cube)
+        added = added + value * holds
+    state.write(register, (state.read(register) + sign * added) % 2 ** len(register))
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""``qcards count SPEC``: quantum counting / amplitude estimation of the win probability."""
+"""``qcards count SPEC``: quantum counting / amplitude estimation of the win probability, or
+of a declared game's expected score through the payoff oracle (``--objective``)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from qcards.cli.common import (
     force_argument,
     json_argument,
     load,
+    objective_argument,
     print_record,
     spec_argument,
 )
-from qcards.estimation.counting import count
+from qcards.estimation.counting import count, count_payoff
 
 
 def add_parser(sub) -> None:
@@ -27,6 +29,7 @@ def add_parser(sub) -> None:
     # paper: the narrower circuit at the paper's sizes, as in the paper's counting
     construction_argument(p, default=NARROW_CONSTRUCTION)
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card")
+    objective_argument(p)
     force_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
@@ -35,7 +38,10 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     options = estimation_options(args)
     task = GameTask(load(args.spec), card_option(args.first), args.construction)
-    result = count(task, options, force=args.force)
+    if args.objective == "win":
+        result = count(task, options, force=args.force)
+    else:  # the payoff oracle: the expected score, by weighted counting
+        result = count_payoff(task, args.objective, options, force=args.force)
     data = result.to_json()
     if not args.json:
         data["ci"] = f"[{data['ci'][0]:.6f}, {data['ci'][1]:.6f}]"

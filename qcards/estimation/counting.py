@@ -35,6 +35,7 @@ from qiskit_algorithms import EstimationProblem
 from qcards.circuits.construction import Construction
 from qcards.circuits.oracle import WinCircuit
 from qcards.circuits.task import GameTask, as_task
+from qcards.errors import ResourceError
 from qcards.estimation.amplitude import estimate_amplitude
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.backends import parse_backend
@@ -173,4 +174,114 @@ def count(
         equal_weights=equal,
         winning_paths=len(all_paths) * estimate if equal else None,
         winning_paths_exact=len(winning),
+    )
+
+
+@dataclass(frozen=True)
+class PayoffCountResult:
+    """One estimate of a declared game's expected score by amplitude estimation of the payoff
+    oracle (:mod:`qcards.circuits.payoff`), beside the referee's exact value.
+
+    Attributes:
+        objective: ``score`` (the ISkO list score) or ``seeger-fabian``.
+        estimate: the expected payoff, ``low + (high - low) * amplitude``.
+        ci: its interval at ``confidence_level``.
+        amplitude: the estimated probability of the payoff qubit.
+        low, high: the payoff's normalisation.
+        exact: the referee's expected payoff (a Fraction), ``None`` when the referee cannot
+            answer.
+    """
+
+    objective: str
+    method: str
+    estimate: float
+    ci: tuple[float, float]
+    confidence_level: float
+    amplitude: float
+    low: float
+    high: float
+    oracle_calls: int
+    exact: Fraction | None
+    num_qubits: int
+    shots: int
+
+    @property
+    def error(self) -> float | None:
+        return None if self.exact is None else abs(self.estimate - float(self.exact))
+
+    def to_json(self) -> dict:
+        exact = self.exact
+        return {
+            "objective": self.objective,
+            "estimate": self.estimate,
+            "ci": list(self.ci),
+            "confidence_level": self.confidence_level,
+            "amplitude": self.amplitude,
+            "payoff_range": [self.low, self.high],
+            "oracle_calls": self.oracle_calls,
+            "exact": None if exact is None else float(exact),
+            "exact_fraction": None if exact is None else f"{exact.numerator}/{exact.denominator}",
+            "error": self.error,
+            "method": self.method,
+            "num_qubits": self.num_qubits,
+            "shots": self.shots,
+        }
+
+
+def count_payoff(
+    game: GameTask | Endgame,
+    objective: str,
+    options: EstimationOptions | None = None,
+    sampler: BaseSamplerV2 | None = None,
+    force: bool = False,
+    *,
+    first: Card | None = None,
+    construction: Construction | str | None = None,
+) -> PayoffCountResult:
+    """Estimate a declared game's expected ``objective`` (``score``, ``seeger-fabian``) by
+    amplitude estimation of its payoff oracle: weighted counting of a payoff (the paper's
+    Sec. VI.6.2 leaves it open). Arguments as for :func:`count`."""
+    from qcards.circuits.payoff import build_payoff_circuit
+    from qcards.skat.objectives import check_objective, expectation
+    from qcards.skat.outcomes import outcome_distribution
+
+    task = as_task(game, first, construction)
+    options = options or EstimationOptions()
+    spec, first = task.spec, task.first
+    record = check_objective(spec, objective)
+    repeats = 1 + 2 * math.pi / 4 * options.algorithm_record.oracle_calls(options)
+    check_work(spec, first, force, "estimating the payoff of this endgame", repeats)
+    payoff = build_payoff_circuit(spec, objective, first, task.construction)
+    width = payoff.num_qubits + options.extra_qubits
+    if sampler is None:
+        target = parse_backend(options.backend)
+        target.check_capacity(width)
+        paths_estimate = estimate_paths(spec, first)
+        check_circuit_time(
+            payoff.circuit, width, paths_estimate, target.simulated_method, force, repeats,
+            "backend",
+        )  # fmt: skip
+        sampler = default_sampler(options.backend, options.shots, options.seed)
+    problem = EstimationProblem(
+        state_preparation=payoff.circuit, objective_qubits=[payoff.objective]
+    )
+    found = estimate_amplitude(problem, options, sampler)
+    try:
+        exact = Fraction(expectation(spec, record, outcome_distribution(spec, first)))
+    except ResourceError:
+        exact = None
+    low, high = found.ci
+    return PayoffCountResult(
+        objective=objective,
+        method=options.algorithm,
+        estimate=payoff.payoff(found.estimate),
+        ci=(payoff.payoff(low), payoff.payoff(high)),
+        confidence_level=1 - options.alpha,
+        amplitude=found.estimate,
+        low=payoff.low,
+        high=payoff.high,
+        oracle_calls=found.oracle_calls,
+        exact=exact,
+        num_qubits=width,
+        shots=options.shots,
     )
