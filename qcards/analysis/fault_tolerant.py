@@ -19,10 +19,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from qcards.analysis.resources import resource_spec
+from qcards.analysis.resources import declared_resource_spec, resource_spec
 from qcards.circuits.construction import Construction, registry
 from qcards.circuits.logical_counts import LogicalCounter, LogicalCounts
 from qcards.circuits.oracle import build_win_circuit
+from qcards.circuits.payoff import build_payoff_circuit
 from qcards.errors import ParameterError
 from qcards.estimation.algorithms import algorithm_names, get_algorithm
 from qcards.estimation.fault_tolerant import circuit_counts, grover_iterate_counts, schedule
@@ -79,11 +80,13 @@ class FaultTolerantReport:
     amplitude: float
     count_seconds: float
     estimate_seconds: float
+    objective: str = "win"
 
     def to_json(self) -> dict:
         return {
             **json_fields(
-                self, "source construction toffolis_by_construction epsilon alpha amplitude"
+                self,
+                "source objective construction toffolis_by_construction epsilon alpha amplitude",
             ),
             "a": {**self.a.to_json(), "qubit_models": [m.to_json() for m in self.a_models]},
             "grover_iterate": self.grover_iterate.to_json(),
@@ -98,14 +101,19 @@ def polynomial_constructions() -> list[Construction]:
 
 
 def cheapest_a(
-    spec: Endgame, first: Card | None, counter: LogicalCounter
+    spec: Endgame, first: Card | None, counter: LogicalCounter, objective: str = "win"
 ) -> tuple[Construction, LogicalCounts, int, dict[str, int]]:
     """A from every polynomial construction, and the one with the fewest Toffoli-class gates:
-    (construction, its counts, A's width without ancillas, Toffolis by construction)."""
+    (construction, its counts, A's width without ancillas, Toffolis by construction). A is the
+    game and the win oracle, or for another ``objective`` the payoff oracle
+    (:mod:`qcards.circuits.payoff`)."""
     found = []
     for construction in polynomial_constructions():
-        win = build_win_circuit(spec, first, construction=construction)
-        found.append((construction, counter.count(win.circuit), win.num_qubits))
+        if objective == "win":
+            a = build_win_circuit(spec, first, construction=construction)
+        else:
+            a = build_payoff_circuit(spec, objective, first, construction=construction)
+        found.append((construction, counter.count(a.circuit), a.num_qubits))
     if not found:
         raise ParameterError("construction", "no registered construction is polynomial")
     by_name = {c.name: counts.toffoli_class for c, counts, _ in found}
@@ -123,8 +131,12 @@ def fault_tolerant_cost(
     amplitude: float = 0.5,
     first: Card | None = None,
     physical: bool = True,
+    objective: str = "win",
 ) -> FaultTolerantReport:
-    """The fault-tolerant cost of estimating ``spec``'s p_win to half-width ``epsilon``.
+    """The fault-tolerant cost of estimating ``spec``'s p_win to half-width ``epsilon`` (or,
+    with ``objective``, a declared game's normalised expected score through the payoff oracle:
+    the endgame of N cards per player is then declared by
+    :func:`~qcards.analysis.resources.declared_resource_spec`).
 
     Args:
         spec: the endgame; or ``cards_per_player`` N for the endgame of
@@ -141,13 +153,18 @@ def fault_tolerant_cost(
     if (spec is None) == (cards_per_player is None):
         raise ParameterError("spec", "give either a spec or cards_per_player, not both")
     source = f"{cards_per_player} cards per player" if spec is None else spec.source
-    spec = spec if spec is not None else resource_spec(cards_per_player)
+    if spec is None:
+        spec = (
+            resource_spec(cards_per_player)
+            if objective == "win"
+            else declared_resource_spec(cards_per_player)
+        )
     models = check_models(qubit_models) if physical else ()
     names = tuple(algorithms) if algorithms is not None else algorithm_names()
     records = [get_algorithm(name) for name in names]
     started = time.perf_counter()
     counter = LogicalCounter()
-    construction, a, width, by_name = cheapest_a(spec, first, counter)
+    construction, a, width, by_name = cheapest_a(spec, first, counter, objective)
     iterate = grover_iterate_counts(counter, a, width)
     costed = []
     for record in records:
@@ -184,6 +201,7 @@ def fault_tolerant_cost(
         amplitude=amplitude,
         count_seconds=count_seconds,
         estimate_seconds=time.perf_counter() - started,
+        objective=objective,
     )
 
 

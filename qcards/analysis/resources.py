@@ -159,3 +159,36 @@ def count_resources(
     else:
         qubits, stages = _built(construction, spec)
     return ResourceReport(construction.name, cards_per_player, qubits, stages)
+
+
+def declared_resource_spec(cards_per_player: int) -> Endgame:
+    """:func:`resource_spec` declared as a clubs Hand game at bid 18, the Skat unknown: the
+    matadors vary with the deal, so the payoff oracle reads the Skat (its widest case)."""
+    from dataclasses import replace
+
+    from qcards.skat.declaration import SpecDeclaration
+    from qcards.skat.scoring import Declaration
+
+    spec = resource_spec(cards_per_player)
+    declared = SpecDeclaration(
+        Declaration.make("clubs", True, (), 18), cards=spec.hands[spec.declarer], skat_unknown=True
+    )
+    return replace(spec, declaration=declared)
+
+
+def payoff_resources(
+    cards_per_player: int, objective: str, construction: Construction | str = "efficient"
+) -> Count:
+    """CX count and depth of the payoff oracle after the game (the outcome registers and the
+    payoff rotation) for N cards per player (:func:`declared_resource_spec`)."""
+    from qcards.circuits.payoff import build_payoff_circuit
+
+    payoff = build_payoff_circuit(
+        declared_resource_spec(cards_per_player), objective, construction=construction
+    )
+    game_ops = len(payoff.game.circuit.data)
+    piece = payoff.circuit.copy_empty_like()
+    for instruction in payoff.circuit.data[game_ops:]:
+        piece.append(instruction)
+    lowered = lower(piece)
+    return Count(lowered.count_ops().get("cx", 0), depth(lowered), "built")

@@ -6,12 +6,13 @@ fault-tolerant computer of A, one Grover iterate and each estimation algorithm t
 from __future__ import annotations
 
 from qcards.analysis.fault_tolerant import FaultTolerantReport, fault_tolerant_cost
-from qcards.analysis.resources import count_resources
+from qcards.analysis.resources import count_resources, payoff_resources
 from qcards.cli.common import (
     card_option,
     construction_argument,
     json_argument,
     load,
+    objective_argument,
     print_json,
     print_table,
 )
@@ -65,6 +66,7 @@ def add_parser(sub) -> None:
         help="estimation algorithm, repeatable (default: all)",
     )
     p.add_argument("--first", help="fix the declarer's first card (with a SPEC)")
+    objective_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
 
@@ -84,14 +86,22 @@ def run(args) -> int:
     report = count_resources(
         args.cards_per_player, args.construction, prior=prior, prior_source=str(args.prior)
     )
+    payoff = None
+    if args.objective != "win":  # the payoff oracle after the game (a clubs Hand game)
+        payoff = payoff_resources(args.cards_per_player, args.objective, args.construction)
     if args.json:
-        print_json(report.to_json())
+        data = report.to_json()
+        if payoff is not None:
+            data["payoff_oracle"] = {"objective": args.objective, **payoff.to_json()}
+        print_json(data)
         return 0
     print(
         f"{report.construction} construction, {report.cards_per_player} cards per player: "
         f"{report.num_qubits} qubits (basis cx, u; unrouted)"
     )
     rows = [(name, c.cx, c.depth, c.source) for name, c in report.stages.items()]
+    if payoff is not None:
+        rows.append((f"payoff oracle ({args.objective})", payoff.cx, payoff.depth, payoff.source))
     print_table(["stage", "cx", "depth", "source"], rows)
     return 0
 
@@ -109,6 +119,7 @@ def _fault_tolerant(args) -> int:
         qubit_models=args.qubit_model or DEFAULT_MODELS,
         algorithms=args.algorithm,
         first=card_option(args.first),
+        objective=args.objective,
     )
     if args.json:
         print_json(report.to_json())
@@ -118,6 +129,11 @@ def _fault_tolerant(args) -> int:
 
 
 def _print_report(report: FaultTolerantReport) -> None:
+    if report.objective != "win":
+        print(
+            f"A is the game and the payoff oracle of {report.objective} (counted by N: a clubs "
+            "Hand game); epsilon is the half-width of the payoff qubit's amplitude"
+        )
     print(
         f"{report.source}: A from the {report.construction} construction (fewest Toffolis); "
         f"epsilon {report.epsilon:g} at confidence {1 - report.alpha:g}, schedules worked out "
