@@ -44,6 +44,7 @@ from qcards.circuits.construction import Construction
 from qcards.circuits.task import as_task
 from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.execution.shots import sample_game
+from qcards.execution.sweeps import sweep
 from qcards.intervals import Z95
 from qcards.skat.cards import Card, Rules, Trump
 from qcards.skat.deal_sampling import fresh_seed
@@ -311,11 +312,11 @@ def _rank(options: list[Option]) -> tuple[Option, ...]:
     return tuple(sorted(options, key=lambda o: -o.figures.key))
 
 
-def twelve_card_plays(
-    data: Mapping[str, Any], source: str, runner: Runner
-) -> list[tuple[Trump, tuple[Card, ...], tuple[tuple[Card, ...], ...], Play]]:
-    """Every (kind of game, discard) play of a spec whose declarer holds two cards more than
-    the others: ``(trump, discard, equivalent discards, play)``."""
+def twelve_card_specs(
+    data: Mapping[str, Any], source: str
+) -> list[tuple[Trump, tuple[Card, ...], tuple[tuple[Card, ...], ...], Endgame]]:
+    """Every (kind of game, discard) of a spec whose declarer holds two cards more than the
+    others, equivalent discards once: ``(trump, discard, equivalent discards, spec)``."""
     players = data.get("players")
     if not isinstance(players, list) or not players:
         raise SpecError(f"{source}: field 'players': must be a list of player names")
@@ -323,10 +324,10 @@ def twelve_card_plays(
     hands = data.get("hands", {})
     try:
         twelve = tuple(Card.parse(c) for c in hands.get(declarer, []))
+        others = [Card.parse(c) for p, cs in hands.items() if p != declarer for c in cs]
+        others += [Card.parse(c) for c in data.get("unknown", {}).get("cards", [])]
     except ValueError as exc:
-        raise SpecError(f"{source}: field 'hands.{declarer}': {exc}") from None
-    others = [Card.parse(c) for p, cs in hands.items() if p != declarer for c in cs]
-    others += [Card.parse(c) for c in data.get("unknown", {}).get("cards", [])]
+        raise SpecError(f"{source}: a card cannot be read: {exc}") from None
     out = []
     for trump in PLAYS:
         rules = Rules(trump)
@@ -335,8 +336,30 @@ def twelve_card_plays(
             spec = _variant(
                 data, source, trump, hand, hand=False, discard=[str(c) for c in discard]
             )
-            out.append((trump, discard, equivalent, runner.play(spec)))
+            out.append((trump, discard, equivalent, spec))
     return out
+
+
+def _play(runner: Runner, spec: Endgame) -> Play:
+    return runner.play(spec)
+
+
+def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
+    """Every spec's play: here, or with the runner's scheduler as Dask tasks (one a play,
+    each run without Dask inside; the same seed, so the same shots)."""
+    if runner.scheduler is None:
+        return [runner.play(spec) for spec in specs]
+    inner = dataclasses.replace(runner, scheduler=None)
+    return sweep(functools.partial(_play, inner), specs, runner.scheduler, "plays")
+
+
+def twelve_card_plays(
+    data: Mapping[str, Any], source: str, runner: Runner
+) -> list[tuple[Trump, tuple[Card, ...], tuple[tuple[Card, ...], ...], Play]]:
+    """:func:`twelve_card_specs` with each spec's play."""
+    specs = twelve_card_specs(data, source)
+    plays = run_plays([s for *_, s in specs], runner)
+    return [(t, d, e, p) for (t, d, e, _s), p in zip(specs, plays, strict=True)]
 
 
 def declare_twelve(
@@ -453,9 +476,7 @@ def bid(
     if skats < 1:
         raise ParameterError("skats", "{skats} must be at least 1")
     hand = base.hands[base.declarer]
-    hand_plays = [
-        (trump, runner.play(_variant(data, source, trump, hand, hand=True))) for trump in PLAYS
-    ]
+    hand_specs = [_variant(data, source, trump, hand, hand=True) for trump in PLAYS]
     unknown = base.unknown
     every = list(itertools.combinations(unknown, 2))
     inner = runner
@@ -468,7 +489,7 @@ def bid(
         rng = np.random.default_rng([runner.seed, 38])
         picks = rng.choice(len(every), size=min(skats, len(every)), replace=False)
         chosen = [every[i] for i in sorted(picks)]
-    skat_plays = []
+    skat_specs = []
     for skat in chosen:
         picked = dict(data)
         rest = [c for c in unknown if c not in skat]
@@ -481,7 +502,14 @@ def bid(
             "sizes": {r: n for r, n in base.sizes.items() if r != SKAT},
         }
         where = f"{source} picking up {' '.join(str(c) for c in skat)}"
-        skat_plays.append((skat, twelve_card_plays(picked, where, inner)))
+        skat_specs.append((skat, twelve_card_specs(picked, where)))
+    # every play of the call in one batch (Dask spreads them all); the Hand games' shots first
+    flat = [s for _skat, specs in skat_specs for *_, s in specs]
+    plays = iter(run_plays(hand_specs, runner) + run_plays(flat, inner))
+    hand_plays = [(trump, next(plays)) for trump in PLAYS]
+    skat_plays = [
+        (skat, [(t, d, e, next(plays)) for t, d, e, _s in specs]) for skat, specs in skat_specs
+    ]
 
     def hand_options(at: int) -> list[Option]:
         return [

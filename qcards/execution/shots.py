@@ -281,7 +281,7 @@ def sample_game(
     ``scheduler``: the same samples for the same seed). Refused up front when the results
     would not fit in memory, or (unless ``force``) the shots would take over the time budget."""
     check_shots(shots)
-    game = task.build()
+    game = _built(json.dumps(task.to_json(), sort_keys=True))  # the chunks' build, once
     declared = game.spec.declaration is not None
     check_result_memory(shots, outcomes, len(game.layout.measured), declared)
     check_shot_time(shots, game.circuit, force)

@@ -9,6 +9,7 @@ diamonds) and ranks ``A 10 K Q J 9 8 7``; the symbols ``♣ ♠ ♥ ♦`` are ac
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -133,18 +134,29 @@ class Rules:
 
     def __init__(self, trump: Trump) -> None:
         self.trump = trump
+        # every card's trump flag, suit for following and strength, looked up rather than
+        # worked out: the circuits' tables and the decisions ask millions of times
+        self._trump = {c: self._is_trump(c) for c in FULL_DECK}
+        self._suit = {c: TRUMP if self._trump[c] else c.suit for c in FULL_DECK}
+        self._strength = {c: self._rank(c) for c in FULL_DECK}
 
-    def is_trump(self, card: Card) -> bool:
+    def _is_trump(self, card: Card) -> bool:
         if self.trump is Trump.NONE or self.trump.is_null:
             return False
         return card.rank == "J" or card.suit == self.trump.suit
 
+    def is_trump(self, card: Card) -> bool:
+        return self._trump[card]
+
     def effective_suit(self, card: Card) -> str:
         """The suit a card belongs to for following suit: :data:`TRUMP` or its printed suit."""
-        return TRUMP if self.is_trump(card) else card.suit
+        return self._suit[card]
 
     def strength(self, card: Card) -> int:
         """Rank of a card inside its effective suit; higher beats lower."""
+        return self._strength[card]
+
+    def _rank(self, card: Card) -> int:
         if self.trump is Trump.NONE:
             return len(_PLAIN_ORDER_WITH_JACK) - _PLAIN_ORDER_WITH_JACK.index(card.rank)
         if self.trump.is_null:
@@ -169,6 +181,9 @@ class Rules:
 
     def trick_winner(self, cards_in_play_order: Sequence[Card]) -> int:
         """Index (in play order) of the card that takes the trick; the first card was led."""
+        return _trick_winner(self.trump, tuple(cards_in_play_order))
+
+    def _trick_winner(self, cards_in_play_order: Sequence[Card]) -> int:
         led = self.effective_suit(cards_in_play_order[0])
         best = 0
         for i in range(1, len(cards_in_play_order)):
@@ -197,3 +212,15 @@ class Rules:
 
 def points(cards: Iterable[Card]) -> int:
     return sum(c.value for c in cards)
+
+
+@functools.cache
+def rules_of(trump: Trump) -> Rules:
+    """The one :class:`Rules` of a kind of game (it holds no state beyond its tables)."""
+    return Rules(trump)
+
+
+@functools.lru_cache(maxsize=2**18)
+def _trick_winner(trump: Trump, cards: tuple[Card, ...]) -> int:
+    """:meth:`Rules.trick_winner`, remembered: the same tables recur across plays and specs."""
+    return rules_of(trump)._trick_winner(cards)

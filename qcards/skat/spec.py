@@ -42,7 +42,7 @@ from typing import Any
 
 from qcards.errors import SpecError
 from qcards.files import read_text
-from qcards.skat.cards import Card, CardError, Rules, Trump, points
+from qcards.skat.cards import Card, CardError, Rules, Trump, points, rules_of
 from qcards.skat.declaration import SpecDeclaration, discard_points, parse_declaration
 from qcards.skat.prior import Prior, parse_prior
 
@@ -129,7 +129,7 @@ class Endgame:
 
     @property
     def rules(self) -> Rules:
-        return Rules(self.trump)
+        return rules_of(self.trump)
 
     @property
     def skat_size(self) -> int:
@@ -159,10 +159,11 @@ class Endgame:
 
     def owner_of_known(self, card: Card) -> str | None:
         """The player a known card belongs to, ``None`` for an unknown card."""
-        for p in self.players:
-            if card in self.hands[p]:
-                return p
-        return None
+        return self._known_owners.get(card)
+
+    @functools.cached_property
+    def _known_owners(self) -> dict[Card, str]:
+        return {c: p for p in self.players for c in self.hands[p]}
 
     def candidates(self, player: str) -> tuple[Card, ...]:
         """Cards the player may hold: the known hand plus, if it receives any, the unknown cards.

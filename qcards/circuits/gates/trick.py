@@ -9,6 +9,7 @@ construction; its definition is the construction's trick synthesis
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any
 
@@ -108,7 +109,7 @@ class TrickTakingGate(Gate):
         if key not in self._winners:
             rest = key
             for _leader, seats, candidates in self._candidates():
-                size = int(np.prod([len(cards) for cards in candidates]))
+                size = math.prod(len(cards) for cards in candidates)
                 if rest < size:
                     cards = []
                     for cs in candidates:
