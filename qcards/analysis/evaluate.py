@@ -22,7 +22,6 @@ from qcards.analysis.sampled import (
 from qcards.analysis.scores import (
     ADVERSARIAL_NOTE,
     ScoreFigures,
-    check_pairable,
     distribution_figures,
     exact_figures,
     objective_value,
@@ -322,12 +321,11 @@ def evaluate(
     deals = num_deals(spec) if referee is None else referee.num_deals
     exact = parse_backend(used, "method").exact_method
     if exact is not None and exact.reads_final_rows:
-        check_pairable(spec)  # before any work
         outcomes = sparse_final_outcomes(game, force, scheduler)
         return EvaluationReport(
-            probability(sum(p for (v, t), p in outcomes.items() if spec.declarer_wins(v, t))),
+            probability(sum(p for (v, t, *_), p in outcomes.items() if spec.declarer_wins(v, t))),
             exact_fraction,
-            sum(p * v for (v, _t), p in outcomes.items()),
+            sum(p * v for (v, *_), p in outcomes.items()),
             model,
             used,
             deals,

@@ -93,28 +93,16 @@ def distribution_figures(
     return ScoreFigures(values, _beside_referee(spec, first))
 
 
-def check_pairable(spec: Endgame) -> None:
-    """Refuse, before any work, to score (points, tricks) outcomes when the matadors vary with
-    the deal (a Hand game's unknown Skat): the sparse engine's final reading has no deal."""
-    declared = spec.declaration
-    if declared is not None and declared.per_deal:
-        raise ModelError(
-            "the matadors of this Hand game depend on the unknown Skat, and {method} sparse "
-            "reads the final points and tricks only: use {method} classical, a state-vector "
-            "method, or {shots}",
-            parameters=("method", "shots"),
-        )
-
-
 def pair_outcomes(
-    spec: Endgame, outcomes: Mapping[tuple[int, int], float]
+    spec: Endgame, outcomes: Mapping[tuple[int, ...], float]
 ) -> dict[tuple[int, int, int], float]:
-    """(points, tricks) outcomes of an engine that does not read the deal, with the matadors
-    attached (:func:`check_pairable` first)."""
-    check_pairable(spec)
+    """The sparse engine's outcomes as (points, tricks, matadors): read from each row's Skat
+    when they vary with the deal (a Hand game's unknown Skat), else the declaration's."""
     declared = spec.declaration
-    m = declared.matadors_of() if declared and not declared.declaration.is_null else 0
-    return {(p, t, m): q for (p, t), q in outcomes.items()}
+    fixed = 0
+    if declared is not None and not declared.declaration.is_null and not declared.per_deal:
+        fixed = declared.matadors_of()
+    return {(k[0], k[1], k[2] if len(k) > 2 else fixed): q for k, q in outcomes.items()}
 
 
 def snapshot_outcomes(

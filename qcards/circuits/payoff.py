@@ -73,8 +73,7 @@ def outcome_layout(layout: GameLayout) -> OutcomeLayout:
         return OutcomeLayout(points, tricks, (declared.matadors_of(_fixed_skat(layout)),), ())
     unknown = [c for c in spec.unknown]
     by_skat = {
-        skat: declared.matadors_of(skat)
-        for skat in itertools.combinations(unknown, spec.skat_size)
+        skat: declared.matadors_of(skat) for skat in itertools.combinations(unknown, spec.skat_size)
     }
     counts: dict[int, int] = {}
     for m in by_skat.values():
@@ -197,9 +196,7 @@ def payoff_angles(
         for t in range(spec.num_tricks + 1):
             for s in range(spec.points_in_play() + 1):
                 index = s | t << outcome.points | code << (outcome.points + outcome.tricks)
-                value = objective.value(
-                    spec, spec.declarer_points + s, spec.declarer_tricks + t, m
-                )
+                value = objective.value(spec, spec.declarer_points + s, spec.declarer_tricks + t, m)
                 values[index] = value
     low, high = min(values.values()), max(values.values())
     span = high - low

@@ -119,8 +119,9 @@ def gate_count(circuit: QuantumCircuit) -> int:
 
 def sparse_final_outcomes(
     game: GameCircuit, force: bool = False, scheduler: str | None = None
-) -> dict[tuple[int, int], float]:
-    """The exact distribution of the declarer's final (points, tricks), from the sparse engine
+) -> dict[tuple[int, ...], float]:
+    """The exact distribution of the declarer's final (points, tricks) (and matadors in a
+    declared Hand game whose Skat is unknown), from the sparse engine
     with the deals in shards (:mod:`qcards.execution.sparse_shards`: peak memory set by a
     shard; ``scheduler`` runs the shards as Dask tasks, the same result for any number of
     workers): each shard's final rows are read with
@@ -145,6 +146,6 @@ def sparse_final_points(game: GameCircuit, force: bool = False) -> dict[int, flo
     """The exact distribution of the declarer's final points (:func:`sparse_final_outcomes`
     summed over the tricks)."""
     out: dict[int, float] = {}
-    for (points, _tricks), p in sparse_final_outcomes(game, force).items():
+    for (points, *_rest), p in sparse_final_outcomes(game, force).items():
         out[points] = out.get(points, 0.0) + p
     return out

@@ -204,10 +204,13 @@ class StageProbabilities:
         return state.probabilities(self.positions)
 
 
-def final_outcomes(game, state: SparseState) -> dict[tuple[int, int], float]:
+def final_outcomes(game, state: SparseState) -> dict[tuple[int, ...], float]:
     """The (points, tricks) distribution of the final rows of ``state``, read with
-    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome` (one compiled pass). Raises
-    :class:`~qcards.execution.sparse_state.AncillaError` if an ancilla is not clean."""
+    :meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome` (one compiled pass); in a
+    declared Hand game whose matadors vary with the deal, (points, tricks, matadors), each
+    row's matadors read from its Skat (:meth:`~qcards.circuits.layout.GameLayout.
+    final_matadors`). Raises :class:`~qcards.execution.sparse_state.AncillaError` if an
+    ancilla is not clean."""
     state.merge()
     index = {q: i for i, q in enumerate(game.circuit.qubits)}
     measured = set(game.layout.measured)
@@ -215,24 +218,37 @@ def final_outcomes(game, state: SparseState) -> dict[tuple[int, int], float]:
 
     if not state.num_rows:
         return {}
+    declared = game.spec.declaration
+    per_deal = declared is not None and declared.per_deal
     points = np.empty(state.num_rows, dtype=np.int64)
     tricks = np.empty(state.num_rows, dtype=np.int64)
+    matadors = np.zeros(state.num_rows, dtype=np.int64)
     for lo in range(0, state.num_rows, READ_ROWS):
         rows = slice(lo, min(lo + READ_ROWS, state.num_rows))
-        points[rows], tricks[rows] = game.layout.final_declarer_outcome(state.sums_of(index, rows))
+        sums = state.sums_of(index, rows)
+        points[rows], tricks[rows] = game.layout.final_declarer_outcome(sums)
+        if per_deal:
+            matadors[rows] = game.layout.final_matadors(sums, rows.stop - rows.start)
     amps = state.amps
     probabilities = amps.real**2 + amps.imag**2
-    # one integer per (points, tricks) pair, counted without sorting (np.unique over pairs
-    # sorted the rows as structured values: most of a shard's time)
-    low_p, low_t = int(points.min()), int(tricks.min())
-    span = int(tricks.max()) - low_t + 1
-    key = (points - low_p) * span + (tricks - low_t)
+    # one integer per outcome, counted without sorting (np.unique over pairs sorted the rows
+    # as structured values: most of a shard's time)
+    columns = [points, tricks, matadors] if per_deal else [points, tricks]
+    lows = [int(c.min()) for c in columns]
+    spans = [int(c.max()) - low + 1 for c, low in zip(columns, lows, strict=True)]
+    key = np.zeros(state.num_rows, dtype=np.int64)
+    for c, low, span in zip(columns, lows, spans, strict=True):
+        key = key * span + (c - low)
     present = np.flatnonzero(np.bincount(key))
     sums = np.bincount(key, weights=probabilities)[present]
-    return {
-        (low_p + int(k) // span, low_t + int(k) % span): float(x)
-        for k, x in zip(present, sums, strict=True)
-    }
+    out = {}
+    for k, x in zip(present.tolist(), sums, strict=True):
+        digits = []
+        for low, span in zip(reversed(lows), reversed(spans), strict=True):
+            k, digit = divmod(k, span)
+            digits.append(low + digit)
+        out[tuple(reversed(digits))] = float(x)
+    return out
 
 
 # ------------------------------------------------------------------------- shards

@@ -1,0 +1,253 @@
+"""Scoring and the declarer's decisions (issue 38's targets).
+
+Run ``python benchmarks/bench_scoring.py [--repeat 3] [--quick] [--skip-decisions] [--out FILE]``.
+
+1. ``qcards score`` on 10,000 records (the XSkat fixture's games written as record files,
+   cycled), as a user runs it: a fresh ``qcards`` process. The baseline, timed in the same run,
+   is the start-up of a ``qcards`` process that does nothing (``qcards --version``), so the
+   difference is the scoring itself. Target: under 10 s.
+2. The payoff from the circuit: shots per second of the full game declared as a clubs Hand
+   game (the hand of ``qcards/specs/full-game.toml``), each shot's outcome read from the final
+   state and scored (expected Seeger-Fabian points with its interval), beside a plain-Python
+   Monte Carlo of the same game and the same scoring (:func:`qcards.skat.monte_carlo.playouts`
+   with tricks), measured in the same run; the two means must agree within their combined 95%
+   interval.
+3. The decisions at full size, 2,000 shots a play: ``declare`` on the twelve cards of
+   ``qcards/specs/twelve-cards.toml`` and ``bid`` on the ten of ``full-game.toml`` (8 Skats),
+   each here (one process) and on a local Dask cluster of one worker per core (start-up
+   included). One run each (minutes); targets: at most 5 minutes on 2 cores.
+
+Times are medians of ``--repeat`` runs where a run takes seconds; the load average is printed
+with each table. The tables are printed and written to ``benchmarks/results/scoring.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+from xskat_log import to_game_record  # noqa: E402
+
+from qcards.analysis.decisions import Runner, bid, declare_twelve  # noqa: E402
+from qcards.intervals import mean_interval  # noqa: E402
+from qcards.skat.deal_sampling import sample_owners, spec_receiver_table  # noqa: E402
+from qcards.skat.monte_carlo import play_random_game  # noqa: E402
+from qcards.skat.objectives import OBJECTIVES, per_sample  # noqa: E402
+from qcards.skat.spec import parse_spec  # noqa: E402
+
+
+def load() -> str:
+    return f"load average {os.getloadavg()[0]:.2f} (2 cores)"
+
+
+def toml_value(value) -> str:
+    return json.dumps(value)
+
+
+def record_toml(table: dict) -> str:
+    lines, tables = [], {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            tables[key] = value
+        else:
+            lines.append(f"{key} = {toml_value(value)}")
+    for name, inner in tables.items():
+        lines.append(f"[{name}]")
+        lines += [f"{k} = {toml_value(v)}" for k, v in inner.items()]
+    return "\n".join(lines) + "\n"
+
+
+def write_records(folder: Path, count: int) -> list[str]:
+    games = [
+        json.loads(line)
+        for line in (REPO / "tests/data/xskat/games.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
+    paths = []
+    for k in range(count):
+        path = folder / f"game-{k:05d}.toml"
+        path.write_text(record_toml(to_game_record(games[k % len(games)], with_play=True)))
+        paths.append(str(path))
+    return paths
+
+
+def timed(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def bench_score(count: int, repeat: int) -> list[str]:
+    qcards = str(Path(sys.executable).with_name("qcards"))
+    with tempfile.TemporaryDirectory() as folder:
+        paths = write_records(Path(folder), count)
+        list_file = Path(folder) / "args"
+        list_file.write_text("\n".join(paths))
+        score = [timed([qcards, "score", *paths, "--json"]) for _ in range(repeat)]
+        start = [timed([qcards, "--version"]) for _ in range(repeat)]
+    s, b = statistics.median(score), statistics.median(start)
+    return [
+        f"### qcards score on {count:,} records ({load()}, medians of {repeat})",
+        "",
+        "| run | seconds | ratio to start-up |",
+        "|---|---|---|",
+        f"| `qcards --version` (start-up, the baseline) | {b:.2f} | 1.0 |",
+        f"| `qcards score` {count:,} records, every trick replayed | {s:.2f} | {s / b:.1f} |",
+        "",
+        f"Scoring alone: {s - b:.2f} s, {count / max(s - b, 1e-9):,.0f} records a second "
+        "(target: the whole command under 10 s).",
+        "",
+    ]
+
+
+FULL_HAND_DECLARED = (REPO / "qcards/specs/full-game.toml").read_text() + (
+    "[declaration]\nhand = true\nbid = 18\n"
+)
+
+
+def bench_payoff(shots: int, games: int, repeat: int) -> list[str]:
+    from qcards.execution.shots import sample_game
+    from qcards.circuits.task import GameTask
+
+    spec = parse_spec(FULL_HAND_DECLARED, "full-game declared")
+    sf = OBJECTIVES["seeger-fabian"]
+    circuit_times, circuit_values = [], None
+    for k in range(repeat):
+        start = time.perf_counter()
+        result = sample_game(GameTask(spec, None, "efficient"), shots, seed=k + 1)
+        values = per_sample(spec, sf, result.points, result.tricks, result.matadors)
+        circuit_times.append(time.perf_counter() - start)
+        circuit_values = values
+    plain_times, plain_values = [], None
+    for k in range(repeat):
+        start = time.perf_counter()
+        rng = np.random.default_rng(100 + k)
+        owners = sample_owners(spec, rng, games, spec_receiver_table(spec))
+        points, tricks, matadors = [], [], []
+        for owner in owners:
+            p, t = play_random_game(spec, owner, rng)
+            points.append(p)
+            tricks.append(t)
+            skat = tuple(c for c, who in owner.items() if who == "skat")
+            matadors.append(spec.declaration.matadors_of(skat))
+        values = per_sample(spec, sf, np.array(points), np.array(tricks), np.array(matadors))
+        plain_times.append(time.perf_counter() - start)
+        plain_values = values
+    c_rate = shots / statistics.median(circuit_times)
+    p_rate = games / statistics.median(plain_times)
+    c_lo, c_hi = mean_interval(circuit_values)
+    p_lo, p_hi = mean_interval(plain_values)
+    c_mean, p_mean = float(circuit_values.mean()), float(plain_values.mean())
+    half = ((c_hi - c_lo) ** 2 + (p_hi - p_lo) ** 2) ** 0.5 / 2
+    agree = abs(c_mean - p_mean) <= half
+    return [
+        f"### The payoff from the circuit against plain Monte Carlo ({load()}, medians of "
+        f"{repeat})",
+        "",
+        "The full game declared as a clubs Hand game (the hand of `full-game.toml`, the Skat "
+        "unknown, its jacks counting as matadors), the declarer's Seeger-Fabian points.",
+        "",
+        "| method | samples | samples a second | ratio | expected Seeger-Fabian | 95% interval |",
+        "|---|---|---|---|---|---|",
+        f"| plain-Python Monte Carlo (baseline) | {games:,} | {p_rate:,.0f} | 1.0 | "
+        f"{p_mean:.2f} | [{p_lo:.2f}, {p_hi:.2f}] |",
+        f"| circuit shots (`sample_game`, built once a call) | {shots:,} | {c_rate:,.0f} | "
+        f"{c_rate / p_rate:.1f} | {c_mean:.2f} | [{c_lo:.2f}, {c_hi:.2f}] |",
+        "",
+        f"The means {'agree' if agree else 'DISAGREE'} within their combined 95% interval "
+        f"(difference {abs(c_mean - p_mean):.2f}, allowed {half:.2f}).",
+        "",
+    ]
+
+
+def bench_decisions(shots: int, skats: int) -> list[str]:
+    rows = []
+    twelve = (REPO / "qcards/specs/twelve-cards.toml").read_text()
+    full = (REPO / "qcards/specs/full-game.toml").read_text()
+    results = {}
+    for where, scheduler in (("one process", None), ("Dask local, 2 workers", "local")):
+        runner = Runner(shots=shots, seed=1, scheduler=scheduler)
+        start = time.perf_counter()
+        d = declare_twelve(twelve, "twelve-cards", runner=runner)
+        seconds = time.perf_counter() - start
+        results[("declare", where)] = d
+        best = d.best
+        ci = best.figures.seeger_fabian_ci
+        rows.append(
+            f"| declare, 12 cards ({d.plays} plays) | {where} | {seconds:.0f} | {best.name} "
+            f"putting away {' '.join(map(str, best.discard))}: "
+            f"{best.figures.expected_seeger_fabian:.1f} [{ci[0]:.1f}, {ci[1]:.1f}] |"
+        )
+        start = time.perf_counter()
+        b = bid(full, "full-game", runner, skats=skats)
+        seconds = time.perf_counter() - start
+        results[("bid", where)] = b
+        hand = b.options[0]
+        ci = b.pick_up.seeger_fabian_ci
+        rows.append(
+            f"| bid, 10 cards ({skats} Skats) | {where} | {seconds:.0f} | {b.recommendation}, "
+            f"max bid {b.max_bid}; pick up {b.pick_up.expected_seeger_fabian:.1f} "
+            f"[{ci[0]:.1f}, {ci[1]:.1f}], best Hand {hand.name} "
+            f"{hand.figures.expected_seeger_fabian:.1f} |"
+        )
+        print(rows[-2], rows[-1], sep="\n", flush=True)
+    same = (
+        results[("declare", "one process")].to_json()
+        == results[("declare", "Dask local, 2 workers")].to_json()
+    )
+    return [
+        f"### The decisions at full size, {shots:,} shots a play ({load()} at the end; one "
+        "run each)",
+        "",
+        "| decision | where | seconds | best (expected Seeger-Fabian, 95% interval) |",
+        "|---|---|---|---|",
+        *rows,
+        "",
+        f"The same seed gives the same figures here and on Dask: {'yes' if same else 'NO'}.",
+        "",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="a smoke run, not for figures")
+    parser.add_argument("--skip-decisions", action="store_true")
+    parser.add_argument("--out", default=str(HERE / "results" / "scoring.md"))
+    args = parser.parse_args()
+    records = 200 if args.quick else 10_000
+    out = [
+        "# Scoring and the decisions",
+        "",
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} cores; "
+        "`python benchmarks/bench_scoring.py`.",
+        "",
+    ]
+    out += bench_score(records, args.repeat)
+    print("\n".join(out), flush=True)
+    out += bench_payoff(2000 if args.quick else 20_000, 200 if args.quick else 2000, args.repeat)
+    if not args.skip_decisions:
+        out += bench_decisions(50 if args.quick else 2000, 2 if args.quick else 8)
+    text = "\n".join(out)
+    print(text)
+    if not args.quick:
+        Path(args.out).write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
