@@ -121,8 +121,8 @@ FULL_HAND_DECLARED = (REPO / "qcards/specs/full-game.toml").read_text() + (
 
 
 def bench_payoff(shots: int, games: int, repeat: int) -> list[str]:
-    from qcards.execution.shots import sample_game
     from qcards.circuits.task import GameTask
+    from qcards.execution.shots import sample_game
 
     spec = parse_spec(FULL_HAND_DECLARED, "full-game declared")
     sf = OBJECTIVES["seeger-fabian"]
