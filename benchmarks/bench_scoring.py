@@ -41,6 +41,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests"))
 
+from toml_text import toml_text  # noqa: E402
 from xskat_log import to_game_record  # noqa: E402
 
 from qcards.analysis.decisions import Runner, bid, declare_twelve  # noqa: E402
@@ -55,23 +56,6 @@ def load() -> str:
     return f"load average {os.getloadavg()[0]:.2f} (2 cores)"
 
 
-def toml_value(value) -> str:
-    return json.dumps(value)
-
-
-def record_toml(table: dict) -> str:
-    lines, tables = [], {}
-    for key, value in table.items():
-        if isinstance(value, dict):
-            tables[key] = value
-        else:
-            lines.append(f"{key} = {toml_value(value)}")
-    for name, inner in tables.items():
-        lines.append(f"[{name}]")
-        lines += [f"{k} = {toml_value(v)}" for k, v in inner.items()]
-    return "\n".join(lines) + "\n"
-
-
 def write_records(folder: Path, count: int) -> list[str]:
     games = [
         json.loads(line)
@@ -81,7 +65,7 @@ def write_records(folder: Path, count: int) -> list[str]:
     paths = []
     for k in range(count):
         path = folder / f"game-{k:05d}.toml"
-        path.write_text(record_toml(to_game_record(games[k % len(games)], with_play=True)))
+        path.write_text(toml_text(to_game_record(games[k % len(games)], with_play=True)))
         paths.append(str(path))
     return paths
 

@@ -10,6 +10,7 @@ import json
 from fractions import Fraction
 
 import pytest
+from toml_text import toml_text
 
 from qcards.analysis.decisions import (
     PLAYS,
@@ -112,7 +113,7 @@ def test_bid_equals_brute_force():
             "cards": [str(c) for c in unknown if c not in skat],
             "sizes": {k: v for k, v in data["unknown"]["sizes"].items() if k != "skat"},
         }
-        values.append(max(every_option(json_to_toml(picked), "picked").values()))
+        values.append(max(every_option(toml_text(picked), "picked").values()))
     assert decision.pick_up.seeger_fabian_exact == sum(values) / len(values)
     best = max(decision.pick_up.seeger_fabian_exact, decision.options[0].figures.key)
     assert (decision.recommendation == "pick up") == (best == decision.pick_up.key)
@@ -121,26 +122,6 @@ def test_bid_equals_brute_force():
     assert values_by_bid[decision.max_bid] > 0
     later = [b for b in values_by_bid if b > decision.max_bid]
     assert later and values_by_bid[later[0]] <= 0
-
-
-def json_to_toml(data: dict) -> str:
-    """A spec table back to TOML (for the brute force, which reads text)."""
-    lines = []
-    tables = {}
-    for k, v in data.items():
-        if isinstance(v, dict):
-            tables[k] = v
-        else:
-            lines.append(f"{k} = {json.dumps(v)}")
-    for name, table in tables.items():
-        lines.append(f"[{name}]")
-        for k, v in table.items():
-            if isinstance(v, dict):
-                inner = ", ".join(f"{kk} = {json.dumps(vv)}" for kk, vv in v.items())
-                lines.append(f"{k} = {{ {inner} }}")
-            else:
-                lines.append(f"{json.dumps(k) if not k.isidentifier() else k} = {json.dumps(v)}")
-    return "\n".join(lines) + "\n"
 
 
 def test_sampled_decisions_cover_the_exact_values():

@@ -88,24 +88,7 @@ def test_sparse_engine_equals_the_referee(name):
 
 def test_statevector_reads_the_skat_from_each_state():
     # a small declared Hand game the state vector holds: the matadors per decoded deal
-    spec = parse_spec(
-        """
-players = ["A", "B", "C"]
-trump = "clubs"
-declarer_points = 70
-declarer_tricks = 6
-[hands]
-A = ["CA"]
-B = ["C7"]
-[unknown]
-cards = ["SJ", "H10", "D7"]
-sizes = { C = 1, skat = 2 }
-[declaration]
-hand = true
-bid = 18
-cards = ["CJ", "HJ", "CA", "C10", "CK", "C9", "C8", "SA", "S10", "HA"]
-"""
-    )
+    spec = declared("declared-tiny")
     report = evaluate(spec, method="statevector")
     exact = evaluate(spec, method="classical").scores.exact
     assert report.scores.exact == exact

@@ -29,25 +29,6 @@ from conftest import TEST_SPECS, spec_text
 
 TOL = 1e-9
 
-TINY = """
-players = ["A", "B", "C"]
-trump = "clubs"
-declarer_points = 70
-declarer_tricks = 6
-[hands]
-A = ["CA"]
-B = ["C7"]
-[unknown]
-cards = ["SJ", "H10", "D7"]
-sizes = { C = 1, skat = 2 }
-[declaration]
-hand = true
-bid = 18
-cards = ["CJ", "HJ", "CA", "C10", "CK", "C9", "C8", "SA", "S10", "HA"]
-"""
-"""A clubs Hand game of one trick, the spades jack perhaps in the Skat: 31 qubits with the
-payoff, which Aer's matrix-product state holds."""
-
 SIX = """
 players = ["A", "B", "C"]
 trump = "spades"
@@ -68,7 +49,7 @@ matadors = -1
 
 def specs():
     return {
-        "tiny": parse_spec(TINY),
+        "tiny": parse_spec(spec_text("declared-tiny")),
         "six": parse_spec(SIX),
         "declared-hand": parse_spec(spec_text("declared-hand")),
         "declared-pickup": parse_spec(spec_text("declared-pickup")),

@@ -46,7 +46,7 @@ from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.execution.shots import sample_game
 from qcards.execution.sweeps import sweep
 from qcards.intervals import Z95
-from qcards.skat.cards import Card, Rules, Trump
+from qcards.skat.cards import Card, Rules, Trump, rules_of
 from qcards.skat.deal_sampling import fresh_seed
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.scoring import BID_VALUES, TRICKS, Declaration, settle
@@ -330,7 +330,7 @@ def twelve_card_specs(
         raise SpecError(f"{source}: a card cannot be read: {exc}") from None
     out = []
     for trump in PLAYS:
-        rules = Rules(trump)
+        rules = rules_of(trump)
         for discard, equivalent in discard_choices(rules, twelve, others, trump.is_null):
             hand = [c for c in twelve if c not in discard]
             spec = _variant(

@@ -104,6 +104,24 @@ class CountResult:
         }
 
 
+def _repeats(options: EstimationOptions) -> float:
+    """How many times an algorithm applies A (and its inverse) to the game state: once, and
+    twice per Grover power, up to about pi / (4 epsilon) or 2^m for phase estimation."""
+    return 1 + 2 * math.pi / 4 * options.algorithm_record.oracle_calls(options)
+
+
+def _checked_sampler(task, circuit, width: int, options, repeats: float, force: bool):
+    """The options' backend's sampler, after refusing a circuit too wide for it or estimated to
+    run past the time budget (before any work)."""
+    target = parse_backend(options.backend)
+    target.check_capacity(width)
+    paths_estimate = estimate_paths(task.spec, task.first)
+    check_circuit_time(
+        circuit, width, paths_estimate, target.simulated_method, force, repeats, "backend"
+    )
+    return default_sampler(options.backend, options.shots, options.seed)
+
+
 def estimation_problem(win: WinCircuit) -> EstimationProblem:
     """A and its objective qubit; the Grover operator is built by qiskit-algorithms."""
     return EstimationProblem(state_preparation=win.circuit, objective_qubits=[win.objective])
@@ -136,21 +154,12 @@ def count(
     task = as_task(game, first, construction)
     options = options or EstimationOptions()
     spec, first = task.spec, task.first
-    # the referee's enumeration below, and the algorithm's Grover powers (up to about
-    # pi / (4 epsilon), or 2^m for phase estimation), each applying A and its inverse to the
-    # game state
-    repeats = 1 + 2 * math.pi / 4 * options.algorithm_record.oracle_calls(options)
+    # the referee's enumeration below, and the algorithm's Grover powers (_repeats)
+    repeats = _repeats(options)
     check_work(spec, first, force, "counting on this endgame", repeats)
     win = task.win_circuit()
     width = win.num_qubits + options.extra_qubits
-    if sampler is None:
-        target = parse_backend(options.backend)
-        target.check_capacity(width)
-        paths_estimate = estimate_paths(spec, first)
-        check_circuit_time(
-            win.circuit, width, paths_estimate, target.simulated_method, force, repeats, "backend"
-        )
-        sampler = default_sampler(options.backend, options.shots, options.seed)
+    sampler = sampler or _checked_sampler(task, win.circuit, width, options, repeats, force)
     found = estimate_amplitude(estimation_problem(win), options, sampler)
     estimate = found.estimate
 
@@ -249,19 +258,11 @@ def count_payoff(
     options = options or EstimationOptions()
     spec, first = task.spec, task.first
     record = check_objective(spec, objective)
-    repeats = 1 + 2 * math.pi / 4 * options.algorithm_record.oracle_calls(options)
+    repeats = _repeats(options)
     check_work(spec, first, force, "estimating the payoff of this endgame", repeats)
     payoff = build_payoff_circuit(spec, objective, first, task.construction)
     width = payoff.num_qubits + options.extra_qubits
-    if sampler is None:
-        target = parse_backend(options.backend)
-        target.check_capacity(width)
-        paths_estimate = estimate_paths(spec, first)
-        check_circuit_time(
-            payoff.circuit, width, paths_estimate, target.simulated_method, force, repeats,
-            "backend",
-        )  # fmt: skip
-        sampler = default_sampler(options.backend, options.shots, options.seed)
+    sampler = sampler or _checked_sampler(task, payoff.circuit, width, options, repeats, force)
     problem = EstimationProblem(
         state_preparation=payoff.circuit, objective_qubits=[payoff.objective]
     )

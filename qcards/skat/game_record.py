@@ -34,7 +34,7 @@ from typing import Any
 
 from qcards.errors import GameRecordError
 from qcards.files import read_text
-from qcards.skat.cards import Card, CardError, Rules, Trump, points
+from qcards.skat.cards import Card, CardError, Rules, Trump, points, rules_of
 from qcards.skat.scoring import (
     TRICKS,
     Declaration,
@@ -58,8 +58,8 @@ PLAYERS = 3
 def game_rules(declaration: Declaration) -> Rules:
     """The trick-taking rules of a declared game (a null game's order for null and ouvert)."""
     if declaration.is_null:
-        return Rules(Trump.NULL_OUVERT if declaration.ouvert else Trump.NULL)
-    return Rules(Trump(declaration.game))
+        return rules_of(Trump.NULL_OUVERT if declaration.ouvert else Trump.NULL)
+    return rules_of(Trump(declaration.game))
 
 
 @dataclass(frozen=True)
