@@ -181,3 +181,14 @@ def test_cli_declare_twelve_and_bid(capsys):
     assert main(["bid", str(TEST_SPECS / "bid-small.toml"), "--model", "adversarial"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_twelve_cards_rank_by_the_objective():
+    for objective, value in (
+        ("score", lambda f: f.score_exact),
+        ("win", lambda f: f.p_won),
+        ("seeger-fabian", lambda f: f.seeger_fabian_exact),
+    ):
+        options = declare_twelve(TWELVE, "t", objective=objective).options
+        values = [value(o.figures) for o in options]
+        assert values == sorted(values, reverse=True), objective

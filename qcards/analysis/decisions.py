@@ -308,8 +308,23 @@ class Decision:
         }
 
 
-def _rank(options: list[Option]) -> tuple[Option, ...]:
-    return tuple(sorted(options, key=lambda o: -o.figures.key))
+RANK_BY = {
+    "seeger-fabian": lambda f: f.key,
+    "score": lambda f: f.score_exact if f.score_exact is not None else f.expected_score,
+    "win": lambda f: f.p_won,
+}
+"""How options rank under each objective (:mod:`qcards.skat.objectives`): the expected
+Seeger-Fabian points (the decisions' default), the expected list score, or the chance the
+game is won."""
+
+
+def _rank(options: list[Option], objective: str = "seeger-fabian") -> tuple[Option, ...]:
+    if objective not in RANK_BY:
+        raise ParameterError(
+            "objective", f"unknown objective {objective!r} (expected {' | '.join(RANK_BY)})"
+        )
+    value = RANK_BY[objective]
+    return tuple(sorted(options, key=lambda o: -value(o.figures)))
 
 
 def twelve_card_specs(
@@ -363,11 +378,16 @@ def twelve_card_plays(
 
 
 def declare_twelve(
-    text: str, source: str = "<spec>", bid: int = 18, runner: Runner | None = None
+    text: str,
+    source: str = "<spec>",
+    bid: int = 18,
+    runner: Runner | None = None,
+    objective: str = "seeger-fabian",
 ) -> Decision:
     """The best discard and game for a declarer holding twelve cards (after the pick-up):
     every discard (equivalent ones once) times every game, ranked by the expected
-    Seeger-Fabian score at ``bid``."""
+    Seeger-Fabian score at ``bid`` (or by ``objective``: ``score``, the list score; ``win``,
+    the chance to win the game as declared)."""
     runner = _seeded(runner or Runner())
     data = _read(text, source)
     options = []
@@ -384,7 +404,7 @@ def declare_twelve(
                     equivalent,
                 )  # fmt: skip
             )
-    return Decision(_rank(options), len(plays), _method(runner), runner.seed)
+    return Decision(_rank(options, objective), len(plays), _method(runner), runner.seed)
 
 
 def _seeded(runner: Runner) -> Runner:

@@ -185,17 +185,18 @@ def evaluation_arguments(parser, method_help: str, history: bool = True) -> None
     json_argument(parser)
 
 
-def objective_argument(parser) -> None:
+def objective_argument(parser, default: str | None = "win", note: str = "") -> None:
     """``--objective``: what a ranking optimises (:mod:`qcards.skat.objectives`)."""
     from qcards.skat.objectives import OBJECTIVES
 
     parser.add_argument(
         "--objective",
         choices=tuple(OBJECTIVES),
-        default="win",
+        default=default,
         help="what to rank by: "
         + "; ".join(f"{o.name}, {o.description}" for o in OBJECTIVES.values())
-        + " (score and seeger-fabian need the spec's [declaration])",
+        + " (score and seeger-fabian need the spec's [declaration])"
+        + (note or f"; default {default}"),
     )
 
 

@@ -25,7 +25,9 @@ def add_parser(sub) -> None:
     )
     spec_argument(p)
     evaluation_arguments(p, "how p_win is computed", history=False)
-    objective_argument(p)
+    objective_argument(
+        p, None, "; default win, or seeger-fabian when the declarer holds twelve cards"
+    )
     p.add_argument(
         "--bid", type=int, default=18, help="with twelve cards: the bid the game must reach"
     )
@@ -51,7 +53,7 @@ def run(args) -> int:
         shots=args.shots,
         seed=args.seed,
         scheduler=args.dask,
-        objective=args.objective,
+        objective=args.objective or "win",
     )
     if all(c.report is None for c in choices):  # not one game type can be played
         raise SpecError(choices[0].refused)
@@ -83,7 +85,13 @@ def _twelve(args, text: str) -> int:
     """The declarer holds twelve cards: every discard and game, best first."""
     if args.top < 1:
         raise SpecError("--top must be at least 1")
-    decision = declare_twelve(text, args.spec, args.bid, runner_for(**runner_options(args)))
+    decision = declare_twelve(
+        text,
+        args.spec,
+        args.bid,
+        runner_for(**runner_options(args)),
+        objective=args.objective or "seeger-fabian",
+    )
     if args.json:
         print_json(decision.to_json())
         return 0
