@@ -13,7 +13,7 @@ Run ``python benchmarks/bench_scoring.py [--repeat 3] [--quick] [--skip-decision
    with tricks), measured in the same run; the two means must agree within their combined 95%
    interval.
 3. The decisions at full size, 2,000 shots a play: ``declare`` on the twelve cards of
-   ``qcards/specs/twelve-cards.toml`` and ``bid`` on the ten of ``full-game.toml`` (8 Skats),
+   ``qcards/specs/decisions/twelve-cards.toml`` and ``bid`` on the ten of ``full-game.toml`` (8 Skats),
    each here (one process) and on a local Dask cluster of one worker per core (start-up
    included). One run each (minutes); targets: at most 5 minutes on 2 cores.
 
@@ -161,7 +161,7 @@ def bench_payoff(shots: int, games: int, repeat: int) -> list[str]:
 
 def bench_decisions(shots: int, skats: int) -> list[str]:
     rows = []
-    twelve = (REPO / "qcards/specs/twelve-cards.toml").read_text()
+    twelve = (REPO / "qcards/specs/decisions/twelve-cards.toml").read_text()
     full = (REPO / "qcards/specs/full-game.toml").read_text()
     results = {}
     for where, scheduler in (("one process", None), ("Dask local, 2 workers", "local")):
