@@ -9,29 +9,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import importlib
 import io
 import os
 import sys
 from collections.abc import Iterator, Sequence
 
-from qcards.cli import (
-    bid,
-    cats,
-    count,
-    declare,
-    evaluate,
-    export,
-    gofish,
-    jobs,
-    qgo,
-    recommend,
-    reproduce,
-    resources,
-    run,
-    score,
-    tables,
-)
-from qcards.cli.common import error_message
+from qcards.cli.output import error_message
 from qcards.errors import QcardsError
 from qcards.execution import isolated
 from qcards.files import WRITTEN
@@ -39,22 +23,27 @@ from qcards.interrupts import noted
 from qcards.progress import display, wanted
 
 COMMANDS = (
-    reproduce,
-    evaluate,
-    recommend,
-    declare,
-    bid,
-    score,
-    count,
-    run,
-    jobs,
-    resources,
-    tables,
-    export,
-    gofish,
-    cats,
-    qgo,
+    "reproduce",
+    "evaluate",
+    "recommend",
+    "declare",
+    "bid",
+    "score",
+    "count",
+    "run",
+    "jobs",
+    "resources",
+    "tables",
+    "export",
+    "gofish",
+    "cats",
+    "qgo",
 )
+"""The subcommands, one module each under ``qcards.cli``, in ``--help``'s order."""
+
+LIGHT = ("score",)
+"""Commands that need no circuits: ``qcards score ...`` builds a parser of this command alone,
+so it starts without importing qiskit (what the other commands' options list)."""
 
 
 class UsageError(Exception):
@@ -93,15 +82,15 @@ EXAMPLES = {
 """One example per command, shown at the end of its ``--help``."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="qcards",
         description="Imperfect-information card games on quantum circuits (Skat endgames).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for command in COMMANDS:
-        command.add_parser(sub)
+    for command in commands:
+        importlib.import_module(f"qcards.cli.{command}").add_parser(sub)
     for name, leaf in _leaves(sub):
         leaf.formatter_class = argparse.RawDescriptionHelpFormatter
         leaf.epilog = f"example:\n  {EXAMPLES[name]}"
@@ -145,10 +134,11 @@ def _fail(message: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser((words[0],) if words and words[0] in LIGHT else COMMANDS)
     with noted() as ctrl_c, isolated.enabled(), _stdout_checked():
         try:
-            args = parser.parse_args(argv)
+            args = parser.parse_args(words)
             with display(wanted(args.quiet, getattr(args, "json", False))):
                 code = int(args.run(args) or 0)
             # written out here, not at the interpreter's exit: a full disk or a closed pipe is

@@ -3,7 +3,7 @@ Seeger-Fabian), in the order given."""
 
 from __future__ import annotations
 
-from qcards.cli.common import json_argument, print_json, print_table
+from qcards.cli.output import json_argument, print_json, print_table
 from qcards.errors import GameRecordError
 from qcards.skat.game_record import RecordScore, score_files, seeger_fabian_totals
 

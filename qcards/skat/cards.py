@@ -55,6 +55,9 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``"CA"``, ``"h10"``, ``"♠J"`` and similar into a card."""
+        known = _PARSED.get(text) if isinstance(text, str) else None
+        if known is not None and cls is Card:  # cards are immutable: one object a name
+            return known
         if not isinstance(text, str) or len(text.strip()) < 2:
             raise CardError(f"unknown card {text!r}: write <suit><rank>, e.g. CA, H10, SJ")
         raw = text.strip()
@@ -80,6 +83,9 @@ class Card:
 
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(s, r) for s in SUITS for r in RANKS)
+
+_PARSED: dict[str, Card] = {str(c): c for c in FULL_DECK}
+"""The cards by their plain names (what records and specs mostly write), parsed once."""
 
 
 class Trump(Enum):

@@ -353,6 +353,7 @@ class _Reader:
         if not isinstance(raw_tricks, list) or not raw_tricks:
             raise self.fail("play.tricks", "must be a list of tricks, each a list of three cards")
         tricks, winners = [], []
+        held = {who: set(cards) for who, cards in hands.items()}
         leader = players[0]
         for number, raw_trick in enumerate(raw_tricks, 1):
             field = f"play.tricks[{number}]"
@@ -361,16 +362,23 @@ class _Reader:
             trick = self.cards(raw_trick, field, PLAYERS)
             seat = players.index(leader)
             order = [players[(seat + i) % PLAYERS] for i in range(PLAYERS)]
+            led = rules.effective_suit(trick[0])
             for position, (who, card) in enumerate(zip(order, trick, strict=True)):
-                if card not in hands[who]:
+                hand = held[who]
+                if card not in hand:
                     raise self.fail(field, f"{who} plays {card}, which {who} does not hold")
-                legal = rules.legal_cards(hands[who], trick[0] if position else None)
-                if card not in legal:
+                # follow the led suit when the hand can (Rules.legal_cards, without the sort)
+                if (
+                    position
+                    and rules.effective_suit(card) != led
+                    and any(rules.effective_suit(c) == led for c in hand)
+                ):
+                    legal = rules.legal_cards(hand, trick[0])
                     raise self.fail(
                         field, f"{who} plays {card} but must follow suit with one of "
                         f"{' '.join(str(c) for c in legal)}",
                     )  # fmt: skip
-                hands[who].remove(card)
+                hand.discard(card)
             leader = order[rules.trick_winner(trick)]
             tricks.append(trick)
             winners.append(leader)
