@@ -57,6 +57,7 @@ BENCHMARKS = {
     "cost-model": ("bench_cost_model.py", [], ["--repeat", "1", "--max-k", "2"]),
     "weighted-deal": ("bench_weighted_deal.py", [], ["--repeat", "1", "--cards", "2", "4"]),
     "full-game": ("bench_full_game.py", [], ["--quick"]),
+    "scoring": ("bench_scoring.py", [], ["--quick"]),
     "fault-tolerant": ("bench_fault_tolerant.py", [], ["--repeat", "1", "--max-n", "2"]),
 }
 """name: (script, full-run options, quick-run options)."""
