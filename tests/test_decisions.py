@@ -192,3 +192,9 @@ def test_twelve_cards_rank_by_the_objective():
         options = declare_twelve(TWELVE, "t", objective=objective).options
         values = [value(o.figures) for o in options]
         assert values == sorted(values, reverse=True), objective
+
+
+def test_cli_bid_refuses_no_skats(capsys):
+    path = str(TEST_SPECS / "bid-small.toml")
+    assert main(["bid", path, "--skats", "0", "--shots", "10"]) == 2
+    assert capsys.readouterr().err == "error: --skats must be at least 1\n"

@@ -34,6 +34,7 @@ FLAGS = {
     "objective": "--objective",
     "seed": "--seed",
     "shots": "--shots",
+    "skats": "--skats",
     "stages": "--stages",
 }
 """The flag that sets each library parameter an error may name."""
