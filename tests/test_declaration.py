@@ -108,12 +108,6 @@ def test_shots_cover_the_exact_scores(name):
         assert low <= value <= high, (key, low, float(value), high)
 
 
-def test_adversarial_model_says_it_has_no_scores():
-    report = evaluate(declared("declared-pickup"), model="adversarial", method="classical")
-    assert report.scores.values == {} and "not computed" in report.scores.note
-    assert "expected_score" not in report.to_json()
-
-
 def test_objectives_registry():
     assert set(OBJECTIVES) == {"win", "score", "seeger-fabian"}
     spec = parse_spec(spec_text("skat-two-tricks"))

@@ -20,7 +20,6 @@ from qcards.analysis.sampled import (
     pimc_samples,
 )
 from qcards.analysis.scores import (
-    ADVERSARIAL_NOTE,
     ScoreFigures,
     distribution_figures,
     exact_figures,
@@ -305,7 +304,8 @@ def evaluate(
     if used == "classical":  # the fast referee checks its own time before any work
         num_qubits = construction.layout(spec, False).num_qubits
         report = referee_report(referee_exact(spec, model, first, force), num_qubits, construction)
-        return replace(report, method_reason=reason, scores=exact_figures(spec, first, model))
+        scores = _exact_scores(spec, first, model, force)
+        return replace(report, method_reason=reason, scores=scores)
     # the circuit, with the referee beside it when the referee can answer (else no fraction)
     try:
         referee_seconds(spec, first, model)
@@ -379,7 +379,19 @@ def _game_over(spec: Endgame, model: str, method: str, shots: int | None) -> Eva
     if shots is not None:
         reason += ", and no shot is drawn"
     report = referee_report(fast_referee.evaluate(spec, model), 0)
-    return replace(report, method_reason=reason, scores=exact_figures(spec, None, model))
+    return replace(report, method_reason=reason, scores=_exact_scores(spec, None, model, False))
+
+
+def _exact_scores(
+    spec: Endgame, first: Card | None, model: str, force: bool
+) -> ScoreFigures | None:
+    """A declared game's exact scores beside the referee's p_win: the outcome search under
+    random play, the double-dummy outcomes of every deal under the adversarial model."""
+    if spec.declaration is None:
+        return None
+    if model == "random":
+        return exact_figures(spec, first)
+    return exact_figures(spec, first, double_dummy_exact(spec, first, force).outcomes)
 
 
 INSTEAD_OF_CLASSICAL = {
@@ -434,17 +446,16 @@ def _classical_or_sampled(
     num_qubits = task.build().num_qubits
     deals = num_deals(spec)
     if used == DOUBLE_DUMMY_METHOD:
-        p_win, points, solved = double_dummy_exact(spec, first, force)
+        average = double_dummy_exact(spec, first, force)
         return EvaluationReport(
-            float(p_win), p_win, float(points), model, used, solved, num_qubits, None,
-            task.construction, scores=_adversarial_scores(spec),
+            float(average.p_win), average.p_win, float(average.expected_points), model, used,
+            average.num_deals, num_qubits, None, task.construction,
+            scores=exact_figures(spec, first, average.outcomes),
         )  # fmt: skip
     if used == SHOTS_METHOD:
         samples = circuit_samples(spec, first, shots, seed, task.construction, scheduler, force)
-        scores = sampled_figures(spec, samples.scores)
     else:
         samples = pimc_samples(spec, first, shots, seed, scheduler, force)
-        scores = _adversarial_scores(spec)
     return EvaluationReport(
         samples.p_win,
         None,
@@ -456,12 +467,8 @@ def _classical_or_sampled(
         shots,
         task.construction,
         samples,
-        scores=scores,
+        scores=sampled_figures(spec, samples.scores),
     )
-
-
-def _adversarial_scores(spec: Endgame) -> ScoreFigures | None:
-    return None if spec.declaration is None else ScoreFigures(note=ADVERSARIAL_NOTE)
 
 
 def evaluate_specs(

@@ -19,7 +19,6 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import partial
 
 import numpy as np
@@ -35,7 +34,7 @@ from qcards.progress import duration
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import chunks, fresh_seed, sample_owners
 from qcards.skat.double_dummy import solve_deal
-from qcards.skat.pimc import PIMC_CHUNK, exact_double_dummy, pimc_chunk
+from qcards.skat.pimc import PIMC_CHUNK, DoubleDummyAverage, exact_double_dummy, pimc_chunk
 from qcards.skat.referee import num_deals
 from qcards.skat.spec import Endgame
 
@@ -125,9 +124,9 @@ def pimc_samples(
     seed = fresh_seed(seed)
     start = time.perf_counter()
     parts = sweep(partial(pimc_chunk, spec, first, seed), chunks(shots, PIMC_CHUNK), scheduler)
-    points = np.concatenate([p for p, _ in parts])
-    wins = np.concatenate([w for _, w in parts])
-    return Samples(wins, points, seed, time.perf_counter() - start)
+    points, wins, *declared = (np.concatenate(column) for column in zip(*parts, strict=True))
+    scores = sample_values(spec, points, *declared) if declared else {}
+    return Samples(wins, points, seed, time.perf_counter() - start, scores)
 
 
 TIMING_DEALS = 3
@@ -163,8 +162,9 @@ def check_solving_time(
 
 def double_dummy_exact(
     spec: Endgame, first: Card | None, force: bool = False
-) -> tuple[Fraction, Fraction, int]:
-    """The adversarial model's exact value by the double-dummy solver on every deal."""
+) -> DoubleDummyAverage:
+    """The adversarial model's exact figures by the double-dummy solver on every deal (a
+    declared game's outcomes too), refused up front past the time budget unless ``force``."""
     advice = (
         "give {shots} to solve that many sampled deals, perfect-information Monte Carlo, "
         "or {force} to solve them all"

@@ -20,16 +20,11 @@ import numpy as np
 from qcards.errors import ModelError, ResourceError
 from qcards.intervals import mean_interval
 from qcards.skat.cards import Card
-from qcards.skat.declaration import skat_of
+from qcards.skat.declaration import deal_matadors
 from qcards.skat.objectives import expectation, per_sample, scored_objectives
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
-
-ADVERSARIAL_NOTE = (
-    "the adversarial model plays double dummy for card points; its scores are not computed "
-    "(the random model's are)"
-)
 
 
 @dataclass(frozen=True)
@@ -62,17 +57,27 @@ def _fraction(x: Fraction) -> str:
 
 def referee_scores(spec: Endgame, first: Card | None) -> dict[str, Fraction]:
     """The exact expected scores under random play (:func:`outcome_distribution`)."""
-    dist = outcome_distribution(spec, first)
-    return {o.report: Fraction(expectation(spec, o, dist)) for o in scored_objectives(spec)}
+    return exact_scores(spec, outcome_distribution(spec, first))
 
 
-def exact_figures(spec: Endgame, first: Card | None, model: str) -> ScoreFigures | None:
-    """The referee's figures (``None`` without a declaration)."""
+def exact_scores(
+    spec: Endgame, outcomes: Mapping[tuple[int, int, int], Fraction]
+) -> dict[str, Fraction]:
+    """Every scored objective's exact average over an outcome distribution in Fractions."""
+    return {o.report: Fraction(expectation(spec, o, outcomes)) for o in scored_objectives(spec)}
+
+
+def exact_figures(
+    spec: Endgame,
+    first: Card | None,
+    adversarial: Mapping[tuple[int, int, int], Fraction] | None = None,
+) -> ScoreFigures | None:
+    """The exact figures (``None`` without a declaration): the referee's under random play,
+    or those of the adversarial model's double-dummy ``outcomes``
+    (:func:`qcards.skat.pimc.exact_double_dummy`) when given."""
     if spec.declaration is None:
         return None
-    if model != "random":
-        return ScoreFigures(note=ADVERSARIAL_NOTE)
-    exact = referee_scores(spec, first)
+    exact = referee_scores(spec, first) if adversarial is None else exact_scores(spec, adversarial)
     return ScoreFigures({k: float(v) for k, v in exact.items()}, exact)
 
 
@@ -109,12 +114,9 @@ def snapshot_outcomes(
     spec: Endgame, distribution: Mapping[Snapshot, float]
 ) -> dict[tuple[int, int, int], float]:
     """Decoded final snapshots as outcomes (each snapshot names its deal, so its Skat)."""
-    declared = spec.declaration
     out: dict[tuple[int, int, int], float] = {}
     for snap, q in distribution.items():
-        m = 0
-        if declared is not None and not declared.declaration.is_null:
-            m = declared.matadors_of(skat_of(dict(snap.owner)))
+        m = deal_matadors(spec.declaration, dict(snap.owner))
         key = (snap.declarer_points(spec), snap.declarer_tricks(spec), m)
         out[key] = out.get(key, 0.0) + q
     return out

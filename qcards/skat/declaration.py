@@ -217,6 +217,14 @@ def discard_points(declaration: SpecDeclaration | None) -> int:
     return points(declaration.discard) if declaration else 0
 
 
+def deal_matadors(declared: SpecDeclaration | None, owner: Mapping[Card, str]) -> int:
+    """A declared game's matadors on one deal (card -> receiver): the Skat's cards count in a
+    Hand game whose Skat is unknown; 0 in null games and without a declaration."""
+    if declared is None or declared.declaration.is_null:
+        return 0
+    return declared.matadors_of(skat_of(owner))
+
+
 def skat_of(owner: Mapping[Card, str], skat: str = "skat") -> tuple[Card, ...]:
     """The cards a deal (card -> receiver) puts into the Skat."""
     return tuple(c for c, who in owner.items() if who == skat)

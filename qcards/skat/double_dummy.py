@@ -66,6 +66,8 @@ take longer: 0.15 s median, 1.2 s at most of 20.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -77,6 +79,7 @@ from qcards.skat import double_dummy_search as search
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.jit import HAVE_NUMBA as HAVE_NUMBA
 from qcards.skat.rule_tables import RuleTables, rule_tables
+from qcards.skat.scoring import SCHNEIDER_LOSS, TRICKS
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
 
@@ -291,9 +294,11 @@ def _check_position(spec: Endgame, position: Position) -> None:
         raise ModelError("the hands' sizes do not fit the cards played in the current trick")
 
 
-def _kernel_args(spec: Endgame, position: Position):
-    """The deal-, rules- and table-dependent arguments of the compiled searches."""
-    tables = rule_tables(spec.trump)
+def _kernel_args(spec: Endgame, position: Position, unit: bool = False):
+    """The deal-, rules- and table-dependent arguments of the compiled searches (``unit``:
+    every card worth one point, so a trick is worth one point a player: a search on tricks,
+    whose table entries live in a generation of their own)."""
+    tables = _unit_tables(spec.trump) if unit else rule_tables(spec.trump)
     n = len(spec.players)
     seat_mask = np.zeros(4, dtype=np.int64)
     seat_of = np.full(32, -1, dtype=np.int64)
@@ -305,8 +310,16 @@ def _kernel_args(spec: Endgame, position: Position):
         seat_of[_INDEX[card]] = (position.leader + i) % n
     leader0 = spec.players.index(spec.leader)
     ws = _workspace()
-    gen = ws.generation((spec.trump, n, spec.winner_leads, leader0), seat_of)
+    gen = ws.generation((spec.trump, n, spec.winner_leads, leader0, unit), seat_of)
     return tables, seat_mask, seat_of, leader0, ws, gen
+
+
+@functools.cache
+def _unit_tables(trump) -> RuleTables:
+    """:func:`rule_tables` with every card worth one point (the trick searches of
+    :func:`_declarer_can_force`)."""
+    tables = rule_tables(trump)
+    return dataclasses.replace(tables, value=np.ones_like(tables.value))
 
 
 def _trick_state(tables: RuleTables, position: Position):
@@ -370,6 +383,36 @@ def _solve(
     return DoubleDummyValue(points, bool(wins), nodes), best
 
 
+def _trick_search(spec: Endgame, position: Position, forced: Card | None, goal: int) -> int:
+    """A null-window search on tricks (every card worth one point, :func:`_unit_tables`):
+    the declarer's future count of cards taken in tricks, exact at ``goal`` (at least ``goal``
+    or below it)."""
+    tables, seat_mask, seat_of, leader0, ws, gen = _kernel_args(spec, position, unit=True)
+    led, win, _, tmask = _trick_state(tables, position)
+    ws.stats[:] = (0, -1)
+    return int(
+        search.search(
+            False, int(seat_mask.sum()), sum(map(len, position.hands)), position.leader,
+            len(position.trick), led, win, len(position.trick), tmask,
+            _INDEX[forced] if forced is not None else -1, goal - 1, goal, seat_mask, seat_of,
+            len(spec.players), bool(spec.winner_leads), leader0, tables.power, tables.eff,
+            tables.value, tables.suit_mask, tables.order, tables.order_len, ws.tt_key, ws.tt_lo,
+            ws.tt_hi, ws.tt_best, ws.bits_mask, gen, ws.moves, ws.scores, ws.node, ws.stats,
+        )
+    )  # fmt: skip
+
+
+def _every_trick(spec: Endgame, position: Position, forced: Card | None) -> bool:
+    """Whether the declarer can take every trick still to play, whatever the defenders do."""
+    cards = sum(map(len, position.hands)) + len(position.trick)
+    return _trick_search(spec, position, forced, cards) >= cards
+
+
+def _no_trick(spec: Endgame, position: Position, forced: Card | None) -> bool:
+    """Whether the defenders can keep the declarer from taking any trick still to play."""
+    return _trick_search(spec, position, forced, 1) <= 0
+
+
 # ----------------------------------------------------------------------------- public API
 
 
@@ -408,6 +451,76 @@ def solve_deal(
     if first is not None and first not in position.hands[0]:  # pragma: no cover - check_first
         raise ModelError(f"first card {first} is not in the declarer's hand")
     return _solve(spec, position, first)[0]
+
+
+@dataclass(frozen=True)
+class DoubleDummyOutcome:
+    """The double-dummy outcome of a deal under minimax on a declared game's score.
+
+    Attributes:
+        points: the declarer's final card points under minimax on points.
+        tricks: the declarer's tricks (:attr:`~qcards.skat.spec.Endgame.declarer_tricks`
+            included) as the score sees them: all of the game's tricks when the declarer can
+            take every one, none when the defenders can keep it from any, else a count in
+            between (the exact count does not change a score).
+        wins: the minimax value of the win, as :class:`DoubleDummyValue`.
+    """
+
+    points: int
+    tricks: int
+    wins: bool
+
+
+def deal_outcome(
+    spec: Endgame, owner: Mapping[Card, str], first: Card | None = None
+) -> DoubleDummyOutcome:
+    """The outcome whose ISkO score is the double-dummy value of a deal's score: every score
+    of one kind of game (any announcement, bid or matadors; list score or Seeger-Fabian).
+
+    Why three searches answer every declaration. A score depends on the play only through
+    the declarer's *level*: no trick < 30 points or fewer < 31-60 < 61-89 < 90 or more <
+    every trick (ISkO 5.2 and 5.3: lost Schwarz, lost Schneider, lost, won, won Schneider, won
+    Schwarz), and it never decreases from one level to the next (``tests/test_scoring.py``
+    checks it for every declaration). A non-decreasing function commutes with max and min,
+    so the minimax score is the score of the minimax level; the middle levels need only the
+    minimax of the points: it exceeds the points held before only if the declarer takes a
+    trick, and when it does not, the bottom level is searched (the bottom level is lost
+    Schwarz whatever the points, up to 60: so the check on ``declarer_points``). The
+    top level is a search "the declarer takes every trick" (run only when the points'
+    minimax is every point, which it implies), the bottom one "the defenders keep it from
+    any trick" (only when the points' minimax adds nothing). Null games score the win alone.
+
+    Args:
+        spec: the endgame; in a declared game (:mod:`qcards.skat.declaration`) the spec's
+            tricks are the game's last ``hand_size`` of ten.
+        owner: the deal, as for :func:`solve_deal`.
+        first: the declarer's forced first card.
+
+    Raises:
+        ModelError: as :func:`solve_deal`; or the declarer holds more than 60 card points
+            without a trick (no game of Skat does).
+    """
+    value = solve_deal(spec, owner, first)
+    taken = spec.declarer_tricks
+    if spec.is_null:
+        return DoubleDummyOutcome(value.points, 0 if value.wins else max(1, taken), value.wins)
+    position = start_position(spec, owner)
+    if taken == 0 and position.points > SCHNEIDER_LOSS * 2:
+        raise ModelError(
+            f"declarer_points: {position.points} card points without a trick (declarer_tricks "
+            "= 0) is no game of Skat: before its first trick a declarer holds only the "
+            "discard's or the Skat's points, 22 at most"
+        )
+    if position.finished:  # no trick left to play: the tricks are the spec's
+        return DoubleDummyOutcome(value.points, taken, value.wins)
+    remaining = sum(c.value for h in position.hands for c in h)
+    tricks = max(1, taken)
+    if taken + spec.hand_size == TRICKS and value.points == position.points + remaining:
+        if _every_trick(spec, position, first):
+            tricks = TRICKS
+    elif taken == 0 and value.points == position.points and _no_trick(spec, position, first):
+        tricks = 0
+    return DoubleDummyOutcome(value.points, tricks, value.wins)
 
 
 def best_card(spec: Endgame, position: Position) -> Card | None:

@@ -22,7 +22,7 @@ from functools import cache
 
 from qcards.errors import ResourceError
 from qcards.skat.cards import Card
-from qcards.skat.declaration import skat_of
+from qcards.skat.declaration import deal_matadors
 from qcards.skat.referee import estimate_paths, num_deals, weighted_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
@@ -95,9 +95,7 @@ def outcome_distribution(spec: Endgame, first: Card | None = None) -> dict[Outco
     for owner, deal_probability in weighted_deals(spec):
         hands = tuple(frozenset(c for c, p in owner.items() if p == who) for who in players)
         base_points = spec.declarer_points + skat_points(owner)
-        matadors = 0
-        if declared is not None and not declared.declaration.is_null:
-            matadors = declared.matadors_of(skat_of(owner))
+        matadors = deal_matadors(declared, owner)
         for (p, t), q in spread(hands, start_leader, opening).items():
             key = (base_points + p, spec.declarer_tricks + t, matadors)
             out[key] = out.get(key, Fraction(0)) + deal_probability * q

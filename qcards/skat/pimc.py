@@ -17,13 +17,15 @@ exact value of the imperfect-information game is neither this nor the random mod
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import deal_stream, sample_owners, spec_receiver_table
-from qcards.skat.double_dummy import solve_deal
+from qcards.skat.declaration import deal_matadors
+from qcards.skat.double_dummy import deal_outcome, solve_deal
 from qcards.skat.referee import weighted_deals
 from qcards.skat.spec import Endgame
 
@@ -31,28 +33,64 @@ PIMC_CHUNK = 4
 """Deals solved per chunk (one Dask task each): a full deal takes about a second."""
 
 
-def exact_double_dummy(spec: Endgame, first: Card | None = None) -> tuple[Fraction, Fraction, int]:
-    """The adversarial model's exact p_win, expected points and number of deals (every deal
-    of positive probability solved once)."""
+@dataclass(frozen=True)
+class DoubleDummyAverage:
+    """The adversarial model's exact figures over every deal of positive probability.
+
+    Attributes:
+        p_win: the probability that the declarer wins double dummy.
+        expected_points: the declarer's expected card points under minimax on points.
+        num_deals: the deals solved.
+        outcomes: a declared game's outcomes (points, tricks, matadors; :func:`deal_outcome`)
+            with their probabilities, which every score objective averages exactly; ``None``
+            without a declaration.
+    """
+
+    p_win: Fraction
+    expected_points: Fraction
+    num_deals: int
+    outcomes: dict[tuple[int, int, int], Fraction] | None = None
+
+
+def exact_double_dummy(spec: Endgame, first: Card | None = None) -> DoubleDummyAverage:
+    """The adversarial model's exact figures, every deal of positive probability solved once
+    (with the trick searches of :func:`deal_outcome` in a declared game)."""
     p_win, points, deals = Fraction(0), Fraction(0), 0
+    outcomes: dict[tuple[int, int, int], Fraction] | None = None
+    if spec.declaration is not None:
+        outcomes = {}
     for owner, probability in weighted_deals(spec):
-        value = solve_deal(spec, owner, first)
+        if outcomes is None:
+            value = solve_deal(spec, owner, first)
+        else:
+            value = deal_outcome(spec, owner, first)
+            key = (value.points, value.tricks, deal_matadors(spec.declaration, owner))
+            outcomes[key] = outcomes.get(key, Fraction(0)) + probability
         p_win += probability * int(value.wins)
         points += probability * value.points
         deals += 1
-    return p_win, points, deals
+    return DoubleDummyAverage(p_win, points, deals, outcomes)
 
 
 def pimc_chunk(
     spec: Endgame, first: Card | None, seed: int, chunk: tuple[int, int]
-) -> tuple[np.ndarray, np.ndarray]:
-    """The double-dummy points and wins of chunk ``chunk = (index, deals)``'s sampled deals
-    (module level, so Dask can run it); its deals are those every sampled method of ``seed``
-    draws for that chunk (:func:`~qcards.skat.deal_sampling.deal_stream`)."""
+) -> tuple[np.ndarray, ...]:
+    """The double-dummy points and wins of chunk ``chunk = (index, deals)``'s sampled deals,
+    and in a declared game their tricks and matadors (:func:`deal_outcome`); module level, so
+    Dask can run it. Its deals are those every sampled method of ``seed`` draws for that
+    chunk (:func:`~qcards.skat.deal_sampling.deal_stream`)."""
     index, count = chunk
     owners = sample_owners(spec, deal_stream(seed, index), count, spec_receiver_table(spec))
-    values = [solve_deal(spec, owner, first) for owner in owners]
+    if spec.declaration is None:
+        values = [solve_deal(spec, owner, first) for owner in owners]
+        return (
+            np.array([v.points for v in values], dtype=np.int64),
+            np.array([v.wins for v in values], dtype=bool),
+        )
+    outcomes = [deal_outcome(spec, owner, first) for owner in owners]
     return (
-        np.array([v.points for v in values], dtype=np.int64),
-        np.array([v.wins for v in values], dtype=bool),
+        np.array([v.points for v in outcomes], dtype=np.int64),
+        np.array([v.wins for v in outcomes], dtype=bool),
+        np.array([v.tricks for v in outcomes], dtype=np.int64),
+        np.array([deal_matadors(spec.declaration, o) for o in owners], dtype=np.int64),
     )
