@@ -11,6 +11,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from brute_minimax import minimax_score
 from toml_text import toml_text
 
 from qcards.analysis.evaluate import evaluate
@@ -20,42 +21,9 @@ from qcards.skat.objectives import OBJECTIVES, scored_objectives
 from qcards.skat.referee import weighted_deals
 from qcards.skat.scoring import BID_VALUES, TRICKS, Declaration, settle
 from qcards.skat.spec import parse_spec
-from qcards.skat.stages import skat_points
 
 SUIT_GAMES = ("clubs", "spades", "hearts", "diamonds", "grand")
 ANNOUNCEMENTS = ((), ("schneider",), ("schwarz",), ("ouvert",))
-
-
-def minimax_score(spec, owner, objective, first=None) -> int:
-    """The objective's double-dummy value on one deal by plain minimax over every play (the
-    independent oracle: no levels, no bounds, the score at every leaf)."""
-    rules = spec.rules
-    n = len(spec.players)
-    matadors = 0
-    if not spec.declaration.declaration.is_null:
-        matadors = spec.declaration.matadors_of(tuple(c for c, w in owner.items() if w == "skat"))
-    start = spec.players.index(spec.leader)
-
-    def walk(hands, leader, trick, points, taken, forced):
-        if not any(hands) and not trick:
-            return objective.value(spec, points, spec.declarer_tricks + taken, matadors)
-        seat = (leader + len(trick)) % n
-        legal = (forced,) if forced else rules.legal_cards(hands[seat], trick[0] if trick else None)
-        values = []
-        for card in legal:
-            rest = tuple(h - {card} if i == seat else h for i, h in enumerate(hands))
-            played = (*trick, card)
-            if len(played) < n:
-                values.append(walk(rest, leader, played, points, taken, None))
-                continue
-            winner = (leader + rules.trick_winner(played)) % n
-            gain = sum(c.value for c in played) if winner == 0 else 0
-            values.append(walk(rest, winner, (), points + gain, taken + (winner == 0), None))
-        return max(values) if seat == 0 else min(values)
-
-    hands = tuple(frozenset(c for c, w in owner.items() if w == p) for p in spec.players)
-    base = spec.declarer_points + skat_points(owner)
-    return walk(hands, start, (), base, 0, first)
 
 
 def declared_spec(seed: int):
@@ -113,7 +81,7 @@ def test_double_dummy_outcome_scores_equal_minimax_of_the_score(seed):
         )
         for objective in OBJECTIVES.values():
             got = objective.value(spec, outcome.points, outcome.tricks, matadors)
-            assert got == minimax_score(spec, owner, objective), (objective.name, dict(owner))
+            assert got == minimax_score(spec, owner, objective.value), (objective.name, dict(owner))
 
 
 def test_the_generated_specs_reach_both_schwarz_levels():
@@ -133,7 +101,7 @@ def test_every_adversarial_method_reports_the_exact_scores(seed):
     spec = declared_spec(seed)
     exact = {
         o.report: sum(
-            (p * minimax_score(spec, owner, o) for owner, p in weighted_deals(spec)),
+            (p * minimax_score(spec, owner, o.value) for owner, p in weighted_deals(spec)),
             Fraction(0),
         )
         for o in scored_objectives(spec)
@@ -153,7 +121,7 @@ def test_a_forced_first_card_is_minimaxed_too():
     first = spec.hands["A"][0]
     objective = OBJECTIVES["seeger-fabian"]
     exact = sum(
-        (p * minimax_score(spec, o, objective, first) for o, p in weighted_deals(spec)),
+        (p * minimax_score(spec, o, objective.value, first) for o, p in weighted_deals(spec)),
         Fraction(0),
     )
     report = evaluate(spec, first, model="adversarial", method="classical")

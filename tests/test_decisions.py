@@ -10,6 +10,7 @@ import json
 from fractions import Fraction
 
 import pytest
+from brute_minimax import minimax_score
 from toml_text import toml_text
 
 from qcards.analysis.decisions import (
@@ -22,12 +23,13 @@ from qcards.analysis.decisions import (
     declare_twelve,
     discard_choices,
     holds_two_more,
+    runner_for,
 )
 from qcards.cli import main
 from qcards.errors import ModelError, SpecError
 from qcards.skat.cards import Card, Rules
 from qcards.skat.declaration import skat_of
-from qcards.skat.referee import paths
+from qcards.skat.referee import MODELS, paths, weighted_deals
 from qcards.skat.scoring import settle
 
 from conftest import TEST_SPECS, spec_text
@@ -36,8 +38,17 @@ TWELVE = spec_text("twelve-small")
 BID = spec_text("bid-small")
 
 
-def brute_sf(spec, declaration) -> Fraction:
-    """The expected Seeger-Fabian score path by path (matadors from each path's deal)."""
+def brute_sf(spec, declaration, model: str = "random") -> Fraction:
+    """The expected Seeger-Fabian score by brute force: path by path under random play
+    (matadors from each path's deal), or deal by deal by plain minimax (adversarial)."""
+    if model == "adversarial":
+
+        def sf(spec, points, tricks, matadors):
+            return settle(declaration, matadors, points, tricks).declarer_seeger_fabian
+
+        return sum(
+            (q * minimax_score(spec, owner, sf) for owner, q in weighted_deals(spec)), Fraction(0)
+        )
     total = Fraction(0)
     for path in paths(spec):
         tricks = spec.declarer_tricks + path.winners.count(spec.declarer)
@@ -47,7 +58,9 @@ def brute_sf(spec, declaration) -> Fraction:
     return total
 
 
-def every_option(text: str, source: str, bid_value: int = 18) -> dict[tuple, Fraction]:
+def every_option(
+    text: str, source: str, bid_value: int = 18, model: str = "random"
+) -> dict[tuple, Fraction]:
     """Every (game name, discard) of a twelve-card spec, brute force, no pruning."""
     data = _read(text, source)
     declarer = data["players"][0]
@@ -60,13 +73,14 @@ def every_option(text: str, source: str, bid_value: int = 18) -> dict[tuple, Fra
                 data, source, trump, hand, hand=False, discard=[str(c) for c in discard]
             )
             for name, d in _declarations(trump, False, bid_value):
-                out[(name, discard)] = brute_sf(spec, d)
+                out[(name, discard)] = brute_sf(spec, d, model)
     return out
 
 
-def test_twelve_cards_equal_brute_force_and_pruning_keeps_every_value():
-    decision = declare_twelve(TWELVE, "twelve-small")
-    brute = every_option(TWELVE, "twelve-small")
+@pytest.mark.parametrize("model", MODELS)
+def test_twelve_cards_equal_brute_force_and_pruning_keeps_every_value(model):
+    decision = declare_twelve(TWELVE, "twelve-small", runner=Runner(model=model))
+    brute = every_option(TWELVE, "twelve-small", model=model)
     seen = 0
     for option in decision.options:
         for discard in (option.discard, *option.equivalent):
@@ -92,8 +106,9 @@ def test_equivalent_cards():
     assert len(choices) < len(list(itertools.combinations(mine, 2)))
 
 
-def test_bid_equals_brute_force():
-    decision = bid(BID, "bid-small")
+@pytest.mark.parametrize("model", MODELS)
+def test_bid_equals_brute_force(model):
+    decision = bid(BID, "bid-small", Runner(model=model))
     data = _read(BID, "bid-small")
     declarer = data["players"][0]
     hand = [Card.parse(c) for c in data["hands"][declarer]]
@@ -102,7 +117,7 @@ def test_bid_equals_brute_force():
         spec = _variant(data, "bid-small", trump, hand, hand=True)
         d = next(d for name, d in _declarations(trump, True, 18)
                  if name == option.game and d.announced == option.announced)  # fmt: skip
-        assert option.figures.seeger_fabian_exact == brute_sf(spec, d), option.name
+        assert option.figures.seeger_fabian_exact == brute_sf(spec, d, model), option.name
     # picking up: the mean over every Skat of the best option with it
     unknown = [Card.parse(c) for c in data["unknown"]["cards"]]
     values = []
@@ -113,7 +128,7 @@ def test_bid_equals_brute_force():
             "cards": [str(c) for c in unknown if c not in skat],
             "sizes": {k: v for k, v in data["unknown"]["sizes"].items() if k != "skat"},
         }
-        values.append(max(every_option(toml_text(picked), "picked").values()))
+        values.append(max(every_option(toml_text(picked), "picked", model=model).values()))
     assert decision.pick_up.seeger_fabian_exact == sum(values) / len(values)
     best = max(decision.pick_up.seeger_fabian_exact, decision.options[0].figures.key)
     assert (decision.recommendation == "pick up") == (best == decision.pick_up.key)
@@ -124,13 +139,14 @@ def test_bid_equals_brute_force():
     assert later and values_by_bid[later[0]] <= 0
 
 
-def test_sampled_decisions_cover_the_exact_values():
+@pytest.mark.parametrize(("model", "shots"), [("random", 4000), ("adversarial", 1500)])
+def test_sampled_decisions_cover_the_exact_values(model, shots):
     exact = {
         (o.game, o.discard): o.figures.seeger_fabian_exact
-        for o in declare_twelve(TWELVE, "t").options
+        for o in declare_twelve(TWELVE, "t", runner=Runner(model=model)).options
     }
-    sampled = declare_twelve(TWELVE, "t", runner=Runner(shots=4000, seed=3))
-    assert sampled.method == "shots" and sampled.seed == 3
+    sampled = declare_twelve(TWELVE, "t", runner=Runner(shots=shots, seed=3, model=model))
+    assert sampled.method == ("shots" if model == "random" else "pimc") and sampled.seed == 3
     missed = [
         o.name
         for o in sampled.options
@@ -155,14 +171,19 @@ def test_mode_detection():
 
 
 def test_refusals():
-    with pytest.raises(ModelError, match="random play"):
-        from qcards.analysis.decisions import runner_for
-
-        runner_for(model="adversarial")
-    with pytest.raises(ModelError, match="not method sparse: use method classical"):
-        from qcards.analysis.decisions import runner_for
-
+    with pytest.raises(ModelError, match="unknown model 'clairvoyant'"):
+        runner_for(model="clairvoyant")
+    with pytest.raises(
+        ModelError,
+        match="classical .exact. or shots with shots, not method sparse",
+    ):
         runner_for(method="sparse")
+    with pytest.raises(ModelError, match="double-dummy or classical .exact. or pimc"):
+        runner_for(model="adversarial", method="shots", shots=10)
+    with pytest.raises(ModelError, match="method pimc needs shots"):
+        runner_for(model="adversarial", method="pimc")
+    assert runner_for(model="adversarial", shots=10).method == "pimc"
+    assert runner_for(model="adversarial").method == "double-dummy"
     with pytest.raises(SpecError, match="bid needs the declarer's hand known and the two cards"):
         bid((TEST_SPECS.parent.parent / "qcards" / "specs" / "six-card.toml").read_text(), "x")
 
@@ -178,7 +199,10 @@ def test_cli_declare_twelve_and_bid(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["recommendation"] in ("hand", "pick up")
     assert isinstance(data["max_bid"], int) and data["options"]
-    assert main(["bid", str(TEST_SPECS / "bid-small.toml"), "--model", "adversarial"]) == 2
+    adversarial = ["bid", str(TEST_SPECS / "bid-small.toml"), "--model", "adversarial", "--json"]
+    assert main(adversarial) == 0
+    assert json.loads(capsys.readouterr().out)["method"] == "double-dummy"
+    assert main([*adversarial, "--method", "shots", "--shots", "10"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
 

@@ -40,6 +40,9 @@ from typing import Any
 
 import numpy as np
 
+from qcards.analysis.evaluate import DOUBLE_DUMMY_METHOD as DOUBLE_DUMMY
+from qcards.analysis.evaluate import PIMC_METHOD as PIMC
+from qcards.analysis.sampled import check_solving_time, double_dummy_exact
 from qcards.circuits.construction import Construction
 from qcards.circuits.task import as_task
 from qcards.errors import ModelError, ParameterError, SpecError
@@ -47,13 +50,18 @@ from qcards.execution.shots import sample_game
 from qcards.execution.sweeps import sweep
 from qcards.intervals import Z95
 from qcards.skat.cards import Card, Rules, Trump, rules_of
-from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.deal_sampling import chunks, fresh_seed
 from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
+from qcards.skat.referee import MODELS
 from qcards.skat.scoring import BID_VALUES, TRICKS, Declaration, settle
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 PLAYS = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
 """The kinds of game a declarer plays (null ouvert plays as null: random play does not look)."""
+
+ADVERSARIAL = "adversarial"
+"""The model whose plays are solved double dummy (:mod:`qcards.skat.pimc`)."""
 
 HAND_ANNOUNCEMENTS = ((), ("schneider",), ("schwarz",), ("ouvert",))
 """What a Hand suit or grand game may announce (each includes the ones before it)."""
@@ -159,16 +167,37 @@ class Figures:
 
 @dataclass(frozen=True)
 class Runner:
-    """How plays are computed: exactly (``shots`` None) or from ``shots`` of the circuit,
-    every play on the same ``seed``."""
+    """How plays are computed: under ``model`` (``random``: the circuits' play; ``adversarial``:
+    double dummy), exactly (``shots`` None: the referee's outcome search, or every deal solved)
+    or from ``shots`` (the circuit's shots, or that many sampled deals solved: PIMC), every
+    play on the same ``seed``."""
 
     shots: int | None = None
     seed: int | None = None
     construction: Construction | str | None = None
     scheduler: str | None = None
     force: bool = False
+    model: str = "random"
+
+    @property
+    def adversarial(self) -> bool:
+        return self.model == ADVERSARIAL
+
+    @property
+    def method(self) -> str:
+        """The method the decision reports."""
+        if self.adversarial:
+            return DOUBLE_DUMMY if self.shots is None else PIMC
+        return "classical" if self.shots is None else "shots"
 
     def play(self, spec: Endgame) -> Play:
+        if self.adversarial and self.shots is None:
+            outcomes = double_dummy_exact(spec, None, self.force).outcomes
+            return Play(spec, tuple(outcomes), tuple(outcomes.values()))
+        if self.adversarial:  # PIMC: the time was checked for the whole call (run_plays)
+            parts = [pimc_chunk(spec, None, self.seed, c) for c in chunks(self.shots, PIMC_CHUNK)]
+            points, _wins, tricks, matadors = (np.concatenate(c) for c in zip(*parts, strict=True))
+            return Play.sampled(spec, np.stack([points, tricks, matadors]))
         if self.shots is None:
             dist = outcome_distribution(spec)
             return Play(spec, tuple(dist), tuple(dist.values()))
@@ -362,6 +391,12 @@ def _play(runner: Runner, spec: Endgame) -> Play:
 def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
     """Every spec's play: here, or with the runner's scheduler as Dask tasks (one a play,
     each run without Dask inside; the same seed, so the same shots)."""
+    if runner.adversarial and runner.shots is not None and specs:
+        check_solving_time(
+            specs[0], None, runner.shots * len(specs), runner.force,
+            f"solving {{count:,}} sampled deals ({runner.shots:,} for each of {len(specs)} plays)",
+            "use fewer {shots}, or {force}",
+        )  # fmt: skip
     if runner.scheduler is None:
         return [runner.play(spec) for spec in specs]
     inner = dataclasses.replace(runner, scheduler=None)
@@ -404,18 +439,13 @@ def declare_twelve(
                     equivalent,
                 )  # fmt: skip
             )
-    return Decision(_rank(options, objective), len(plays), _method(runner), runner.seed)
+    return Decision(_rank(options, objective), len(plays), runner.method, runner.seed)
 
 
 def _seeded(runner: Runner) -> Runner:
     if runner.shots is None:
         return runner
-    return Runner(runner.shots, fresh_seed(runner.seed), runner.construction, runner.scheduler,
-                  runner.force)  # fmt: skip
-
-
-def _method(runner: Runner) -> str:
-    return "classical" if runner.shots is None else "shots"
+    return dataclasses.replace(runner, seed=fresh_seed(runner.seed))
 
 
 def holds_two_more(text: str, source: str) -> bool:
@@ -568,7 +598,7 @@ def bid(
         if not value > 0:
             break
         max_bid = at
-    return BidDecision(options, pick_up, tuple(detail), max_bid, by_bid, _method(runner),
+    return BidDecision(options, pick_up, tuple(detail), max_bid, by_bid, runner.method,
                        runner.seed, len(chosen))  # fmt: skip
 
 
@@ -602,27 +632,30 @@ def runner_for(
     scheduler: str | None = None,
     force: bool = False,
 ) -> Runner:
-    """The :class:`Runner` of a decision: the referee's exact outcomes (``classical``, or
-    ``auto`` without shots) or the circuit's ``shots`` (``shots``, or ``auto`` with them).
-    Other methods and the adversarial model are refused, never replaced."""
-    if model != "random":
+    """The :class:`Runner` of a decision. Random play: the referee's exact outcomes
+    (``classical``, or ``auto`` without shots) or the circuit's ``shots`` (``shots``, or
+    ``auto`` with them). Adversarial: every deal solved double dummy (``double-dummy``,
+    ``classical`` or ``auto`` without shots), or ``shots`` sampled deals (``pimc``, or ``auto``
+    with them). Other methods are refused, never replaced."""
+    if model not in MODELS:
+        raise ModelError(f"unknown {{model}} {model!r} (expected {' | '.join(MODELS)})",
+                         parameters=("model",))  # fmt: skip
+    exact, sampled = (
+        ((DOUBLE_DUMMY, "classical"), PIMC) if model == ADVERSARIAL else (("classical",), "shots")
+    )
+    if method not in ("auto", *exact, sampled):
         raise ModelError(
-            "the decisions are scored under random play (the circuits' model) so far: the "
-            "adversarial model's scores are not computed; leave out {model}",
-            parameters=("model",),
-        )
-    if method not in ("auto", "classical", "shots"):
-        raise ModelError(
-            f"a decision answers from the referee or the circuit's shots, not {{method}} "
-            f"{method}: use {{method}} classical (exact), shots with {{shots}}, or auto",
+            f"a decision under {model} play answers from {' or '.join(exact)} (exact) or "
+            f"{sampled} with {{shots}}, not {{method}} {method}",
             parameters=("method", "shots"),
         )
-    if method == "classical" and shots is not None:
+    if method in exact and shots is not None:
         raise ModelError(
-            "{method} classical is exact: leave out {shots}", parameters=("method", "shots")
+            f"{{method}} {method} is exact: leave out {{shots}}", parameters=("method", "shots")
         )
-    if method == "shots" and shots is None:
+    if method == sampled and shots is None:
         raise ModelError(
-            "{method} shots needs {shots} (how many a play)", parameters=("method", "shots")
+            f"{{method}} {sampled} needs {{shots}} (how many a play)",
+            parameters=("method", "shots"),
         )
-    return Runner(shots, seed, construction, scheduler, force)
+    return Runner(shots, seed, construction, scheduler, force, model)
