@@ -74,6 +74,7 @@ def test_double_dummy_outcome_scores_equal_minimax_of_the_score(seed):
     spec = declared_spec(seed)
     for owner, _ in weighted_deals(spec):
         outcome = deal_outcome(spec, owner)
+        level = deal_outcome(spec, owner, points=False)
         matadors = (
             0
             if spec.is_null
@@ -81,7 +82,9 @@ def test_double_dummy_outcome_scores_equal_minimax_of_the_score(seed):
         )
         for objective in OBJECTIVES.values():
             got = objective.value(spec, outcome.points, outcome.tricks, matadors)
-            assert got == minimax_score(spec, owner, objective.value), (objective.name, dict(owner))
+            expected = minimax_score(spec, owner, objective.value)
+            assert got == expected, (objective.name, dict(owner))
+            assert objective.value(spec, level.points, level.tricks, matadors) == expected
 
 
 def test_the_generated_specs_reach_both_schwarz_levels():

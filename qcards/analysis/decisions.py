@@ -42,7 +42,7 @@ import numpy as np
 
 from qcards.analysis.evaluate import DOUBLE_DUMMY_METHOD as DOUBLE_DUMMY
 from qcards.analysis.evaluate import PIMC_METHOD as PIMC
-from qcards.analysis.sampled import check_solving_time, double_dummy_exact
+from qcards.analysis.sampled import check_solving_time
 from qcards.circuits.construction import Construction
 from qcards.circuits.task import as_task
 from qcards.errors import ModelError, ParameterError, SpecError
@@ -51,9 +51,10 @@ from qcards.execution.sweeps import sweep
 from qcards.intervals import Z95
 from qcards.skat.cards import Card, Rules, Trump, rules_of
 from qcards.skat.deal_sampling import chunks, fresh_seed
+from qcards.skat.double_dummy import deal_outcome
 from qcards.skat.outcomes import outcome_distribution
-from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
-from qcards.skat.referee import MODELS
+from qcards.skat.pimc import PIMC_CHUNK, exact_levels, pimc_chunk
+from qcards.skat.referee import MODELS, num_deals
 from qcards.skat.scoring import BID_VALUES, TRICKS, Declaration, settle
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
@@ -191,11 +192,18 @@ class Runner:
         return "classical" if self.shots is None else "shots"
 
     def play(self, spec: Endgame) -> Play:
+        # the adversarial model: levels only (every score depends on the play through them)
         if self.adversarial and self.shots is None:
-            outcomes = double_dummy_exact(spec, None, self.force).outcomes
+            advice = "give {shots} to sample deals, or {force}"
+            what = "solving all {count:,} deals"
+            check_solving_time(spec, None, num_deals(spec), self.force, what, advice, _level)
+            outcomes = exact_levels(spec)
             return Play(spec, tuple(outcomes), tuple(outcomes.values()))
         if self.adversarial:  # PIMC: the time was checked for the whole call (run_plays)
-            parts = [pimc_chunk(spec, None, self.seed, c) for c in chunks(self.shots, PIMC_CHUNK)]
+            parts = [
+                pimc_chunk(spec, None, self.seed, c, points=False)
+                for c in chunks(self.shots, PIMC_CHUNK)
+            ]
             points, _wins, tricks, matadors = (np.concatenate(c) for c in zip(*parts, strict=True))
             return Play.sampled(spec, np.stack([points, tricks, matadors]))
         if self.shots is None:
@@ -384,6 +392,11 @@ def twelve_card_specs(
     return out
 
 
+def _level(spec: Endgame, owner, first: Card | None):
+    """One deal's double-dummy level (what the decisions solve)."""
+    return deal_outcome(spec, owner, first, points=False)
+
+
 def _play(runner: Runner, spec: Endgame) -> Play:
     return runner.play(spec)
 
@@ -395,7 +408,7 @@ def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
         check_solving_time(
             specs[0], None, runner.shots * len(specs), runner.force,
             f"solving {{count:,}} sampled deals ({runner.shots:,} for each of {len(specs)} plays)",
-            "use fewer {shots}, or {force}",
+            "use fewer {shots}, or {force}", _level,
         )  # fmt: skip
     if runner.scheduler is None:
         return [runner.play(spec) for spec in specs]

@@ -17,7 +17,7 @@ one seed (first cards, game types) differ by their play, not by their luck of th
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -135,18 +135,20 @@ double-dummy average's time."""
 
 
 def check_solving_time(
-    spec: Endgame, first: Card | None, deals: int, force: bool, what: str, advice: str
-) -> float:
-    """Refuse (unless ``force``) solving ``deals`` deals double dummy when that is estimated to
-    take longer than :data:`~qcards.execution.budget.TIME_BUDGET`: the measured time of a few
-    random deals, times ``deals``. ``what`` names the work (``{count}`` is the number of
-    deals), ``advice`` what to do instead. Returns the estimated seconds."""
+    spec: Endgame, first: Card | None, deals: int, force: bool, what: str, advice: str,
+    solver: Callable = solve_deal,
+) -> float:  # fmt: skip
+    """Refuse (unless ``force``) solving ``deals`` deals double dummy (by ``solver``, a
+    function of the spec, a deal and the first card) when that is estimated to take longer
+    than :data:`~qcards.execution.budget.TIME_BUDGET`: the measured time of a few random
+    deals, times ``deals``. ``what`` names the work (``{count}`` is the number of deals),
+    ``advice`` what to do instead. Returns the estimated seconds."""
     rng = np.random.default_rng(0)
     owners = sample_owners(spec, rng, TIMING_DEALS + 1)
-    solve_deal(spec, owners[0], first)  # compiles on the first call in a process
+    solver(spec, owners[0], first)  # compiles on the first call in a process
     start = time.perf_counter()
     for owner in owners[1:]:
-        solve_deal(spec, owner, first)
+        solver(spec, owner, first)
     per_deal = (time.perf_counter() - start) / TIMING_DEALS
     seconds = per_deal * deals
     if seconds > TIME_BUDGET and not force:

@@ -174,10 +174,12 @@ def decision_arguments(parser) -> None:
     parser.add_argument("--model", choices=MODELS, default="random", help="how the players play")
     parser.add_argument(
         "--method",
-        choices=("auto", "classical", "shots"),
+        choices=("auto", "classical", "shots", "double-dummy", "pimc"),
         default="auto",
-        help="classical: the referee's exact outcomes; shots: the circuit's shots (give "
-        "--shots); auto: shots when --shots is given, else classical",
+        help="random play: classical, the referee's exact outcomes, or shots, the circuit's "
+        "shots (give --shots); adversarial: double-dummy (or classical), every deal solved, or "
+        "pimc, --shots sampled deals solved; auto: the sampled method when --shots is given, "
+        "else the exact one",
     )
     shots_arguments(parser)
     construction_argument(parser)

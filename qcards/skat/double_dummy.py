@@ -79,11 +79,13 @@ from qcards.skat import double_dummy_search as search
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.jit import HAVE_NUMBA as HAVE_NUMBA
 from qcards.skat.rule_tables import RuleTables, rule_tables
-from qcards.skat.scoring import SCHNEIDER_LOSS, TRICKS
+from qcards.skat.scoring import SCHNEIDER_LOSS, SCHNEIDER_POINTS, TRICKS, WIN_POINTS
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
 
 _INDEX = {card: i for i, card in enumerate(FULL_DECK)}
+ALL_POINTS = 120
+"""Every card point of the deck: a Schwarz's points."""
 _MAX_DEPTH = 40
 """Rows of the per-depth scratch arrays (one per card played from the root, at most 32)."""
 _TT_BITS = 20
@@ -383,34 +385,56 @@ def _solve(
     return DoubleDummyValue(points, bool(wins), nodes), best
 
 
-def _trick_search(spec: Endgame, position: Position, forced: Card | None, goal: int) -> int:
-    """A null-window search on tricks (every card worth one point, :func:`_unit_tables`):
-    the declarer's future count of cards taken in tricks, exact at ``goal`` (at least ``goal``
-    or below it)."""
-    tables, seat_mask, seat_of, leader0, ws, gen = _kernel_args(spec, position, unit=True)
-    led, win, _, tmask = _trick_state(tables, position)
+def _probe(
+    spec: Endgame, position: Position, forced: Card | None, goal: int, unit: bool,
+    took: bool = False,
+) -> int:  # fmt: skip
+    """A null-window search at ``goal``: the declarer's future card points (``unit`` false)
+    or its future count of cards taken in tricks (``unit``: every card worth one point,
+    :func:`_unit_tables`), exact in the sense "at least ``goal``" or "below it". ``took``:
+    the null game's boolean search instead (1 if the defenders can force the declarer to
+    take a trick)."""
+    tables, seat_mask, seat_of, leader0, ws, gen = _kernel_args(spec, position, unit)
+    led, win, trick_points, tmask = _trick_state(tables, position)
+    if unit:
+        rem_pts, trick_points = sum(map(len, position.hands)), len(position.trick)
+    else:
+        rem_pts = sum(c.value for h in position.hands for c in h)
     ws.stats[:] = (0, -1)
     return int(
         search.search(
-            False, int(seat_mask.sum()), sum(map(len, position.hands)), position.leader,
-            len(position.trick), led, win, len(position.trick), tmask,
-            _INDEX[forced] if forced is not None else -1, goal - 1, goal, seat_mask, seat_of,
-            len(spec.players), bool(spec.winner_leads), leader0, tables.power, tables.eff,
-            tables.value, tables.suit_mask, tables.order, tables.order_len, ws.tt_key, ws.tt_lo,
-            ws.tt_hi, ws.tt_best, ws.bits_mask, gen, ws.moves, ws.scores, ws.node, ws.stats,
+            took, int(seat_mask.sum()), rem_pts, position.leader, len(position.trick), led, win,
+            trick_points, tmask, _INDEX[forced] if forced is not None else -1, goal - 1, goal,
+            seat_mask, seat_of, len(spec.players), bool(spec.winner_leads), leader0,
+            tables.power, tables.eff, tables.value, tables.suit_mask, tables.order,
+            tables.order_len, ws.tt_key, ws.tt_lo, ws.tt_hi, ws.tt_best, ws.bits_mask, gen,
+            ws.moves, ws.scores, ws.node, ws.stats,
         )
     )  # fmt: skip
+
+
+def _at_least(spec: Endgame, position: Position, forced: Card | None, points: int) -> bool:
+    """Whether the declarer can end with at least ``points`` card points, whatever the
+    defenders do."""
+    goal = points - position.points
+    if goal <= 0:
+        return True
+    if goal > sum(c.value for h in position.hands for c in h) + sum(
+        c.value for c in position.trick
+    ):
+        return False
+    return _probe(spec, position, forced, goal, False) >= goal
 
 
 def _every_trick(spec: Endgame, position: Position, forced: Card | None) -> bool:
     """Whether the declarer can take every trick still to play, whatever the defenders do."""
     cards = sum(map(len, position.hands)) + len(position.trick)
-    return _trick_search(spec, position, forced, cards) >= cards
+    return _probe(spec, position, forced, cards, True) >= cards
 
 
 def _no_trick(spec: Endgame, position: Position, forced: Card | None) -> bool:
     """Whether the defenders can keep the declarer from taking any trick still to play."""
-    return _trick_search(spec, position, forced, 1) <= 0
+    return _probe(spec, position, forced, 1, True) <= 0
 
 
 # ----------------------------------------------------------------------------- public API
@@ -472,12 +496,12 @@ class DoubleDummyOutcome:
 
 
 def deal_outcome(
-    spec: Endgame, owner: Mapping[Card, str], first: Card | None = None
+    spec: Endgame, owner: Mapping[Card, str], first: Card | None = None, points: bool = True
 ) -> DoubleDummyOutcome:
     """The outcome whose ISkO score is the double-dummy value of a deal's score: every score
     of one kind of game (any announcement, bid or matadors; list score or Seeger-Fabian).
 
-    Why three searches answer every declaration. A score depends on the play only through
+    Why a few searches answer every declaration. A score depends on the play only through
     the declarer's *level*: no trick < 30 points or fewer < 31-60 < 61-89 < 90 or more <
     every trick (ISkO 5.2 and 5.3: lost Schwarz, lost Schneider, lost, won, won Schneider, won
     Schwarz), and it never decreases from one level to the next (``tests/test_scoring.py``
@@ -495,22 +519,58 @@ def deal_outcome(
             tricks are the game's last ``hand_size`` of ten.
         owner: the deal, as for :func:`solve_deal`.
         first: the declarer's forced first card.
+        points: report the minimax card points (a full-window search). ``False``: only the
+            level, by null-window searches at 61, then 90 or 31; points then stand for their
+            level (30, 60, 61, 90 or 120), the scores and the win are the same (for the ISkO
+            target of 61 points; another target searches as ``True``), and a full deal after
+            a pick-up is solved about six times faster.
 
     Raises:
         ModelError: as :func:`solve_deal`; or the declarer holds more than 60 card points
             without a trick (no game of Skat does).
     """
-    value = solve_deal(spec, owner, first)
     taken = spec.declarer_tricks
-    if spec.is_null:
-        return DoubleDummyOutcome(value.points, 0 if value.wins else max(1, taken), value.wins)
     position = start_position(spec, owner)
+    if points or position.finished or spec.target != WIN_POINTS:
+        return _outcome_from_points(spec, owner, first)
+    check_first(spec, first)
+    if spec.is_null:  # the win alone: the boolean search, no points
+        wins = taken == 0 and not _probe(spec, position, first, 1, False, took=True)
+        return DoubleDummyOutcome(position.points, 0 if wins else max(1, taken), wins)
+    _check_points_without_trick(position, taken)
+    if _at_least(spec, position, first, WIN_POINTS):
+        level_points = WIN_POINTS
+        tricks = max(1, taken)
+        if _at_least(spec, position, first, SCHNEIDER_POINTS):
+            level_points = SCHNEIDER_POINTS
+            if taken + spec.hand_size == TRICKS and _every_trick(spec, position, first):
+                level_points, tricks = ALL_POINTS, TRICKS
+        return DoubleDummyOutcome(level_points, tricks, True)
+    if taken == 0 and _no_trick(spec, position, first):
+        return DoubleDummyOutcome(position.points, 0, False)
+    reaches = _at_least(spec, position, first, SCHNEIDER_LOSS + 1)
+    return DoubleDummyOutcome(WIN_POINTS - 1 if reaches else SCHNEIDER_LOSS, max(1, taken), False)
+
+
+def _check_points_without_trick(position: Position, taken: int) -> None:
     if taken == 0 and position.points > SCHNEIDER_LOSS * 2:
         raise ModelError(
             f"declarer_points: {position.points} card points without a trick (declarer_tricks "
             "= 0) is no game of Skat: before its first trick a declarer holds only the "
             "discard's or the Skat's points, 22 at most"
         )
+
+
+def _outcome_from_points(
+    spec: Endgame, owner: Mapping[Card, str], first: Card | None
+) -> DoubleDummyOutcome:
+    """:func:`deal_outcome` from the full-window search on points."""
+    value = solve_deal(spec, owner, first)
+    taken = spec.declarer_tricks
+    if spec.is_null:
+        return DoubleDummyOutcome(value.points, 0 if value.wins else max(1, taken), value.wins)
+    position = start_position(spec, owner)
+    _check_points_without_trick(position, taken)
     if position.finished:  # no trick left to play: the tricks are the spec's
         return DoubleDummyOutcome(value.points, taken, value.wins)
     remaining = sum(c.value for h in position.hands for c in h)

@@ -72,13 +72,26 @@ def exact_double_dummy(spec: Endgame, first: Card | None = None) -> DoubleDummyA
     return DoubleDummyAverage(p_win, points, deals, outcomes)
 
 
+def exact_levels(spec: Endgame, first: Card | None = None) -> dict[tuple[int, int, int], Fraction]:
+    """A declared game's double-dummy outcomes over every deal with their probabilities, the
+    points standing for their level (``deal_outcome(..., points=False)``): every score's
+    exact average, faster than :func:`exact_double_dummy`, without the expected points."""
+    outcomes: dict[tuple[int, int, int], Fraction] = {}
+    for owner, probability in weighted_deals(spec):
+        value = deal_outcome(spec, owner, first, points=False)
+        key = (value.points, value.tricks, deal_matadors(spec.declaration, owner))
+        outcomes[key] = outcomes.get(key, Fraction(0)) + probability
+    return outcomes
+
+
 def pimc_chunk(
-    spec: Endgame, first: Card | None, seed: int, chunk: tuple[int, int]
+    spec: Endgame, first: Card | None, seed: int, chunk: tuple[int, int], points: bool = True
 ) -> tuple[np.ndarray, ...]:
     """The double-dummy points and wins of chunk ``chunk = (index, deals)``'s sampled deals,
-    and in a declared game their tricks and matadors (:func:`deal_outcome`); module level, so
-    Dask can run it. Its deals are those every sampled method of ``seed`` draws for that
-    chunk (:func:`~qcards.skat.deal_sampling.deal_stream`)."""
+    and in a declared game their tricks and matadors (:func:`deal_outcome`; ``points`` false:
+    levels only, the points standing for them); module level, so Dask can run it. Its deals
+    are those every sampled method of ``seed`` draws for that chunk
+    (:func:`~qcards.skat.deal_sampling.deal_stream`)."""
     index, count = chunk
     owners = sample_owners(spec, deal_stream(seed, index), count, spec_receiver_table(spec))
     if spec.declaration is None:
@@ -87,7 +100,7 @@ def pimc_chunk(
             np.array([v.points for v in values], dtype=np.int64),
             np.array([v.wins for v in values], dtype=bool),
         )
-    outcomes = [deal_outcome(spec, owner, first) for owner in owners]
+    outcomes = [deal_outcome(spec, owner, first, points) for owner in owners]
     return (
         np.array([v.points for v in outcomes], dtype=np.int64),
         np.array([v.wins for v in outcomes], dtype=bool),
