@@ -32,6 +32,7 @@ import dataclasses
 import functools
 import itertools
 import math
+import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,7 +48,7 @@ from qcards.circuits.construction import Construction
 from qcards.circuits.task import as_task
 from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.execution.shots import sample_game
-from qcards.execution.sweeps import sweep
+from qcards.execution.sweeps import LOCAL, sweep
 from qcards.intervals import Z95
 from qcards.skat.cards import Card, Rules, Trump, rules_of
 from qcards.skat.deal_sampling import chunks, fresh_seed
@@ -406,9 +407,10 @@ def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
     each run without Dask inside; the same seed, so the same shots)."""
     if runner.adversarial and runner.shots is not None and specs:
         check_solving_time(
-            specs[0], None, runner.shots * len(specs), runner.force,
+            specs, None, runner.shots * len(specs), runner.force,
             f"solving {{count:,}} sampled deals ({runner.shots:,} for each of {len(specs)} plays)",
             "use fewer {shots}, or {force}", _level,
+            (os.cpu_count() or 1) if runner.scheduler == LOCAL else 1,
         )  # fmt: skip
     if runner.scheduler is None:
         return [runner.play(spec) for spec in specs]

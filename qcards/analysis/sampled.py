@@ -17,7 +17,7 @@ one seed (first cards, game types) differ by their play, not by their luck of th
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -135,21 +135,25 @@ double-dummy average's time."""
 
 
 def check_solving_time(
-    spec: Endgame, first: Card | None, deals: int, force: bool, what: str, advice: str,
-    solver: Callable = solve_deal,
+    spec: Endgame | Sequence[Endgame], first: Card | None, deals: int, force: bool, what: str,
+    advice: str, solver: Callable = solve_deal, workers: int = 1,
 ) -> float:  # fmt: skip
     """Refuse (unless ``force``) solving ``deals`` deals double dummy (by ``solver``, a
     function of the spec, a deal and the first card) when that is estimated to take longer
     than :data:`~qcards.execution.budget.TIME_BUDGET`: the measured time of a few random
-    deals, times ``deals``. ``what`` names the work (``{count}`` is the number of deals),
-    ``advice`` what to do instead. Returns the estimated seconds."""
+    deals, times ``deals``. Given several specs (the plays of a decision), the deals timed are
+    spread over them; ``workers`` solve them side by side. ``what`` names the work
+    (``{count}`` is the number of deals), ``advice`` what to do instead. Returns the
+    estimated seconds."""
+    specs = [spec] if isinstance(spec, Endgame) else list(spec)
+    timed = max(TIMING_DEALS, min(len(specs), 2 * TIMING_DEALS))
+    picks = [specs[i * len(specs) // timed] for i in range(timed)]
     rng = np.random.default_rng(0)
-    owners = sample_owners(spec, rng, TIMING_DEALS + 1)
-    solver(spec, owners[0], first)  # compiles on the first call in a process
+    solver(picks[0], sample_owners(picks[0], rng, 1)[0], first)  # compiles on a first call
     start = time.perf_counter()
-    for owner in owners[1:]:
-        solver(spec, owner, first)
-    per_deal = (time.perf_counter() - start) / TIMING_DEALS
+    for pick in picks:
+        solver(pick, sample_owners(pick, rng, 1)[0], first)
+    per_deal = (time.perf_counter() - start) / timed / workers
     seconds = per_deal * deals
     if seconds > TIME_BUDGET and not force:
         fits = max(1, int(TIME_BUDGET / max(per_deal, 1e-9)))
