@@ -1,6 +1,7 @@
 """Scoring and the declarer's decisions (issue 38's targets).
 
-Run ``python benchmarks/bench_scoring.py [--repeat 3] [--quick] [--skip-decisions] [--out FILE]``.
+Run ``python benchmarks/bench_scoring.py [--repeat 3] [--quick] [--skip-decisions] [--out FILE]``,
+or ``--pimc-only`` for part 4 alone (written to ``benchmarks/results/scoring-pimc.md``).
 
 1. ``qcards score`` on 10,000 records (the XSkat fixture's games written as record files,
    cycled), as a user runs it: a fresh ``qcards`` process. The baseline, timed in the same run,
@@ -16,6 +17,13 @@ Run ``python benchmarks/bench_scoring.py [--repeat 3] [--quick] [--skip-decision
    ``qcards/specs/decisions/twelve-cards.toml`` and ``bid`` on the ten of ``full-game.toml``
    (8 Skats), each here (one process) and on a local Dask cluster of one worker per core (start-up
    included). One run each (minutes); targets: at most 5 minutes on 2 cores.
+
+4. The decisions under double-dummy play (PIMC): first the time of one deal's double-dummy
+   level (``deal_outcome(..., points=False)``, what the decisions solve) against the full
+   search on points with the trick searches (``points=True``, the baseline), on the same
+   sampled deals (five a play) of every sixth twelve-card play, each deal solved from an empty
+   table; then ``declare`` with 20 deals a play and ``bid`` with 40 (4 Skats, 10 deals a
+   pick-up play), on a local Dask cluster. One run each.
 
 Times are medians of ``--repeat`` runs where a run takes seconds; the load average is printed
 with each table. The tables are printed and written to ``benchmarks/results/scoring.md``.
@@ -207,13 +215,95 @@ def bench_decisions(shots: int, skats: int) -> list[str]:
     ]
 
 
+def bench_pimc(deals_per_play: int, declare_deals: int, bid_deals: int, skats: int) -> list[str]:
+    from qcards.analysis.decisions import _read, twelve_card_specs
+    from qcards.skat import double_dummy
+
+    twelve = (REPO / "qcards/specs/decisions/twelve-cards.toml").read_text()
+    full = (REPO / "qcards/specs/full-game.toml").read_text()
+    specs = [s for *_, s in twelve_card_specs(_read(twelve, "twelve-cards"), "twelve-cards")]
+    rng = np.random.default_rng(5)
+    by_kind: dict[str, tuple[list[float], list[float]]] = {}
+    double_dummy.deal_outcome(specs[0], sample_owners(specs[0], rng, 1)[0])  # compile
+    for spec in specs[::6]:
+        for owner in sample_owners(spec, rng, deals_per_play):
+            times = []
+            for points in (True, False):
+                double_dummy._LOCAL.workspace = None  # an empty table for each
+                start = time.perf_counter()
+                double_dummy.deal_outcome(spec, owner, None, points)
+                times.append(time.perf_counter() - start)
+            full_list, level_list = by_kind.setdefault(spec.trump.value, ([], []))
+            full_list.append(times[0])
+            level_list.append(times[1])
+    rows = []
+    for kind, (f, lv) in by_kind.items():
+        rows.append(
+            f"| {kind} | {len(f)} | {statistics.median(f) * 1e3:.1f} | {np.mean(f) * 1e3:.1f} | "
+            f"{statistics.median(lv) * 1e3:.1f} | {np.mean(lv) * 1e3:.1f} | "
+            f"{np.mean(f) / np.mean(lv):.1f} |"
+        )
+    all_full = [x for f, _ in by_kind.values() for x in f]
+    all_level = [x for _, lv in by_kind.values() for x in lv]
+    rows.append(
+        f"| all | {len(all_full)} | {statistics.median(all_full) * 1e3:.1f} | "
+        f"{np.mean(all_full) * 1e3:.1f} | {statistics.median(all_level) * 1e3:.1f} | "
+        f"{np.mean(all_level) * 1e3:.1f} | {np.mean(all_full) / np.mean(all_level):.1f} |"
+    )
+    print(*rows, sep="\n", flush=True)
+    runner = Runner(shots=declare_deals, seed=1, scheduler="local", model="adversarial")
+    start = time.perf_counter()
+    d = declare_twelve(twelve, "twelve-cards", runner=runner)
+    declare_seconds = time.perf_counter() - start
+    best, ci = d.best, d.best.figures.seeger_fabian_ci
+    runner = Runner(shots=bid_deals, seed=1, scheduler="local", force=True, model="adversarial")
+    start = time.perf_counter()
+    b = bid(full, "full-game", runner, skats=skats)
+    bid_seconds = time.perf_counter() - start
+    hand, pci = b.options[0], b.pick_up.seeger_fabian_ci
+    return [
+        f"### Double-dummy decisions (PIMC) ({load()} at the end)",
+        "",
+        "One deal's double-dummy outcome after the pick-up (ms; each from an empty table):",
+        "",
+        "| kind of game | deals | full search median | mean | levels median | mean | "
+        "ratio of means |",
+        "|---|---|---|---|---|---|---|",
+        *rows,
+        "",
+        "| decision | deals a play | seconds | best (expected Seeger-Fabian, 95% interval) |",
+        "|---|---|---|---|",
+        f"| declare, 12 cards ({d.plays} plays), Dask local | {declare_deals} | "
+        f"{declare_seconds:.0f} | {best.name} putting away {' '.join(map(str, best.discard))}: "
+        f"{best.figures.expected_seeger_fabian:.1f} [{ci[0]:.1f}, {ci[1]:.1f}] |",
+        f"| bid, 10 cards ({skats} Skats), Dask local | {bid_deals} (Hand), "
+        f"{max(2, bid_deals // skats)} (pick-up) | {bid_seconds:.0f} | {b.recommendation}, "
+        f"max bid {b.max_bid}; pick up {b.pick_up.expected_seeger_fabian:.1f} "
+        f"[{pci[0]:.1f}, {pci[1]:.1f}], best Hand {hand.name} "
+        f"{hand.figures.expected_seeger_fabian:.1f} |",
+        "",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="a smoke run, not for figures")
     parser.add_argument("--skip-decisions", action="store_true")
     parser.add_argument("--out", default=str(HERE / "results" / "scoring.md"))
+    parser.add_argument("--pimc-only", action="store_true", help="part 4 alone")
     args = parser.parse_args()
+    pimc_sizes = (1, 4, 8, 2) if args.quick else (5, 20, 40, 4)
+    if args.pimc_only:
+        head = f"# Double-dummy decisions\n\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, " + (
+            f"{platform.machine()}, {os.cpu_count()} cores; "
+            "`python benchmarks/bench_scoring.py --pimc-only`.\n"
+        )
+        text = head + "\n" + "\n".join(bench_pimc(*pimc_sizes))
+        print(text)
+        if not args.quick:
+            (HERE / "results" / "scoring-pimc.md").write_text(text + "\n")
+        return
     records = 200 if args.quick else 10_000
     out = [
         "# Scoring and the decisions",
@@ -227,6 +317,7 @@ def main() -> None:
     out += bench_payoff(2000 if args.quick else 20_000, 200 if args.quick else 2000, args.repeat)
     if not args.skip_decisions:
         out += bench_decisions(50 if args.quick else 2000, 2 if args.quick else 8)
+        out += bench_pimc(*pimc_sizes)
     text = "\n".join(out)
     print(text)
     if not args.quick:
