@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import tomllib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -194,6 +195,20 @@ def read_text(
     except UnicodeDecodeError as exc:
         raise error(f"{where}: not UTF-8 text (byte {exc.start})") from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def parse_toml(text: str, source: str, error: type[QcardsError]) -> dict[str, Any]:
+    """TOML text as a table, or one ``error`` naming ``source`` and what went wrong: a syntax
+    error, nesting deeper than :mod:`tomllib` recurses, or a value Python cannot hold (an
+    integer of more than 4300 digits)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{source}: TOML syntax error: {exc}") from None
+    except RecursionError:  # tomllib recurses once per nesting level of arrays and tables
+        raise error(f"{source}: TOML nested too deeply to read") from None
+    except ValueError as exc:
+        raise error(f"{source}: TOML value cannot be read: {exc}") from None
 
 
 def json_fields(

@@ -130,6 +130,7 @@ def test_bid_equals_brute_force(model):
         }
         values.append(max(every_option(toml_text(picked), "picked", model=model).values()))
     assert decision.pick_up.seeger_fabian_exact == sum(values) / len(values)
+    assert decision.hand.key == decision.options[0].figures.key  # exact: the best Hand game
     best = max(decision.pick_up.seeger_fabian_exact, decision.options[0].figures.key)
     assert (decision.recommendation == "pick up") == (best == decision.pick_up.key)
     # the highest bid worth making: above 0 there, not at the next bid value
@@ -163,6 +164,11 @@ def test_sampled_bid_runs_on_drawn_skats():
     assert decision.skats == 3 and decision.method == "shots"
     low, high = decision.pick_up.seeger_fabian_ci
     assert low <= decision.pick_up.expected_seeger_fabian <= high
+    # the best Hand game is chosen on the even shots and valued on the odd ones
+    names = {o.name: o for o in decision.options}
+    assert decision.hand_choice in names and decision.hand.seeger_fabian_ci is not None
+    assert decision.to_json()["hand"]["game"] == decision.hand_choice
+    assert decision.hand.expected_seeger_fabian != names[decision.hand_choice].figures.key
 
 
 def test_mode_detection():

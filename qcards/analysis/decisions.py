@@ -33,7 +33,6 @@ import functools
 import itertools
 import math
 import os
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -49,6 +48,7 @@ from qcards.circuits.task import as_task
 from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.execution.shots import sample_game
 from qcards.execution.sweeps import LOCAL, sweep
+from qcards.files import parse_toml
 from qcards.intervals import Z95
 from qcards.skat.cards import Card, Rules, Trump, rules_of
 from qcards.skat.deal_sampling import chunks, fresh_seed
@@ -128,6 +128,8 @@ def _settled(declaration: Declaration, matadors: int, points: int, tricks: int):
 
 
 HALVES = (slice(0, None, 2), slice(1, None, 2))
+CHOOSE, VALUE = 0, 1
+"""The halves of :data:`HALVES` a sampled choice is made on and valued on."""
 """The even and the odd shots of a sampled play."""
 
 
@@ -260,10 +262,7 @@ def _declarations(trump: Trump, hand: bool, bid: int) -> list[tuple[str, Declara
 
 
 def _read(text: str, source: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:
-        raise SpecError(f"{source}: TOML cannot be read: {exc}") from None
+    return parse_toml(text, source, SpecError)
 
 
 def _variant(
@@ -494,16 +493,19 @@ class BidDecision:
     method: str
     seed: int | None
     skats: int
+    hand: Figures
+    hand_choice: str
 
     @property
     def recommendation(self) -> str:
-        best_hand = self.options[0].figures.key if self.options else -math.inf
-        return "pick up" if self.pick_up.key >= best_hand else "hand"
+        """Pick up or Hand, by the two choices' values (:attr:`hand`, :attr:`pick_up`)."""
+        return "pick up" if self.pick_up.key >= self.hand.key else "hand"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "recommendation": self.recommendation,
             "max_bid": self.max_bid,
+            "hand": {**self.hand.to_json(), "game": self.hand_choice},
             "pick_up": {**self.pick_up.to_json(), "skats": self.skats},
             "options": [o.to_json() for o in self.options],
             "best_seeger_fabian_by_bid": {str(b): v for b, v in self.bid_values.items()},
@@ -583,6 +585,17 @@ def bid(
             for name, d in _declarations(trump, True, at)
         ]
 
+    select, value = (None, None) if runner.shots is None else (CHOOSE, VALUE)
+
+    def hand_value(at: int) -> tuple[Figures, str]:
+        """The best Hand option, chosen on one half of the shots and valued on the other
+        (sampled), as the pick-up's choice is: the best of many estimates on the same shots
+        would lean high."""
+        candidates = [(n, d, p) for t, p in hand_plays for n, d in _declarations(t, True, at)]
+        name, d, play = max(candidates, key=lambda c: c[2].figures(c[1], select).key)
+        figures = play.figures(d, value)
+        return figures, Option(name, True, d.announced, (), figures).name
+
     def pick_up_value(at: int) -> tuple[Figures, list[dict[str, Any]]]:
         chosen_values, detail = [], []
         for skat, plays in skat_plays:
@@ -591,7 +604,6 @@ def bid(
                 for trump, discard, _eq, play in plays
                 for name, d in _declarations(trump, False, at)
             ]
-            select, value = (None, None) if runner.shots is None else (0, 1)
             name, d, discard, play = max(candidates, key=lambda c: c[3].figures(c[1], select).key)
             f = play.figures(d, value)
             chosen_values.append(f)
@@ -602,19 +614,19 @@ def bid(
 
     options = _rank(hand_options(18))
     pick_up, detail = pick_up_value(18)
+    hand_figures, hand_choice = hand_value(18)
     # the best choice's value falls as the bid rises (a higher bid only turns won games into
     # overbid ones): the highest bid worth making is the last one above 0
     by_bid: dict[int, float] = {}
     max_bid = None
     for at in BID_VALUES:
-        hand_best = max(o.figures.key for o in hand_options(at))
-        value = max(hand_best, pick_up_value(at)[0].key)
-        by_bid[at] = float(value)
-        if not value > 0:
+        worth = max(hand_value(at)[0].key, pick_up_value(at)[0].key)
+        by_bid[at] = float(worth)
+        if not worth > 0:
             break
         max_bid = at
     return BidDecision(options, pick_up, tuple(detail), max_bid, by_bid, runner.method,
-                       runner.seed, len(chosen))  # fmt: skip
+                       runner.seed, len(chosen), hand_figures, hand_choice)  # fmt: skip
 
 
 def _average(values: Sequence[Figures], exact: bool) -> Figures:

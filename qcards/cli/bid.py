@@ -33,15 +33,20 @@ def run(args) -> int:
         print_json(result.to_json())
         return 0
     print_options(result.options)
-    pick = result.pick_up
-    note = (
-        ""
-        if pick.seeger_fabian_ci is None
-        else "95% [{:.1f}, {:.1f}]".format(*pick.seeger_fabian_ci)
+
+    def interval(figures) -> str:
+        ci = figures.seeger_fabian_ci
+        return "" if ci is None else " 95% [{:.1f}, {:.1f}]".format(*ci)
+
+    hand, pick = result.hand, result.pick_up
+    sampled = " (chosen on half the shots, valued on the other)" if hand.seeger_fabian_ci else ""
+    print(
+        f"\nHand, best game ({result.hand_choice}): {hand.expected_seeger_fabian:.2f} "
+        f"Seeger-Fabian points{sampled}{interval(hand)}"
     )
     print(
-        f"\npick up the Skat: {pick.expected_seeger_fabian:.2f} Seeger-Fabian points "
-        f"({result.skats} Skats) {note}".rstrip()
+        f"pick up the Skat: {pick.expected_seeger_fabian:.2f} Seeger-Fabian points "
+        f"({result.skats} Skats){interval(pick)}"
     )
     shown = "pass" if result.max_bid is None else str(result.max_bid)
     print(f"recommendation: {result.recommendation}; bid up to {shown}")

@@ -26,14 +26,13 @@ of ``[play]``: its number and the card).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from qcards.errors import GameRecordError
-from qcards.files import read_text
+from qcards.files import parse_toml, read_text
 from qcards.skat.cards import Card, CardError, Rules, Trump, points, rules_of
 from qcards.skat.scoring import (
     TRICKS,
@@ -164,13 +163,7 @@ def load_record(path: str | Path) -> GameRecord:
 
 def parse_record(text: str, source: str = "<record>") -> GameRecord:
     """Parse and validate record text (TOML)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise GameRecordError(f"{source}: TOML syntax error: {exc}") from None
-    except (RecursionError, ValueError) as exc:
-        raise GameRecordError(f"{source}: TOML cannot be read: {exc}") from None
-    return record_from_dict(data, source)
+    return record_from_dict(parse_toml(text, source, GameRecordError), source)
 
 
 def record_from_dict(data: Mapping[str, Any], source: str = "<record>") -> GameRecord:

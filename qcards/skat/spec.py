@@ -34,14 +34,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from qcards.errors import SpecError
-from qcards.files import read_text
+from qcards.files import parse_toml, read_text
 from qcards.skat.cards import Card, CardError, Rules, Trump, points, rules_of
 from qcards.skat.declaration import SpecDeclaration, discard_points, parse_declaration
 from qcards.skat.prior import Prior, parse_prior
@@ -215,15 +214,7 @@ def load_spec(path: str | Path) -> Endgame:
 
 def parse_spec(text: str, source: str = "<spec>") -> Endgame:
     """Parse and validate spec text (TOML)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{source}: TOML syntax error: {exc}") from None
-    except RecursionError:  # tomllib recurses once per nesting level of arrays and tables
-        raise SpecError(f"{source}: TOML nested too deeply to read") from None
-    except ValueError as exc:  # e.g. an integer literal longer than Python converts (4300 digits)
-        raise SpecError(f"{source}: TOML value cannot be read: {exc}") from None
-    return spec_from_dict(data, source)
+    return spec_from_dict(parse_toml(text, source, SpecError), source)
 
 
 def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
