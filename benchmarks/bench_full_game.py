@@ -109,7 +109,8 @@ def loads() -> str:
 def monte_carlo(spec: Endgame, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The plain-Python baseline: ``games`` of the random-play model
     (:func:`qcards.skat.monte_carlo.playouts`), the declarer's points and wins."""
-    return playouts(spec, games, seed)
+    points, wins, *_ = playouts(spec, games, seed)
+    return points, wins
 
 
 def p_text(wins: np.ndarray) -> str:

@@ -41,7 +41,9 @@ from typing import Any
 import numpy as np
 
 from qcards.analysis.evaluate import DOUBLE_DUMMY_METHOD as DOUBLE_DUMMY
+from qcards.analysis.evaluate import MONTE_CARLO_METHOD as MONTE_CARLO
 from qcards.analysis.evaluate import PIMC_METHOD as PIMC
+from qcards.analysis.evaluate import is_policy_model
 from qcards.analysis.sampled import check_solving_time
 from qcards.circuits.construction import Construction
 from qcards.circuits.task import as_task
@@ -53,9 +55,11 @@ from qcards.intervals import Z95
 from qcards.skat.cards import Card, Rules, Trump, rules_of
 from qcards.skat.deal_sampling import chunks, fresh_seed
 from qcards.skat.double_dummy import deal_outcome
+from qcards.skat.monte_carlo import playouts
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.pimc import PIMC_CHUNK, exact_levels, pimc_chunk
-from qcards.skat.referee import MODELS, num_deals
+from qcards.skat.play_models import PlayModel, get_model
+from qcards.skat.referee import num_deals
 from qcards.skat.scoring import BID_VALUES, TRICKS, Declaration, settle
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
@@ -188,13 +192,30 @@ class Runner:
         return self.model == ADVERSARIAL
 
     @property
+    def policy_model(self) -> PlayModel | None:
+        """The play model when it is played by its policy on the classical side."""
+        model = get_model(self.model)
+        return model if is_policy_model(model) else None
+
+    @property
     def method(self) -> str:
         """The method the decision reports."""
         if self.adversarial:
             return DOUBLE_DUMMY if self.shots is None else PIMC
+        if self.policy_model is not None:
+            return "classical" if self.shots is None else MONTE_CARLO
         return "classical" if self.shots is None else "shots"
 
     def play(self, spec: Endgame) -> Play:
+        policy_model = self.policy_model
+        if policy_model is not None and self.shots is None:  # exact: the model's weights
+            dist = outcome_distribution(spec, None, policy_model.policy)
+            return Play(spec, tuple(dist), tuple(dist.values()))
+        if policy_model is not None:
+            points, _wins, tricks, matadors = playouts(
+                spec, self.shots, self.seed, policy_model.policy
+            )
+            return Play.sampled(spec, np.stack([points, tricks, matadors]))
         # the adversarial model: levels only (every score depends on the play through them)
         if self.adversarial and self.shots is None:
             advice = "give {shots} to sample deals, or {force}"
@@ -664,12 +685,19 @@ def runner_for(
     ``auto`` with them). Adversarial: every deal solved double dummy (``double-dummy``,
     ``classical`` or ``auto`` without shots), or ``shots`` sampled deals (``pimc``, or ``auto``
     with them). Other methods are refused, never replaced."""
-    if model not in MODELS:
-        raise ModelError(f"unknown {{model}} {model!r} (expected {' | '.join(MODELS)})",
-                         parameters=("model",))  # fmt: skip
-    exact, sampled = (
-        ((DOUBLE_DUMMY, "classical"), PIMC) if model == ADVERSARIAL else (("classical",), "shots")
-    )
+    play_model = get_model(model)
+    if is_policy_model(play_model):
+        if not play_model.exact and shots is None:
+            raise ModelError(
+                f"the {model} model's weights are floats, so its decisions are sampled: give "
+                "{shots} (games a play)",
+                parameters=("shots",),
+            )
+        exact, sampled = ("classical",), MONTE_CARLO
+    elif model == ADVERSARIAL:
+        exact, sampled = (DOUBLE_DUMMY, "classical"), PIMC
+    else:
+        exact, sampled = ("classical",), "shots"
     if method not in ("auto", *exact, sampled):
         raise ModelError(
             f"a decision under {model} play answers from {' or '.join(exact)} (exact) or "

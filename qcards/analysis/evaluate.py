@@ -8,6 +8,7 @@ outcomes are decoded into card locations (:mod:`qcards.circuits.decode`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -25,6 +26,7 @@ from qcards.analysis.scores import (
     exact_figures,
     objective_value,
     pair_outcomes,
+    sample_values,
     sampled_figures,
     snapshot_outcomes,
 )
@@ -44,8 +46,11 @@ from qcards.progress import duration
 from qcards.skat import fast_referee
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import fresh_seed
-from qcards.skat.objectives import check_objective
-from qcards.skat.referee import MODELS, Evaluation, estimate_paths, num_deals
+from qcards.skat.monte_carlo import playouts
+from qcards.skat.objectives import check_objective, expectation, scored_objectives
+from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.play_models import PlayModel, get_model
+from qcards.skat.referee import Evaluation, estimate_paths, num_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
 
@@ -62,6 +67,11 @@ when ``shots`` are given."""
 
 DOUBLE_DUMMY_METHOD = "double-dummy"
 """The adversarial model's exact value from the double-dummy solver on every deal."""
+
+MONTE_CARLO_METHOD = "monte-carlo"
+"""Games played card by card by a play model's policy on sampled deals
+(:func:`qcards.skat.monte_carlo.playouts`): what ``shots`` run for a model the circuits do not
+prepare (:mod:`qcards.skat.play_models`)."""
 
 METHODS = (*EXACT_BACKENDS, SAMPLING_METHOD, SHOTS_METHOD, "classical", DOUBLE_DUMMY_METHOD, "auto")
 """How :func:`evaluate` computes: an exact target of :mod:`qcards.execution.backends`,
@@ -161,10 +171,20 @@ def resolve_method(method: str, model: str, shots: int | None = None) -> str:
         raise ParameterError(
             "method", f"unknown method {method!r} (expected {' | '.join(METHODS)})"
         )
-    if model not in MODELS:
-        raise ModelError(f"unknown model {model!r} (expected {' | '.join(MODELS)})")
+    play_model = get_model(model)
     if shots is not None:
         check_shots(shots)
+    if is_policy_model(play_model):
+        if method not in ("auto", "classical") or (shots is not None and method != "auto"):
+            raise ModelError(
+                f"the {play_model.name} model is computed by the referee (exact) or, with "
+                "{shots}, by games played on sampled deals; the circuits superpose uniformly "
+                f"random play (policy-weighted card-play gates are not built yet), so {{method}} "
+                f"{method} cannot compute it: use {{method}} classical, or auto with or without "
+                "{shots}",
+                parameters=("method", "shots"),
+            )
+        return "classical" if shots is None else MONTE_CARLO_METHOD
     if method == DOUBLE_DUMMY_METHOD and model != "adversarial":
         raise ModelError(
             "{method} double-dummy solves every deal with perfect play by every seat, the "
@@ -292,6 +312,8 @@ def evaluate(
     task = as_task(game, first, construction)
     spec, first, construction = task.spec, task.first, task.construction
     used = resolve_method(method, model, shots)
+    if is_policy_model(get_model(model)):
+        return _policy_report(task, get_model(model), used, shots, seed)
     if spec.num_tricks == 0:
         return _game_over(spec, model, method, shots)
     reason = None
@@ -360,6 +382,52 @@ def evaluate(
         method_reason=reason,
         scores=distribution_figures(spec, first, snapshot_outcomes(spec, dist)),
     )
+
+
+def is_policy_model(play_model: PlayModel) -> bool:
+    """A model played by its policy on the classical side only (not minimax, and not the
+    uniform play the circuits prepare)."""
+    return not play_model.minimax and not play_model.circuits
+
+
+def _policy_report(
+    task: GameTask, play_model: PlayModel, used: str, shots: int | None, seed: int | None
+) -> EvaluationReport:
+    """A policy model's figures: the referee's exact outcome distribution under the model's
+    weights (Fractions when they are rational), or ``shots`` games played by the policy on
+    sampled deals (95% intervals)."""
+    spec, first = task.spec, task.first
+    num_qubits = task.construction.layout(spec, False).num_qubits
+    if used == MONTE_CARLO_METHOD:
+        seed = fresh_seed(seed)
+        start = time.perf_counter()
+        points, wins, tricks, matadors = playouts(spec, shots, seed, play_model.policy, first)
+        samples = Samples(wins, points, seed, time.perf_counter() - start,
+                          sample_values(spec, points, tricks, matadors))  # fmt: skip
+        return EvaluationReport(
+            samples.p_win, None, samples.expected_points, play_model.name, used, num_deals(spec),
+            num_qubits, shots, task.construction, samples,
+            scores=sampled_figures(spec, samples.scores),
+            method_reason=f"the {play_model.name} model: games played by its policy on "
+            "sampled deals",
+        )  # fmt: skip
+    dist = outcome_distribution(spec, first, play_model.policy)
+    p_win = sum(q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t))
+    points = sum(q * p for (p, _t, _m), q in dist.items())
+    if spec.declaration is None:
+        scores = None
+    elif play_model.exact:
+        scores = exact_figures(spec, first, dist)
+    else:
+        values = {o.report: float(expectation(spec, o, dist)) for o in scored_objectives(spec)}
+        scores = ScoreFigures(values)
+    return EvaluationReport(
+        float(p_win), Fraction(p_win) if play_model.exact else None, float(points),
+        play_model.name, "classical", num_deals(spec), num_qubits, None, task.construction,
+        method_reason=f"the {play_model.name} model: the referee's search over every play, "
+        f"weighted by its policy ({'exact' if play_model.exact else 'floats'})",
+        scores=scores,
+    )  # fmt: skip
 
 
 def _game_over(spec: Endgame, model: str, method: str, shots: int | None) -> EvaluationReport:
@@ -528,7 +596,7 @@ def recommend(
         raise ModelError(f"the declarer {spec.declarer} has no known cards to choose from")
     used = resolve_method(method, model, shots)
     options = {"model": model, "method": method, "construction": construction}
-    if used in (SHOTS_METHOD, PIMC_METHOD):
+    if used in (SHOTS_METHOD, PIMC_METHOD, MONTE_CARLO_METHOD):
         seed = fresh_seed(seed)
         reports = [
             evaluate(
@@ -542,7 +610,7 @@ def recommend(
                 _objective_rank(item[1], goal.report) or (-item[1].p_win, -item[1].expected_points)
             ),
         )
-    if method == "auto":
+    if method == "auto" and not is_policy_model(get_model(model)):
         used = choose_exact(spec, None, model).method
     if used not in (DOUBLE_DUMMY_METHOD, "classical"):  # the referee checks its own time
         check_work(spec, None, force, "recommending a first card", 1)

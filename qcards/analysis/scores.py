@@ -70,14 +70,14 @@ def exact_scores(
 def exact_figures(
     spec: Endgame,
     first: Card | None,
-    adversarial: Mapping[tuple[int, int, int], Fraction] | None = None,
+    outcomes: Mapping[tuple[int, int, int], Fraction] | None = None,
 ) -> ScoreFigures | None:
     """The exact figures (``None`` without a declaration): the referee's under random play,
-    or those of the adversarial model's double-dummy ``outcomes``
-    (:func:`qcards.skat.pimc.exact_double_dummy`) when given."""
+    or those of exact ``outcomes`` when given (the adversarial model's double-dummy ones,
+    :func:`qcards.skat.pimc.exact_double_dummy`, or a rational play model's)."""
     if spec.declaration is None:
         return None
-    exact = referee_scores(spec, first) if adversarial is None else exact_scores(spec, adversarial)
+    exact = referee_scores(spec, first) if outcomes is None else exact_scores(spec, outcomes)
     return ScoreFigures({k: float(v) for k, v in exact.items()}, exact)
 
 

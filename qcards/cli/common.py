@@ -19,9 +19,19 @@ from qcards.errors import SpecError
 from qcards.estimation.algorithms import algorithm_names
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.backends import backend_names
+from qcards.skat import play_models
 from qcards.skat.cards import Card, CardError
-from qcards.skat.referee import MODELS
 from qcards.skat.spec import Endgame, load_spec
+
+
+def _model_help() -> str:
+    return "how the players play: " + "; ".join(
+        f"{m.name}, {m.description}" for m in play_models.registry().values()
+    )
+
+
+MODEL_HELP = _model_help()
+"""``--model``'s help: every registered play model with its description."""
 
 
 def spec_argument(parser, many: bool = False) -> None:
@@ -142,7 +152,9 @@ def evaluation_arguments(parser, method_help: str, history: bool = True) -> None
     """The options of the commands that evaluate an endgame (``evaluate``, ``recommend``,
     ``declare``): the model, the method, shots, the history (``history``), the construction,
     Dask, ``--force`` and ``--json``."""
-    parser.add_argument("--model", choices=MODELS, default="random", help="how the players play")
+    parser.add_argument(
+        "--model", choices=play_models.model_names(), default="random", help=MODEL_HELP
+    )
     parser.add_argument("--method", choices=METHODS, default="auto", help=method_help)
     shots_arguments(parser)
     if history:
@@ -171,15 +183,18 @@ def objective_argument(parser, default: str | None = "win", note: str = "") -> N
 def decision_arguments(parser) -> None:
     """The options of the decisions (``declare`` with twelve cards, ``bid``): the model, the
     method, shots, the construction, Dask, ``--force`` and ``--json``."""
-    parser.add_argument("--model", choices=MODELS, default="random", help="how the players play")
+    parser.add_argument(
+        "--model", choices=play_models.model_names(), default="random", help=MODEL_HELP
+    )
     parser.add_argument(
         "--method",
-        choices=("auto", "classical", "shots", "double-dummy", "pimc"),
+        choices=("auto", "classical", "shots", "double-dummy", "pimc", "monte-carlo"),
         default="auto",
         help="random play: classical, the referee's exact outcomes, or shots, the circuit's "
         "shots (give --shots); adversarial: double-dummy (or classical), every deal solved, or "
-        "pimc, --shots sampled deals solved; auto: the sampled method when --shots is given, "
-        "else the exact one",
+        "pimc, --shots sampled deals solved; heuristic and softmax: classical, the referee "
+        "weighted by the model, or monte-carlo, --shots games played by it; auto: the sampled "
+        "method when --shots is given, else the exact one",
     )
     shots_arguments(parser)
     construction_argument(parser)

@@ -12,9 +12,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from qcards.intervals import wilson
+from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import sample_owners, spec_receiver_table
+from qcards.skat.declaration import deal_matadors, skat_of
+from qcards.skat.play_models import Policy, seat_view
 from qcards.skat.spec import Endgame
-from qcards.skat.stages import skat_points
+from qcards.skat.stages import check_first, skat_points
 
 
 @dataclass(frozen=True)
@@ -34,22 +37,40 @@ class MonteCarloResult:
         return wilson(self.wins, self.samples)
 
 
-def play_random_game(spec: Endgame, owner: dict, rng: np.random.Generator) -> tuple[int, int]:
+def play_random_game(
+    spec: Endgame,
+    owner: dict,
+    rng: np.random.Generator,
+    policy: Policy | None = None,
+    first: Card | None = None,
+) -> tuple[int, int]:
     """One game from the deal ``owner`` (card -> player or Skat) with uniformly random legal
-    cards: the declarer's final points and tricks."""
+    cards, or cards drawn from ``policy`` (a play model's, :mod:`qcards.skat.play_models`),
+    the declarer's first card ``first`` when given: the declarer's final points and tricks."""
     rules = spec.rules
     players = spec.players
     n = len(players)
     hands = [[c for c, p in owner.items() if p == player] for player in players]
+    cards = frozenset(spec.cards)
+    skat = frozenset(skat_of(owner))
     points = spec.declarer_points + skat_points(owner)
     tricks = spec.declarer_tricks
     leader = first_leader = players.index(spec.leader)
     while any(hands):
-        trick = []
+        trick: list = []
+        at_start = tuple(frozenset(h) for h in hands)
         for offset in range(n):
             hand = hands[(leader + offset) % n]
-            legal = rules.legal_cards(hand, trick[0] if trick else None)
-            card = legal[int(rng.integers(len(legal)))]
+            if first is not None:
+                card, first = first, None
+            elif policy is None:
+                legal = rules.legal_cards(hand, trick[0] if trick else None)
+                card = legal[int(rng.integers(len(legal)))]
+            else:
+                weights = policy(seat_view(rules, cards, at_start, leader, tuple(trick), skat))
+                options = list(weights)
+                p = np.array([float(weights[c]) for c in options])
+                card = options[int(rng.choice(len(options), p=p / p.sum()))]
             hand.remove(card)
             trick.append(card)
         winner = (leader + rules.trick_winner(trick)) % n
@@ -60,20 +81,33 @@ def play_random_game(spec: Endgame, owner: dict, rng: np.random.Generator) -> tu
     return points, tricks
 
 
-def playouts(spec: Endgame, samples: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """``samples`` random games of ``spec``: the declarer's final points, and whether it won."""
+def playouts(
+    spec: Endgame,
+    samples: int,
+    seed: int = 0,
+    policy: Policy | None = None,
+    first: Card | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``samples`` games of ``spec``, random or by ``policy`` (``first``: the declarer's first
+    card): the declarer's final points, whether it won, its tricks and a declared game's
+    matadors (0 without a declaration)."""
+    if first is not None:
+        check_first(spec, first)
     rng = np.random.default_rng(seed)
     table = spec_receiver_table(spec)
     points = np.empty(samples, dtype=np.int64)
+    tricks = np.empty(samples, dtype=np.int64)
+    matadors = np.zeros(samples, dtype=np.int64)
     wins = np.empty(samples, dtype=bool)
     for i, owner in enumerate(sample_owners(spec, rng, samples, table)):
-        points[i], tricks = play_random_game(spec, owner, rng)
-        wins[i] = spec.declarer_wins(int(points[i]), tricks)
-    return points, wins
+        points[i], tricks[i] = play_random_game(spec, owner, rng, policy, first)
+        wins[i] = spec.declarer_wins(int(points[i]), int(tricks[i]))
+        matadors[i] = deal_matadors(spec.declaration, owner)
+    return points, wins, tricks, matadors
 
 
 def monte_carlo(spec: Endgame, samples: int, seed: int = 0) -> MonteCarloResult:
     """p_win and the mean declarer points of ``spec`` under random play, from ``samples``
     games."""
-    points, wins = playouts(spec, samples, seed)
+    points, wins, *_ = playouts(spec, samples, seed)
     return MonteCarloResult(samples, int(wins.sum()), float(points.mean()))

@@ -22,7 +22,8 @@ from functools import cache
 
 from qcards.errors import ResourceError
 from qcards.skat.cards import Card
-from qcards.skat.declaration import deal_matadors
+from qcards.skat.declaration import deal_matadors, skat_of
+from qcards.skat.play_models import Policy, seat_view
 from qcards.skat.referee import estimate_paths, num_deals, weighted_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
@@ -35,9 +36,13 @@ MAX_PATHS = 5e6
 beyond, the memoized search would run for minutes in Python."""
 
 
-def outcome_distribution(spec: Endgame, first: Card | None = None) -> dict[Outcome, Fraction]:
+def outcome_distribution(
+    spec: Endgame, first: Card | None = None, policy: Policy | None = None
+) -> dict[Outcome, Fraction]:
     """The exact distribution of the outcome under random play (the paper's circuits' model),
-    deals weighted by the spec's prior; ``first`` fixes the declarer's first card.
+    or under ``policy`` (a play model's, :mod:`qcards.skat.play_models`: Fractions stay exact,
+    floats make the probabilities floats), deals weighted by the spec's prior; ``first`` fixes
+    the declarer's first card.
 
     Raises:
         ResourceError: the game has more than :data:`MAX_PATHS` play paths (estimated).
@@ -60,35 +65,46 @@ def outcome_distribution(spec: Endgame, first: Card | None = None) -> dict[Outco
     declared = spec.declaration
     out: dict[Outcome, Fraction] = {}
 
-    def ways(hands, leader, played):
+    cards = frozenset(spec.cards)
+
+    def ways(hands, leader, played, skat):
         """Every way the trick begun with ``played`` can be completed, with its probability."""
         if len(played) == n:
             yield played, Fraction(1)
             return
-        seat = (leader + len(played)) % n
-        legal = rules.legal_cards(hands[seat], played[0] if played else None)
-        for card in legal:
-            for cards, q in ways(hands, leader, (*played, card)):
-                yield cards, q / len(legal)
+        if policy is None:
+            legal = rules.legal_cards(
+                hands[(leader + len(played)) % n], played[0] if played else None
+            )
+            weights = {c: Fraction(1, len(legal)) for c in legal}
+        else:
+            weights = policy(seat_view(rules, cards, hands, leader, played, skat))
+        for card, weight in weights.items():
+            if not weight:
+                continue
+            for done, q in ways(hands, leader, (*played, card), skat):
+                yield done, q * weight
 
-    def spread(hands, leader, played) -> dict[tuple[int, int], Fraction]:
+    def spread(hands, leader, played, skat) -> dict[tuple[int, int], Fraction]:
         """Distribution of the (points, tricks) the declarer takes from the trick begun with
         ``played`` to the end."""
         dist: dict[tuple[int, int], Fraction] = {}
-        for cards, probability in ways(hands, leader, played):
-            winner = (leader + rules.trick_winner(cards)) % n
-            left = tuple(h - {cards[(seat - leader) % n]} for seat, h in enumerate(hands))
-            gain = (sum(c.value for c in cards), 1) if winner == declarer else (0, 0)
-            for (p, t), q in rest(left, winner if spec.winner_leads else leader).items():
+        for done, probability in ways(hands, leader, played, skat):
+            winner = (leader + rules.trick_winner(done)) % n
+            left = tuple(h - {done[(seat - leader) % n]} for seat, h in enumerate(hands))
+            gain = (sum(c.value for c in done), 1) if winner == declarer else (0, 0)
+            for (p, t), q in rest(left, winner if spec.winner_leads else leader, skat).items():
                 key = (p + gain[0], t + gain[1])
                 dist[key] = dist.get(key, Fraction(0)) + probability * q
         return dist
 
     @cache
-    def rest(hands: tuple[frozenset[Card], ...], leader: int) -> dict[tuple[int, int], Fraction]:
+    def rest(
+        hands: tuple[frozenset[Card], ...], leader: int, skat: frozenset[Card]
+    ) -> dict[tuple[int, int], Fraction]:
         if not hands[leader]:
             return {(0, 0): Fraction(1)}
-        return spread(hands, leader, ())
+        return spread(hands, leader, (), skat)
 
     start_leader = players.index(spec.leader)
     opening = () if first is None else (first,)
@@ -96,7 +112,10 @@ def outcome_distribution(spec: Endgame, first: Card | None = None) -> dict[Outco
         hands = tuple(frozenset(c for c, p in owner.items() if p == who) for who in players)
         base_points = spec.declarer_points + skat_points(owner)
         matadors = deal_matadors(declared, owner)
-        for (p, t), q in spread(hands, start_leader, opening).items():
+        # a policy may read what the seats cannot see, the Skat among it: positions are
+        # shared across deals only when no policy is given
+        skat = frozenset() if policy is None else frozenset(skat_of(owner))
+        for (p, t), q in spread(hands, start_leader, opening, skat).items():
             key = (base_points + p, spec.declarer_tricks + t, matadors)
             out[key] = out.get(key, Fraction(0)) + deal_probability * q
     return dict(sorted(out.items()))
