@@ -1,0 +1,171 @@
+"""The variational fit the paper proposes (Sec. X.1): card-play weights fitted to play better.
+
+The paper's outlook replaces the uniform amplitudes 1/sqrt(k) of each card-play gate by
+parameters CP_k^n(c_1, ..., c_k), fitted variationally "to a more realistic assignment of
+weights". Here the weights come from the softmax family of :mod:`qcards.skat.play_models`
+(pi_theta(card | view), one theta per role), and one role's theta is fitted to its payoff, the
+other role's held fixed; the roles alternate (fictitious play), and every round reports how
+the declarer's value moved.
+
+The payoff is an objective of :mod:`qcards.skat.objectives` (the win, the list score or the
+Seeger-Fabian points): the declarer maximises its expectation, the defenders minimise it (the
+game is zero-sum between the two sides for these objectives). On endgames the expectation is
+the referee's, exact for the policy (:func:`~qcards.skat.outcomes.outcome_distribution`); with
+``shots`` it is the mean of that many games played by the policy on sampled deals, every
+evaluation on the same seed (common random numbers), so the optimiser sees a smooth function.
+The optimisers are qiskit-algorithms' (COBYLA, SPSA, Nelder-Mead).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from qcards.errors import ParameterError
+from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.monte_carlo import playouts
+from qcards.skat.objectives import check_objective, expectation, per_sample
+from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.play_models import DEFAULT_THETA, FEATURES, softmax_policy
+from qcards.skat.spec import Endgame
+
+ROLES = ("declarer", "defender")
+OPTIMIZERS = ("cobyla", "spsa", "nelder-mead")
+
+Theta = Mapping[str, Mapping[str, float]]
+
+
+@dataclass(frozen=True)
+class FitRound:
+    """One role's fit: the declarer's value before and after, the role's new parameters and
+    how many evaluations the optimiser made."""
+
+    role: str
+    before: float
+    after: float
+    theta: Mapping[str, float]
+    evaluations: int
+    seconds: float
+
+    def to_json(self) -> dict:
+        return {"role": self.role, "before": self.before, "after": self.after,
+                "theta": dict(self.theta), "evaluations": self.evaluations,
+                "seconds": self.seconds}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FitResult:
+    """The rounds of a fit and the parameters it ends with."""
+
+    objective: str
+    method: str
+    start: float
+    rounds: tuple[FitRound, ...]
+    theta: Theta
+    seed: int | None
+
+    def to_json(self) -> dict:
+        return {
+            "objective": self.objective,
+            "method": self.method,
+            "start": self.start,
+            "rounds": [r.to_json() for r in self.rounds],
+            "theta": {role: dict(w) for role, w in self.theta.items()},
+            "seed": self.seed,
+        }
+
+
+def declarer_value(
+    spec: Endgame, theta: Theta, objective: str = "win", shots: int | None = None,
+    seed: int = 0,
+) -> float:  # fmt: skip
+    """The declarer's expected ``objective`` when both roles play the softmax policy of
+    ``theta``: exact (the referee) or the mean of ``shots`` games on ``seed``'s deals."""
+    goal = check_objective(spec, objective)
+    policy = softmax_policy(theta)
+    if shots is None:
+        return float(expectation(spec, goal, outcome_distribution(spec, None, policy)))
+    points, _wins, tricks, matadors = playouts(spec, shots, seed, policy)
+    return float(per_sample(spec, goal, points, tricks, matadors).mean())
+
+
+def _optimizer(name: str, maxiter: int):
+    # qiskit-algorithms' optimisers (imported here: they load scipy)
+    from qiskit_algorithms.optimizers import COBYLA, NELDER_MEAD, SPSA
+
+    if name == "cobyla":
+        return COBYLA(maxiter=maxiter)
+    if name == "spsa":
+        return SPSA(maxiter=maxiter)
+    if name == "nelder-mead":
+        return NELDER_MEAD(maxiter=maxiter)
+    raise ParameterError("optimizer", f"unknown optimizer {name!r} (expected "
+                         f"{' | '.join(OPTIMIZERS)})")  # fmt: skip
+
+
+def fit(
+    spec: Endgame,
+    objective: str = "win",
+    rounds: int = 2,
+    optimizer: str = "cobyla",
+    maxiter: int = 40,
+    shots: int | None = None,
+    seed: int | None = None,
+    start: Theta | None = None,
+) -> FitResult:
+    """Fit the softmax policy's parameters role by role: ``rounds`` rounds, each fitting the
+    declarer's theta (maximising its expected ``objective``) and then the defenders' (minimising
+    it), each by ``optimizer`` with at most ``maxiter`` iterations, from ``start`` (default
+    :data:`~qcards.skat.play_models.DEFAULT_THETA`).
+
+    Raises:
+        ParameterError: an unknown optimizer, or ``rounds``/``maxiter`` below 1.
+        ModelError: an objective the spec cannot score (a score without a declaration).
+    """
+    if rounds < 1:
+        raise ParameterError("rounds", "{rounds} must be at least 1")
+    if maxiter < 1:
+        raise ParameterError("maxiter", "{maxiter} must be at least 1")
+    if optimizer == "cobyla" and maxiter < len(FEATURES) + 2:
+        raise ParameterError(
+            "maxiter",
+            f"COBYLA needs {{maxiter}} of at least {len(FEATURES) + 2} (the parameters plus two)",
+        )
+    check_objective(spec, objective)
+    _optimizer(optimizer, maxiter)  # refuse an unknown name before any work
+    seed = fresh_seed(seed) if shots is not None else None
+    theta = {role: dict((start or DEFAULT_THETA).get(role, {})) for role in ROLES}
+
+    def value(current: Theta) -> float:
+        return declarer_value(spec, current, objective, shots, seed or 0)
+
+    start_value = value(theta)
+    current = start_value
+    done: list[FitRound] = []
+    for _ in range(rounds):
+        for role in ROLES:
+            sign = -1.0 if role == "declarer" else 1.0  # the optimisers minimise
+
+            def loss(x: np.ndarray, role: str = role, sign: float = sign) -> float:
+                trial = {**theta, role: dict(zip(FEATURES, map(float, x), strict=True))}
+                return sign * value(trial)
+
+            x0 = np.array([theta[role].get(f, 0.0) for f in FEATURES])
+            begin = time.perf_counter()
+            result = _optimizer(optimizer, maxiter).minimize(loss, x0)
+            candidate = dict(zip(FEATURES, map(float, result.x), strict=True))
+            after = value({**theta, role: candidate})
+            # keep the new parameters only when they serve the role (an optimiser may end on
+            # a worse point than it started from)
+            if sign * after <= sign * current:
+                theta[role] = candidate
+            else:
+                after = current
+            done.append(FitRound(role, current, after, dict(theta[role]), int(result.nfev),
+                                 time.perf_counter() - begin))  # fmt: skip
+            current = after
+    method = "classical" if shots is None else "monte-carlo"
+    return FitResult(objective, method, start_value, tuple(done), theta, seed)

@@ -1,0 +1,67 @@
+"""The variational fit of the softmax play model (issue 39 item 3): each role's fit serves it,
+the values it reports are the referee's for the parameters it returns, zero parameters start
+from random play, sampled fits repeat with their seed, and bad options are refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from qcards.analysis.evaluate import evaluate
+from qcards.analysis.fit import declarer_value, fit
+from qcards.cli import main
+from qcards.errors import ModelError, ParameterError
+from qcards.skat.spec import parse_spec
+
+from conftest import TEST_SPECS, spec_text
+
+SPEC = parse_spec(spec_text("skat-two-tricks"))
+ZERO = {"declarer": {}, "defender": {}}
+
+
+def test_each_fit_serves_its_role_and_reports_the_referees_value():
+    result = fit(SPEC, rounds=2, maxiter=15)
+    assert [r.role for r in result.rounds] == ["declarer", "defender"] * 2
+    for r in result.rounds:
+        if r.role == "declarer":
+            assert r.after >= r.before - 1e-12
+        else:
+            assert r.after <= r.before + 1e-12
+    for a, b in zip(result.rounds, result.rounds[1:], strict=False):
+        assert b.before == a.after
+    assert result.rounds[-1].after == pytest.approx(declarer_value(SPEC, result.theta), abs=1e-12)
+
+
+def test_zero_parameters_are_random_play():
+    exact = evaluate(SPEC, method="classical").p_win_exact
+    assert declarer_value(SPEC, ZERO) == pytest.approx(float(exact), abs=1e-12)
+    assert fit(SPEC, rounds=1, maxiter=7, start=ZERO).start == pytest.approx(float(exact))
+
+
+def test_sampled_fit_repeats_with_its_seed():
+    one = fit(SPEC, rounds=1, maxiter=7, shots=200, seed=4)
+    two = fit(SPEC, rounds=1, maxiter=7, shots=200, seed=4)
+    assert one.method == "monte-carlo" and one.theta == two.theta
+    assert [(r.before, r.after) for r in one.rounds] == [(r.before, r.after) for r in two.rounds]
+
+
+def test_refusals():
+    with pytest.raises(ParameterError, match="unknown optimizer 'adam'"):
+        fit(SPEC, optimizer="adam")
+    with pytest.raises(ParameterError, match="rounds"):
+        fit(SPEC, rounds=0)
+    with pytest.raises(ParameterError, match="COBYLA needs maxiter of at least 7"):
+        fit(SPEC, maxiter=3)
+    with pytest.raises(ModelError, match="scores a declared game"):
+        fit(SPEC, objective="score")
+
+
+def test_cli(capsys):
+    spec = str(TEST_SPECS / "skat-two-tricks.toml")
+    assert main(["fit", spec, "--rounds", "1", "--maxiter", "7", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["role"] for r in data["rounds"]] == ["declarer", "defender"]
+    assert set(data["theta"]) == {"declarer", "defender"}
+    assert main(["fit", spec, "--shots", "0"]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
