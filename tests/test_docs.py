@@ -299,7 +299,7 @@ def test_tutorials_index_lists_every_notebook():
     """docs/tutorials/ links every notebook of notebooks/ and its index lists each in the table
     and in the table of contents."""
     index = (ROOT / "docs" / "tutorials" / "index.md").read_text(encoding="utf-8")
-    assert len(NOTEBOOKS) == 8
+    assert len(NOTEBOOKS) == 9
     for notebook in NOTEBOOKS:
         link = ROOT / "docs" / "tutorials" / notebook.name
         assert link.resolve() == notebook.resolve(), f"docs/tutorials/{notebook.name}"
