@@ -209,7 +209,10 @@ class Runner:
     def play(self, spec: Endgame) -> Play:
         policy_model = self.policy_model
         if policy_model is not None and self.shots is None:  # exact: the model's weights
-            dist = outcome_distribution(spec, None, policy_model.policy)
+            if policy_model.solver is not None:
+                dist = policy_model.solver(spec, None)
+            else:
+                dist = outcome_distribution(spec, None, policy_model.policy)
             return Play(spec, tuple(dist), tuple(dist.values()))
         if policy_model is not None:
             points, _wins, tricks, matadors = playouts(
@@ -687,6 +690,11 @@ def runner_for(
     with them). Other methods are refused, never replaced."""
     play_model = get_model(model)
     if is_policy_model(play_model):
+        if play_model.solver is not None and shots is not None:
+            raise ModelError(
+                f"the {model} model is solved exactly on small endgames only: leave out {{shots}}",
+                parameters=("shots",),
+            )
         if not play_model.exact and shots is None:
             raise ModelError(
                 f"the {model} model's weights are floats, so its decisions are sampled: give "

@@ -398,6 +398,12 @@ def _policy_report(
     sampled deals (95% intervals)."""
     spec, first = task.spec, task.first
     num_qubits = task.construction.layout(spec, False).num_qubits
+    if play_model.solver is not None and used == MONTE_CARLO_METHOD:
+        raise ModelError(
+            f"the {play_model.name} model is solved exactly on small endgames only: leave out "
+            "{shots}",
+            parameters=("shots",),
+        )
     if used == MONTE_CARLO_METHOD:
         seed = fresh_seed(seed)
         start = time.perf_counter()
@@ -411,7 +417,10 @@ def _policy_report(
             method_reason=f"the {play_model.name} model: games played by its policy on "
             "sampled deals",
         )  # fmt: skip
-    dist = outcome_distribution(spec, first, play_model.policy)
+    if play_model.solver is not None:
+        dist = play_model.solver(spec, first)
+    else:
+        dist = outcome_distribution(spec, first, play_model.policy)
     p_win = sum(q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t))
     points = sum(q * p for (p, _t, _m), q in dist.items())
     if spec.declaration is None:
@@ -425,7 +434,8 @@ def _policy_report(
         float(p_win), Fraction(p_win) if play_model.exact else None, float(points),
         play_model.name, "classical", num_deals(spec), num_qubits, None, task.construction,
         method_reason=f"the {play_model.name} model: the referee's search over every play, "
-        f"weighted by its policy ({'exact' if play_model.exact else 'floats'})",
+        + ("with the model's strategy (exact)" if play_model.solver is not None else
+           f"weighted by its policy ({'exact' if play_model.exact else 'floats'})"),
         scores=scores,
     )  # fmt: skip
 

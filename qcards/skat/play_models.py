@@ -13,6 +13,9 @@ plays minimax: :mod:`qcards.skat.double_dummy`). Built in:
 ``heuristic``
     a rule-based player written from Skat's playing conventions (:func:`heuristic`; each rule
     is tested on a position in ``tests/test_play_models.py``).
+``best-response``
+    the declarer's exact best response to random defenders from what it sees
+    (:mod:`qcards.skat.best_response`; small endgames).
 ``softmax``
     the parameterised family pi_theta(card | features) = softmax(theta_role . phi(card)) of
     :func:`softmax_policy`, here with hand-set parameters (:data:`DEFAULT_THETA`); theta = 0
@@ -136,9 +139,12 @@ class PlayModel:
         name: what ``--model`` calls it.
         description: one line for the help and the docs.
         policy: the distribution over the legal cards of a seat's view (``None``: minimax, the
-            adversarial model).
+            adversarial model, or a ``solver``).
         exact: the policy's weights are Fractions, so the referee's numbers are exact.
         circuits: the game circuits prepare this model (the uniform card-play gates).
+        solver: instead of a policy, a function of the spec and the declarer's first card
+            (or ``None``) that returns the exact outcome distribution of the model's play (a
+            strategy that looks ahead, as the best response).
     """
 
     name: str
@@ -146,10 +152,11 @@ class PlayModel:
     policy: Policy | None = field(default=None, compare=False)
     exact: bool = True
     circuits: bool = False
+    solver: Callable | None = field(default=None, compare=False)
 
     @property
     def minimax(self) -> bool:
-        return self.policy is None
+        return self.policy is None and self.solver is None
 
 
 # ----------------------------------------------------------------------------- policies
@@ -265,9 +272,9 @@ def _null_choice(view: SeatView, legal) -> list[Card]:
 
 
 FEATURES = ("points", "strength", "trump", "wins_now", "friend_winning_points")
-"""The features phi(card) of :func:`softmax_policy`: the card's points (/11), its strength in
-its suit (0 to 1), whether it is a trump, whether it takes the trick now, and its points when
-the mover's side wins the trick so far (smearing)."""
+"""The features phi(card) of :func:`softmax_policy`: the card's points (/11), its rank among
+the live cards of its suit (0 to 1), whether it is a trump, whether it takes the trick now,
+and its points when the mover's side wins the trick so far (smearing)."""
 
 DEFAULT_THETA = {
     "declarer": {"points": -0.5, "strength": 0.5, "trump": 0.5, "wins_now": 1.0,
@@ -282,13 +289,16 @@ def features(view: SeatView, card: Card) -> dict[str, float]:
     """phi(card) for the mover (:data:`FEATURES`)."""
     rules = view.rules
     suit = rules.effective_suit(card)
-    same = [rules.strength(c) for c in (*view.hand, *view.out) if rules.effective_suit(c) == suit]
-    low, high = min(same), max(same)
+    # strength as a rank among the live cards of the suit, so that it depends only on the
+    # order of the cards still in play (renaming a card no live card separates from another
+    # changes nothing: the decisions' equivalent-card pruning stays exact)
+    same = [c for c in (*view.hand, *view.out) if rules.effective_suit(c) == suit]
+    below = sum(rules.strength(c) < rules.strength(card) for c in same)
     won = view.winning()
     friend_winning = won is not None and view.friend(won[0])
     return {
         "points": card.value / 11,
-        "strength": (rules.strength(card) - low) / (high - low) if high > low else 1.0,
+        "strength": below / (len(same) - 1) if len(same) > 1 else 1.0,
         "trump": float(rules.is_trump(card)),
         "wins_now": float(view.wins_now(card)),
         "friend_winning_points": card.value / 11 if friend_winning else 0.0,
@@ -322,6 +332,15 @@ def softmax_policy(theta: Mapping[str, Mapping[str, float]]) -> Policy:
 
 # ----------------------------------------------------------------------------- registry
 
+
+def _best_response_outcomes(spec, first):
+    """The outcomes of the declarer's best response (maximising its win) to random defenders
+    (:mod:`qcards.skat.best_response`, imported here: it builds on this module)."""
+    from qcards.skat.best_response import best_response
+
+    return best_response(spec, "win", first).outcomes
+
+
 BUILT_IN: dict[str, PlayModel] = {
     m.name: m
     for m in (
@@ -331,6 +350,8 @@ BUILT_IN: dict[str, PlayModel] = {
         PlayModel("heuristic", "a rule-based player from Skat's playing conventions", heuristic),
         PlayModel("softmax", "softmax over card features with hand-set parameters per role",
                   softmax_policy(DEFAULT_THETA), exact=False),
+        PlayModel("best-response", "the declarer's best response, from what it sees, to "
+                  "random defenders (exact, small endgames)", solver=_best_response_outcomes),
     )
 }  # fmt: skip
 

@@ -1,0 +1,126 @@
+"""The declarer who cannot see the cards (issue 39 item 4, exact part): its best response to
+random defenders against independent computations: with one deal it is the plain expectimax;
+the clairvoyant declarer is the per-deal expectimax averaged; with one decision it is the best
+card's average; it is never below random play nor above the clairvoyant declarer, and the gap
+(what seeing the cards is worth) is measured on the test specs."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from qcards.analysis.evaluate import evaluate
+from qcards.errors import ModelError
+from qcards.skat.best_response import best_response, first_cards
+from qcards.skat.cards import Trump
+from qcards.skat.referee import weighted_deals
+from qcards.skat.spec import parse_spec
+
+from conftest import generated_specs, random_spec, spec_text
+
+CASES = generated_specs()[::2]
+
+
+def expectimax(spec, owner) -> Fraction:
+    """The declarer's win chance on one open deal: it maximises, the others play at random."""
+    rules = spec.rules
+    n = len(spec.players)
+
+    def walk(hands, leader, trick, points, tricks):
+        if not any(hands) and not trick:
+            return Fraction(int(spec.declarer_wins(points, spec.declarer_tricks + tricks)))
+        seat = (leader + len(trick)) % n
+        legal = rules.legal_cards(hands[seat], trick[0] if trick else None)
+        values = []
+        for card in legal:
+            rest = tuple(h - {card} if i == seat else h for i, h in enumerate(hands))
+            done = (*trick, card)
+            if len(done) < n:
+                values.append(walk(rest, leader, done, points, tricks))
+                continue
+            winner = (leader + rules.trick_winner(done)) % n
+            gain = sum(c.value for c in done) if winner == 0 else 0
+            nxt = winner if spec.winner_leads else spec.players.index(spec.leader)
+            values.append(walk(rest, nxt, (), points + gain, tricks + (winner == 0)))
+        return max(values) if seat == 0 else sum(values, Fraction(0)) / len(values)
+
+    hands = tuple(frozenset(c for c, p in owner.items() if p == who) for who in spec.players)
+    base = spec.declarer_points + sum(c.value for c, p in owner.items() if p == "skat")
+    return walk(hands, spec.players.index(spec.leader), (), base, 0)
+
+
+@pytest.mark.parametrize("params", CASES, ids=str)
+def test_between_random_play_and_the_clairvoyant_declarer(params):
+    spec = random_spec(*params)
+    br = best_response(spec)
+    clairvoyant = sum((q * expectimax(spec, o) for o, q in weighted_deals(spec)), Fraction(0))
+    assert br.clairvoyant == clairvoyant
+    assert evaluate(spec, method="classical").p_win_exact <= br.value <= clairvoyant
+    assert sum(br.outcomes.values()) == 1
+    assert br.value == sum(q for (p, t, _m), q in br.outcomes.items() if spec.declarer_wins(p, t))
+
+
+OPEN = """
+players = ["A", "B", "C"]
+trump = "clubs"
+leader = "A"
+declarer_points = 30
+[hands]
+A = ["CJ", "SA", "H7"]
+B = ["C7", "S10", "HA"]
+C = ["SK", "S9", "H10"]
+"""
+
+
+def test_one_deal_is_the_expectimax():
+    spec = parse_spec(OPEN)
+    ((owner, _),) = weighted_deals(spec)
+    br = best_response(spec)
+    assert br.value == br.clairvoyant == expectimax(spec, owner)
+    assert 0 < br.value < 1
+
+
+def test_one_decision_is_the_best_cards_average():
+    # two tricks the declarer leads: its second card is forced, so its only decision is the
+    # first card, taken without seeing the deal: the best response is the best card's average
+    checked = 0
+    for params in generated_specs():
+        spec = random_spec(*params)
+        if spec.num_tricks != 2 or spec.leader != spec.declarer or not spec.hands["A"]:
+            continue
+        best = max(evaluate(spec, c, method="classical").p_win_exact for c in spec.hands["A"])
+        assert best_response(spec).value == best
+        checked += 1
+    assert checked >= 3
+
+
+FUSION = (15, 3, 3, Trump.CLUBS, True, True)
+"""A three-trick endgame where seeing the cards changes the declarer's best play."""
+
+
+def test_strategy_fusion_is_measured():
+    spec = random_spec(*FUSION, max_qubits=400)
+    br = best_response(spec)
+    clairvoyant = sum((q * expectimax(spec, o) for o, q in weighted_deals(spec)), Fraction(0))
+    assert br.clairvoyant == clairvoyant > br.value  # 0.483 against 0.378
+    assert br.value > evaluate(spec, method="classical").p_win_exact
+
+
+def test_evaluate_and_refusals():
+    spec = parse_spec(spec_text("skat-two-tricks"))
+    report = evaluate(spec, model="best-response")
+    assert report.p_win_exact == best_response(spec).value and report.method == "classical"
+    with pytest.raises(ModelError, match="solved exactly on small endgames only"):
+        evaluate(spec, model="best-response", shots=100)
+
+
+def test_pimcs_first_card_is_never_better_than_the_best_response():
+    for params in CASES[:8]:
+        spec = random_spec(*params)
+        if spec.leader != spec.declarer or not spec.hands["A"]:
+            continue
+        rows = first_cards(spec)
+        pimc = max(rows, key=lambda r: r.clairvoyant)
+        assert pimc.value <= rows[0].value == best_response(spec).value
+        assert all(r.clairvoyant >= r.value for r in rows)
