@@ -2,15 +2,17 @@
 
 ``pip install qcards`` gives the Skat library, the referees and Aer; the extras add the rest:
 
-========  ==============================================  =====================================
-extra     packages                                        for
-========  ==============================================  =====================================
-ddsim     mqt.ddsim                                       the ``ddsim`` backend (decision diagrams)
-ibm       qiskit-ibm-runtime                              ``ibm:`` hardware, ``fake:`` devices
-dask      dask[distributed]                               ``--dask`` sweeps
-estimate  qdk                                             ``--fault-tolerant`` (resource estimator)
-all       all of the above
-========  ==============================================  =====================================
+==========  ==================  ==============================================
+extra       packages            for
+==========  ==================  ==============================================
+ddsim       mqt.ddsim           the ``ddsim`` backend (decision diagrams)
+ibm         qiskit-ibm-runtime  ``ibm:`` hardware, ``fake:`` devices
+dask        dask[distributed]   ``--dask`` sweeps
+mitigation  mthree, mitiq, ply  ``--mitigate readout`` and ``zne``
+estimate    qdk                 ``--fault-tolerant`` (resource estimator)
+openspiel   open_spiel          endgames as OpenSpiel games
+all         all of the above
+==========  ==================  ==============================================
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "dask": ("distributed",),
     "mitigation": ("mthree", "mitiq", "ply"),
     "estimate": ("qdk",),
+    "openspiel": ("pyspiel",),
 }
 """The modules each extra installs (checked by import name)."""
 

@@ -1,0 +1,206 @@
+"""Any endgame spec as an OpenSpiel game, so that OpenSpiel's algorithms (exact best response,
+CFR, ISMCTS, ...) run on Skat endgames.
+
+The game: a chance node deals the unknown cards (one outcome per deal of positive probability,
+with its probability, :func:`qcards.skat.referee.weighted_deals`), then the seats play their
+cards in turn by the spec's rules; an action is a card's index in
+:data:`~qcards.skat.cards.FULL_DECK`. A seat's information state is its hand as dealt and
+every card played (who played it): perfect recall of what it has seen. The returns are the
+declarer's objective (:mod:`qcards.skat.objectives`; the win by default) for the declarer, and
+its negative for each defender.
+
+OpenSpiel (``open_spiel`` on PyPI, the ``openspiel`` extra) is imported when a game is made.
+"""
+
+from __future__ import annotations
+
+from qcards.errors import ModelError
+from qcards.skat.cards import FULL_DECK, Card
+from qcards.skat.declaration import deal_matadors
+from qcards.skat.objectives import check_objective
+from qcards.skat.referee import weighted_deals
+from qcards.skat.spec import Endgame
+from qcards.skat.stages import skat_points
+
+_INDEX = {card: i for i, card in enumerate(FULL_DECK)}
+
+
+def _pyspiel():
+    try:
+        import pyspiel
+    except ImportError:  # pragma: no cover - the extra is installed in the tests
+        raise ModelError(
+            "OpenSpiel is not installed: pip install 'qcards[openspiel]' (open_spiel)"
+        ) from None
+    return pyspiel
+
+
+def openspiel_game(spec: Endgame, objective: str = "win"):
+    """The spec as a ``pyspiel.Game`` whose returns score ``objective`` for the declarer."""
+    pyspiel = _pyspiel()
+    goal = check_objective(spec, objective)
+    deals = [
+        (
+            tuple(frozenset(c for c, p in owner.items() if p == who) for who in spec.players),
+            float(probability),
+            spec.declarer_points + skat_points(owner),
+            deal_matadors(spec.declaration, owner),
+            dict(owner),
+        )
+        for owner, probability in weighted_deals(spec)
+    ]
+    n = len(spec.players)
+    bound = float(max(abs(goal.value(spec, p, t, d[3])) for p in range(121) for t in range(11)
+                      for d in deals[:1]) or 1)  # fmt: skip
+    game_type = pyspiel.GameType(
+        short_name="qcards_skat_endgame",
+        long_name="qcards Skat endgame",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=n,
+        min_num_players=n,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        provides_factored_observation_string=False,
+    )
+    game_info = pyspiel.GameInfo(
+        num_distinct_actions=len(FULL_DECK),
+        max_chance_outcomes=len(deals),
+        num_players=n,
+        min_utility=-bound * 4,
+        max_utility=bound * 4,
+        utility_sum=None,
+        max_game_length=n * spec.hand_size + 1,
+    )
+
+    class Game(pyspiel.Game):
+        def __init__(self):
+            super().__init__(game_type, game_info, {})
+
+        def new_initial_state(self):
+            return State(self)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            return Observer()
+
+    class State(pyspiel.State):
+        def __init__(self, game):
+            super().__init__(game)
+            self.deal = None
+            self.hands = None
+            self.plays: list[tuple[int, Card]] = []
+            self.trick: list[Card] = []
+            self.leader = spec.players.index(spec.leader)
+            self.points = 0
+            self.tricks = 0
+
+        def current_player(self):
+            if self.deal is None:
+                return pyspiel.PlayerId.CHANCE
+            if self.is_terminal():
+                return pyspiel.PlayerId.TERMINAL
+            return (self.leader + len(self.trick)) % n
+
+        def chance_outcomes(self):
+            return [(i, d[1]) for i, d in enumerate(deals)]
+
+        def _legal_actions(self, player):
+            led = self.trick[0] if self.trick else None
+            return sorted(_INDEX[c] for c in spec.rules.legal_cards(self.hands[player], led))
+
+        def _apply_action(self, action):
+            if self.deal is None:
+                self.deal = action
+                self.hands = list(deals[action][0])
+                return
+            seat = self.current_player()
+            card = FULL_DECK[action]
+            self.hands[seat] = self.hands[seat] - {card}
+            self.plays.append((seat, card))
+            self.trick.append(card)
+            if len(self.trick) == n:
+                winner = (self.leader + spec.rules.trick_winner(self.trick)) % n
+                if winner == 0:
+                    self.points += sum(c.value for c in self.trick)
+                    self.tricks += 1
+                self.leader = winner if spec.winner_leads else spec.players.index(spec.leader)
+                self.trick = []
+
+        def _action_to_string(self, player, action):
+            if player == pyspiel.PlayerId.CHANCE:
+                return f"deal {action}"
+            return f"{spec.players[player]}:{FULL_DECK[action]}"
+
+        def is_terminal(self):
+            return self.deal is not None and not any(self.hands) and not self.trick
+
+        def returns(self):
+            if not self.is_terminal():
+                return [0.0] * n
+            _hands, _p, base, matadors, _owner = deals[self.deal]
+            v = float(goal.value(spec, base + self.points, spec.declarer_tricks + self.tricks,
+                                 matadors))  # fmt: skip
+            return [v] + [-v] * (n - 1)
+
+        def deal_owner(self) -> dict:
+            """The deal, card -> receiver (the referee's form)."""
+            return deals[self.deal][4]
+
+        def __str__(self):
+            return " ".join(f"{spec.players[s]}:{c}" for s, c in self.plays)
+
+    class Observer:
+        """A seat's information state: its hand as dealt and every card played."""
+
+        def __init__(self):
+            import numpy as np
+
+            self.tensor = np.zeros(0, np.float32)
+            self.dict = {}
+
+        def set_from(self, state, player):
+            pass
+
+        def string_from(self, state, player):
+            if state.deal is None:
+                return f"p{player}"
+            dealt = deals[state.deal][0][player]
+            hand = " ".join(str(c) for c in spec.rules.sorted(dealt))
+            seen = " ".join(f"{spec.players[s]}:{c}" for s, c in state.plays)
+            return f"p{player} [{hand}] {seen}"
+
+    return Game()
+
+
+def openspiel_policy(game, spec: Endgame, policy):
+    """A play model's policy (:mod:`qcards.skat.play_models`) as an OpenSpiel policy of
+    ``game`` (:func:`openspiel_game`), for every seat: what OpenSpiel's best response and
+    evaluation algorithms take as the other players' strategies."""
+    from open_spiel.python import policy as os_policy
+
+    from qcards.skat.play_models import seat_view
+
+    cards = frozenset(spec.cards)
+    n = len(spec.players)
+
+    class Policy(os_policy.Policy):
+        def __init__(self):
+            super().__init__(game, list(range(n)))
+
+        def action_probabilities(self, state, player_id=None):
+            hands = list(state.hands)
+            for i, card in enumerate(state.trick):  # the trick's cards back: hands at its start
+                seat = (state.leader + i) % n
+                hands[seat] = hands[seat] | {card}
+            dealt = state.deal_owner()
+            skat = frozenset(c for c in cards if dealt.get(c) == "skat")
+            view = seat_view(spec.rules, cards, tuple(hands), state.leader, tuple(state.trick),
+                             skat)  # fmt: skip
+            return {_INDEX[c]: float(w) for c, w in policy(view).items()}
+
+    return Policy()

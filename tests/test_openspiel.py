@@ -1,0 +1,44 @@
+"""OpenSpiel interop (issue 39 item 6): endgame specs as OpenSpiel games. OpenSpiel's exact
+best response equals qcards' (random and heuristic opponents), and OpenSpiel's evaluation of
+a play model for every seat equals the referee's."""
+
+from __future__ import annotations
+
+import pytest
+from open_spiel.python.algorithms import best_response as os_best_response
+from open_spiel.python.algorithms.expected_game_score import policy_value
+
+from qcards.analysis.evaluate import evaluate
+from qcards.skat.best_response import best_response
+from qcards.skat.cards import Trump
+from qcards.skat.openspiel_game import openspiel_game, openspiel_policy
+from qcards.skat.play_models import heuristic, uniform
+
+from conftest import generated_specs, random_spec
+
+CASES = [p for p in generated_specs() if p[5]][::2] + [(15, 3, 3, Trump.CLUBS, True, True)]
+
+
+def spec_of(params):
+    return random_spec(*params, max_qubits=400)
+
+
+@pytest.mark.parametrize("params", CASES, ids=str)
+@pytest.mark.parametrize("others", [uniform, heuristic], ids=["random", "heuristic"])
+def test_openspiel_best_response_equals_qcards(params, others):
+    spec = spec_of(params)
+    game = openspiel_game(spec)
+    theirs = os_best_response.BestResponsePolicy(game, 0, openspiel_policy(game, spec, others))
+    value = theirs.value(game.new_initial_state())
+    assert value == pytest.approx(float(best_response(spec, others=others).value), abs=1e-9)
+
+
+@pytest.mark.parametrize("params", CASES[:4], ids=str)
+@pytest.mark.parametrize("model", ["random", "heuristic"])
+def test_openspiel_evaluation_equals_the_referee(params, model):
+    spec = spec_of(params)
+    game = openspiel_game(spec)
+    policy = openspiel_policy(game, spec, uniform if model == "random" else heuristic)
+    values = policy_value(game.new_initial_state(), [policy] * len(spec.players))
+    exact = evaluate(spec, model=model, method="classical").p_win
+    assert values[0] == pytest.approx(exact, abs=1e-9)
