@@ -50,13 +50,13 @@ class BestResponse:
         outcomes: the distribution of the outcomes (points, tricks, matadors) when the declarer
             plays it.
         clairvoyant: the expected objective of a declarer who sees each deal, against the same
-            opponents (at least :attr:`value`).
+            opponents (at least :attr:`value`; ``None`` when not asked for).
         nodes: the search's nodes.
     """
 
     value: Fraction | float
     outcomes: dict[Outcome, Fraction | float]
-    clairvoyant: Fraction | float
+    clairvoyant: Fraction | float | None
     nodes: int
 
 
@@ -74,9 +74,11 @@ def best_response(
     objective: str = "win",
     first: Card | None = None,
     others: Policy = uniform,
+    clairvoyant: bool = True,
 ) -> BestResponse:
     """The declarer's exact best response against ``others`` (the policy of every other seat),
-    maximising its expected ``objective``; ``first`` fixes its first card.
+    maximising its expected ``objective``; ``first`` fixes its first card; ``clairvoyant``:
+    also the clairvoyant declarer's value (a second search of the same size; else ``None``).
 
     Raises:
         ResourceError: more than :data:`MAX_DEALS` deals.
@@ -166,7 +168,7 @@ def best_response(
         raise ModelError("the spec has no deal")
     start = spec.players.index(spec.leader)
     value, dist = walk(deals, start, (), 0, 0, first, False)
-    seen, _ = walk(deals, start, (), 0, 0, first, True)
+    seen = walk(deals, start, (), 0, 0, first, True)[0] if clairvoyant else None
     return BestResponse(value, dict(sorted(dist.items())), seen, nodes)
 
 

@@ -338,7 +338,7 @@ def _best_response_outcomes(spec, first):
     (:mod:`qcards.skat.best_response`, imported here: it builds on this module)."""
     from qcards.skat.best_response import best_response
 
-    return best_response(spec, "win", first).outcomes
+    return best_response(spec, "win", first, clairvoyant=False).outcomes
 
 
 BUILT_IN: dict[str, PlayModel] = {
