@@ -30,8 +30,8 @@ from qcards.errors import ModelError, ResourceError
 from qcards.skat.cards import Card
 from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.objectives import check_objective
-from qcards.skat.play_models import Policy, seat_view, uniform
 from qcards.skat.referee import num_deals, weighted_deals
+from qcards.skat.seat_view import Policy, seat_view, uniform
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
 

@@ -15,7 +15,7 @@ from qcards.intervals import wilson
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import sample_owners, spec_receiver_table
 from qcards.skat.declaration import deal_matadors, skat_of
-from qcards.skat.play_models import Policy, seat_view
+from qcards.skat.seat_view import Policy, seat_view
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
 

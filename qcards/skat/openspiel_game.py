@@ -183,7 +183,7 @@ def openspiel_policy(game, spec: Endgame, policy):
     evaluation algorithms take as the other players' strategies."""
     from open_spiel.python import policy as os_policy
 
-    from qcards.skat.play_models import seat_view
+    from qcards.skat.seat_view import seat_view
 
     cards = frozenset(spec.cards)
     n = len(spec.players)

@@ -23,8 +23,8 @@ from functools import cache
 from qcards.errors import ResourceError
 from qcards.skat.cards import Card
 from qcards.skat.declaration import deal_matadors, skat_of
-from qcards.skat.play_models import Policy, seat_view
 from qcards.skat.referee import estimate_paths, num_deals, weighted_deals
+from qcards.skat.seat_view import Policy, seat_view
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
 

@@ -40,95 +40,11 @@ from fractions import Fraction
 from functools import cache
 
 from qcards.errors import ModelError
-from qcards.skat.cards import TRUMP, Card, Rules
+from qcards.skat.best_response import best_response
+from qcards.skat.cards import TRUMP, Card
+from qcards.skat.seat_view import Policy, SeatView, uniform
 
 ENTRY_POINT_GROUP = "qcards.play_models"
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """What the seat to move knows when it chooses a card.
-
-    Attributes:
-        rules: the game's rules.
-        seat: the seat to move (0 is the declarer).
-        players: the number of seats.
-        hand: the seat's cards.
-        trick: the cards of the current trick so far, in play order.
-        leader: the seat that led the current trick.
-        played: the cards of the finished tricks.
-        out: the cards the seat cannot see: the other hands and the Skat it does not know.
-    """
-
-    rules: Rules
-    seat: int
-    players: int
-    hand: frozenset[Card]
-    trick: tuple[Card, ...]
-    leader: int
-    played: frozenset[Card]
-    out: frozenset[Card]
-
-    @property
-    def legal(self) -> tuple[Card, ...]:
-        return self.rules.legal_cards(self.hand, self.trick[0] if self.trick else None)
-
-    @property
-    def declarer(self) -> bool:
-        return self.seat == 0
-
-    @property
-    def last(self) -> bool:
-        """Whether the seat plays the trick's last card."""
-        return len(self.trick) == self.players - 1
-
-    def winning(self) -> tuple[int, Card] | None:
-        """The seat and card that win the current trick so far (``None`` when leading)."""
-        if not self.trick:
-            return None
-        index = self.rules.trick_winner(self.trick)
-        return (self.leader + index) % self.players, self.trick[index]
-
-    def friend(self, seat: int) -> bool:
-        """Whether ``seat`` plays on the mover's side (the declarer alone, or the defenders)."""
-        return (seat == 0) == self.declarer
-
-    def wins_now(self, card: Card) -> bool:
-        """Whether ``card`` would take the trick from its current winner."""
-        won = self.winning()
-        if won is None:
-            return True
-        return self.rules.beats(card, won[1], self.rules.effective_suit(self.trick[0]))
-
-    def top(self, card: Card) -> bool:
-        """Whether no card the seat cannot see beats ``card`` in its own suit: led, it takes
-        the trick unless a player without the suit trumps it."""
-        return not self.rules.stronger(card, [c for c in self.out if self.rules.effective_suit(c)
-                                              == self.rules.effective_suit(card)])  # fmt: skip
-
-
-def seat_view(
-    rules: Rules,
-    cards: frozenset[Card],
-    hands: tuple[frozenset[Card], ...],
-    leader: int,
-    trick: tuple[Card, ...],
-    skat: frozenset[Card],
-) -> SeatView:
-    """The view of the seat to move, from a position of a deal: ``cards`` every card of the
-    game still in the hands, the tricks or the Skat; ``hands`` each seat's cards at the start
-    of the current trick (the trick's cards still among them); ``skat`` the Skat's cards,
-    which no seat sees."""
-    seat = (leader + len(trick)) % len(hands)
-    held = frozenset().union(*hands)
-    finished = cards - held - skat
-    hand = hands[seat]
-    return SeatView(rules, seat, len(hands), hand, trick, leader, finished,
-                    cards - hand - finished - frozenset(trick))  # fmt: skip
-
-
-Weights = Mapping[Card, Fraction | float]
-Policy = Callable[[SeatView], Weights]
 
 
 @dataclass(frozen=True)
@@ -160,12 +76,6 @@ class PlayModel:
 
 
 # ----------------------------------------------------------------------------- policies
-
-
-def uniform(view: SeatView) -> dict[Card, Fraction]:
-    """Every legal card with the same weight: the paper's CP_k^n (Eq. 9)."""
-    legal = view.legal
-    return {c: Fraction(1, len(legal)) for c in legal}
 
 
 def _evenly(cards) -> dict[Card, Fraction]:
@@ -335,9 +245,7 @@ def softmax_policy(theta: Mapping[str, Mapping[str, float]]) -> Policy:
 
 def _best_response_outcomes(spec, first):
     """The outcomes of the declarer's best response (maximising its win) to random defenders
-    (:mod:`qcards.skat.best_response`, imported here: it builds on this module)."""
-    from qcards.skat.best_response import best_response
-
+    (:mod:`qcards.skat.best_response`)."""
     return best_response(spec, "win", first, clairvoyant=False).outcomes
 
 
