@@ -124,12 +124,14 @@ def heuristic(view: SeatView) -> dict[Card, Fraction]:
       3. *lead through the declarer*: a defender with the declarer to play next leads low in
          a side suit, so that the partner sits behind the declarer;
       4. otherwise the lowest side-suit card (the lowest trump when only trumps are left).
+
     Following:
       5. *smear*: last to play on a trick the partner wins, add the most points (a side-suit
          card before a trump);
       6. *take it*: last to play, when a card wins the trick, the winner with the most points;
       7. *win for sure*: not last, a winning card no unseen card beats, the cheapest;
       8. *follow low*: otherwise the fewest points, the weakest, keeping a guarded ten.
+
     Null games: the declarer plays the highest card that stays under the trick's winner (or,
     leading, its lowest card); a defender ducks under a declarer's winning card, else plays
     its lowest card.
