@@ -69,7 +69,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -496,7 +496,11 @@ class DoubleDummyOutcome:
 
 
 def deal_outcome(
-    spec: Endgame, owner: Mapping[Card, str], first: Card | None = None, points: bool = True
+    spec: Endgame,
+    owner: Mapping[Card, str],
+    first: Card | None = None,
+    points: bool = True,
+    opening: Sequence[Card] = (),
 ) -> DoubleDummyOutcome:
     """The outcome whose ISkO score is the double-dummy value of a deal's score: every score
     of one kind of game (any announcement, bid or matadors; list score or Seeger-Fabian).
@@ -524,6 +528,9 @@ def deal_outcome(
             level (30, 60, 61, 90 or 120), the scores and the win are the same (for the ISkO
             target of 61 points; another target searches as ``True``), and a full deal after
             a pick-up is solved about six times faster.
+        opening: cards already on the table of the first trick, played in turn from the
+            leader (:func:`qcards.skat.history.moment`); ``first`` is then the card the next
+            seat, declarer or defender, must play.
 
     Raises:
         ModelError: as :func:`solve_deal`; or the declarer holds more than 60 card points
@@ -531,9 +538,12 @@ def deal_outcome(
     """
     taken = spec.declarer_tricks
     position = start_position(spec, owner)
+    for card in opening:
+        position = play(spec, position, card)
+    if not opening:
+        check_first(spec, first)
     if points or position.finished or spec.target != WIN_POINTS:
-        return _outcome_from_points(spec, owner, first)
-    check_first(spec, first)
+        return _outcome_from_points(spec, position, first)
     if spec.is_null:  # the win alone: the boolean search, no points
         wins = taken == 0 and not _probe(spec, position, first, 1, False, took=True)
         return DoubleDummyOutcome(position.points, 0 if wins else max(1, taken), wins)
@@ -562,18 +572,17 @@ def _check_points_without_trick(position: Position, taken: int) -> None:
 
 
 def _outcome_from_points(
-    spec: Endgame, owner: Mapping[Card, str], first: Card | None
+    spec: Endgame, position: Position, first: Card | None
 ) -> DoubleDummyOutcome:
     """:func:`deal_outcome` from the full-window search on points."""
-    value = solve_deal(spec, owner, first)
+    value = solve_position(spec, position, first)
     taken = spec.declarer_tricks
     if spec.is_null:
         return DoubleDummyOutcome(value.points, 0 if value.wins else max(1, taken), value.wins)
-    position = start_position(spec, owner)
     _check_points_without_trick(position, taken)
     if position.finished:  # no trick left to play: the tricks are the spec's
         return DoubleDummyOutcome(value.points, taken, value.wins)
-    remaining = sum(c.value for h in position.hands for c in h)
+    remaining = sum(c.value for h in (*position.hands, position.trick) for c in h)
     tricks = max(1, taken)
     if taken + spec.hand_size == TRICKS and value.points == position.points + remaining:
         if _every_trick(spec, position, first):

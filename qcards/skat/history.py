@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from qcards.errors import ModelError
@@ -54,24 +55,78 @@ def parse_history(text: str, spec: Endgame) -> tuple[tuple[str, Card], ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class Moment:
+    """Where a game stands after a history, as the seat to move sees it.
+
+    Attributes:
+        spec: the game from the start of the current trick: the completed tricks' cards
+            removed and their points and tricks credited, the current trick's leader, the cards
+            already played to the current trick still in their players' hands (an unknown one
+            moved into its player's known hand: the table has seen it), and the posterior over
+            the deal given every play of the history as its prior.
+        trick: the cards already played to the current trick, in play order (empty at a trick
+            boundary); every deal of ``spec`` replays them.
+    """
+
+    spec: Endgame
+    trick: tuple[tuple[str, Card], ...]
+
+    @property
+    def mover(self) -> str:
+        """The player whose turn it is."""
+        players = self.spec.players
+        return players[(players.index(self.spec.leader) + len(self.trick)) % len(players)]
+
+    @property
+    def opening(self) -> tuple[Card, ...]:
+        """The current trick's cards, as the forced opening plays of :attr:`spec`."""
+        return tuple(card for _, card in self.trick)
+
+    def legal_cards(self) -> tuple[Card, ...]:
+        """The mover's legal cards (:class:`ModelError` when its hand is not all known)."""
+        spec, mover = self.spec, self.mover
+        if spec.sizes.get(mover):
+            raise ModelError(
+                f"{OPTION}: advice for {mover}, whose turn it is, needs {mover}'s cards: the "
+                f"spec deals {spec.sizes[mover]} of them at random (list them under [hands])"
+            )
+        played = set(self.opening)
+        hand = [c for c in spec.hands[mover] if c not in played]
+        if not hand:
+            raise ModelError(f"{OPTION}: the game is over; {mover} has no card to play")
+        return spec.rules.legal_cards(hand, self.opening[0] if self.trick else None)
+
+
 def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> Endgame:
     """The rest of the game after ``history``, with the posterior over the deal as its prior.
 
     The history must follow the turn order from the spec's leader, play cards in play (each
     once), keep the rules (a known hand that could follow suit must), be possible for at least
     one deal under the spec's prior, and end at the end of a trick (an endgame spec starts at
-    a trick). Every violation is a :class:`ModelError` naming the play. The returned spec
-    writes its posterior as a ``[prior]`` table (:meth:`Endgame.to_toml`), likelihood included.
+    a trick; :func:`moment` takes any history). Every violation is a :class:`ModelError`
+    naming the play. The returned spec writes its posterior as a ``[prior]`` table
+    (:meth:`Endgame.to_toml`), likelihood included.
     """
-    if isinstance(history, str):
-        history = parse_history(history, spec)
-    history = tuple(history)
-    players, n, rules = spec.players, len(spec.players), spec.rules
+    history = _plays(spec, history)
+    n = len(spec.players)
     if len(history) % n:
         raise ModelError(
             f"{OPTION}: {len(history)} cards played; a history must end at the end of a trick "
             f"({n} cards each), since the rest of the game starts at a trick"
         )
+    return moment(spec, history).spec
+
+
+def moment(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> Moment:
+    """Where the game stands after ``history``, which may end in the middle of a trick: the
+    spec from the current trick's start with the posterior given every play (:class:`Moment`).
+
+    Raises:
+        ModelError: as :func:`after_history`, for any play that breaks a rule.
+    """
+    history = _plays(spec, history)
+    players, n, rules = spec.players, len(spec.players), spec.rules
     if len(history) > n * spec.num_tricks:
         raise ModelError(
             f"{OPTION}: {len(history)} cards played; the game has {n * spec.num_tricks} to play"
@@ -82,10 +137,11 @@ def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> E
     voids: dict[str, set[str]] = {p: set() for p in players}
     follows: list[tuple[str, str, int]] = []  # (player, led effective suit, play index)
     leader, points, tricks = spec.leader, spec.declarer_points, spec.declarer_tricks
-    for t in range(len(history) // n):
-        trick = history[t * n : (t + 1) * n]
+    done = len(history) - len(history) % n  # plays in completed tricks
+    for t in range(0, len(history), n):
+        trick = history[t : t + n]
         for i, (player, card) in enumerate(trick):
-            k = t * n + i
+            k = t + i
             where = f"{OPTION}: play {k + 1} ({player}:{card})"
             expected = players[(players.index(leader) + i) % n]
             if player != expected:
@@ -116,6 +172,8 @@ def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> E
                     f"{where}: {player} must follow with {' '.join(map(str, rules.sorted(shown)))}"
                 )
             voids[player].add(led)
+        if len(trick) < n:
+            break
         cards = [c for _, c in trick]
         winner = trick[rules.trick_winner(cards)][0]
         if winner == spec.declarer:
@@ -123,14 +181,18 @@ def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> E
             tricks += 1
         leader = winner if spec.winner_leads else spec.leader
 
-    played = {c for _, c in history}
+    gone = {c for _, c in history[:done]}  # the completed tricks' cards
+    current = history[done:]
+    shown = {p: tuple(c for q, c in current if q == p and c in spec.unknown) for p in players}
     rest = dataclasses.replace(
         spec,
         leader=leader,
         declarer_points=points,
         declarer_tricks=tricks,
-        hands={p: tuple(c for c in spec.hands[p] if c not in played) for p in players},
-        unknown=tuple(c for c in spec.unknown if c not in played),
+        hands={
+            p: tuple(c for c in spec.hands[p] if c not in gone) + shown[p] for p in players
+        },
+        unknown=tuple(c for c in spec.unknown if c not in {c for _, c in history}),
         sizes={
             r: spec.sizes[r] - len(pinned[r]) for r in spec.sizes if spec.sizes[r] > len(pinned[r])
         },
@@ -139,7 +201,11 @@ def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> E
     rest = dataclasses.replace(rest, prior=_posterior(spec, rest, history, voids, follows))
     if not partition_function(rest):
         raise ModelError(f"{OPTION}: no deal is consistent with this history and the spec's prior")
-    return rest
+    return Moment(rest, tuple(current))
+
+
+def _plays(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> tuple:
+    return parse_history(history, spec) if isinstance(history, str) else tuple(history)
 
 
 def _category_name(suit: str) -> str:

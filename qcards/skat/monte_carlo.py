@@ -7,6 +7,7 @@ fault-tolerant crossover (``benchmarks/bench_fault_tolerant.py``), at the rate m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,10 +44,13 @@ def play_random_game(
     rng: np.random.Generator,
     policy: Policy | None = None,
     first: Card | None = None,
+    opening: Sequence[Card] = (),
 ) -> tuple[int, int]:
     """One game from the deal ``owner`` (card -> player or Skat) with uniformly random legal
     cards, or cards drawn from ``policy`` (a play model's, :mod:`qcards.skat.play_models`),
-    the declarer's first card ``first`` when given: the declarer's final points and tricks."""
+    the declarer's first card ``first`` when given (or the first trick's first cards
+    ``opening``, whoever plays them): the declarer's final points and tricks."""
+    forced = list(opening) if first is None else [first]
     rules = spec.rules
     players = spec.players
     n = len(players)
@@ -61,8 +65,8 @@ def play_random_game(
         at_start = tuple(frozenset(h) for h in hands)
         for offset in range(n):
             hand = hands[(leader + offset) % n]
-            if first is not None:
-                card, first = first, None
+            if forced:
+                card = forced.pop(0)
             elif policy is None:
                 legal = rules.legal_cards(hand, trick[0] if trick else None)
                 card = legal[int(rng.integers(len(legal)))]
@@ -87,10 +91,12 @@ def playouts(
     seed: int = 0,
     policy: Policy | None = None,
     first: Card | None = None,
+    opening: Sequence[Card] = (),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``samples`` games of ``spec``, random or by ``policy`` (``first``: the declarer's first
-    card): the declarer's final points, whether it won, its tricks and a declared game's
-    matadors (0 without a declaration)."""
+    card; ``opening``: the first trick's first cards, as :func:`play_random_game`): the
+    declarer's final points, whether it won, its tricks and a declared game's matadors (0
+    without a declaration)."""
     if first is not None:
         check_first(spec, first)
     rng = np.random.default_rng(seed)
@@ -100,7 +106,7 @@ def playouts(
     matadors = np.zeros(samples, dtype=np.int64)
     wins = np.empty(samples, dtype=bool)
     for i, owner in enumerate(sample_owners(spec, rng, samples, table)):
-        points[i], tricks[i] = play_random_game(spec, owner, rng, policy, first)
+        points[i], tricks[i] = play_random_game(spec, owner, rng, policy, first, opening)
         wins[i] = spec.declarer_wins(int(points[i]), int(tricks[i]))
         matadors[i] = deal_matadors(spec.declaration, owner)
     return points, wins, tricks, matadors

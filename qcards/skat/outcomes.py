@@ -17,6 +17,7 @@ tests check it against the plain enumeration of play paths
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 
@@ -37,17 +38,24 @@ beyond, the memoized search would run for minutes in Python."""
 
 
 def outcome_distribution(
-    spec: Endgame, first: Card | None = None, policy: Policy | None = None
+    spec: Endgame,
+    first: Card | None = None,
+    policy: Policy | None = None,
+    opening: Sequence[Card] = (),
 ) -> dict[Outcome, Fraction]:
     """The exact distribution of the outcome under random play (the paper's circuits' model),
     or under ``policy`` (a play model's, :mod:`qcards.skat.play_models`: Fractions stay exact,
     floats make the probabilities floats), deals weighted by the spec's prior; ``first`` fixes
-    the declarer's first card.
+    the declarer's first card; ``opening`` fixes the first trick's first cards instead, whoever
+    plays them (the cards already on the table and a card to try: :mod:`qcards.analysis.advice`;
+    each must be legal in every deal the prior weighs, as :func:`qcards.skat.history.moment`
+    guarantees).
 
     Raises:
         ResourceError: the game has more than :data:`MAX_PATHS` play paths (estimated).
     """
     check_first(spec, first)
+    opening = tuple(opening) if first is None else (first,)
     # a bound first (each seat at most h! orders of its h cards), the estimate only above it
     bound = num_deals(spec) * math.factorial(spec.hand_size) ** len(spec.players)
     estimate = bound if bound <= MAX_PATHS else estimate_paths(spec, first)
@@ -107,7 +115,6 @@ def outcome_distribution(
         return spread(hands, leader, (), skat)
 
     start_leader = players.index(spec.leader)
-    opening = () if first is None else (first,)
     for owner, deal_probability in weighted_deals(spec):
         hands = tuple(frozenset(c for c, p in owner.items() if p == who) for who in players)
         base_points = spec.declarer_points + skat_points(owner)
