@@ -169,10 +169,12 @@ def test_error_too_many_qubits(capsys, tmp_path):
     expect_error(capsys, ["evaluate", str(path), "--method", "statevector"], "qubits")
 
 
-def test_recommend_needs_declarer_lead(capsys, tmp_path):
+def test_recommend_needs_the_movers_hand(capsys, tmp_path):
+    """A defender leads: recommend advises it, and so needs its cards (the spec knows only
+    the declarer's)."""
     path = tmp_path / "b.toml"
     path.write_text(SIX_CARD.spec().to_toml().replace('leader = "A"', 'leader = "B"'))
-    expect_error(capsys, ["recommend", str(path)], "lead the first trick")
+    expect_error(capsys, ["recommend", str(path)], "needs B's cards")
 
 
 def test_count_json(capsys):

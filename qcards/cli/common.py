@@ -143,8 +143,9 @@ def history_argument(parser) -> None:
     parser.add_argument(
         "--history",
         metavar="PLAYS",
-        help='cards already played in this deal, in order, whole tricks, e.g. "A:CA B:C9 C:C8": '
-        "evaluates the rest of the game under the posterior over the deal (random play)",
+        help='cards already played in this deal, in order, e.g. "A:CA B:C9 C:C8": evaluates the '
+        "rest of the game under the posterior over the deal (random play); whole tricks, "
+        "except for recommend, which advises the seat to move at any moment",
     )
 
 

@@ -1,29 +1,55 @@
-"""``qcards recommend SPEC``: the declarer's first cards ranked by win probability."""
+"""``qcards recommend SPEC [--history PLAYS]``: the cards of the seat to move, best first.
+
+The declarer at the start of a trick is ranked by :func:`qcards.analysis.evaluate.recommend`
+(every method, the circuits' included); anyone else, or any seat in the middle of a trick, by
+:func:`qcards.analysis.advice.advise` (the referee, double dummy or sampled deals).
+"""
 
 from __future__ import annotations
 
-from qcards.analysis.evaluate import card_differences, recommend
+from qcards.analysis.advice import AUTO, EXACT, SAMPLED, Advice, advise
+from qcards.analysis.evaluate import DOUBLE_DUMMY_METHOD, card_differences, recommend
 from qcards.cli.common import (
     evaluation_arguments,
-    load,
+    load_spec,
     objective_argument,
     print_json,
     print_table,
     spec_argument,
 )
+from qcards.errors import ParameterError
+from qcards.skat.history import moment
+
+ADVICE_METHOD = {
+    "auto": AUTO,
+    "classical": EXACT,
+    DOUBLE_DUMMY_METHOD: EXACT,
+    "shots": SAMPLED,
+}
+"""What ``--method`` asks of the advice for a seat other than a leading declarer."""
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("recommend", help="p_win of each first card of the declarer, best first")
+    p = sub.add_parser(
+        "recommend",
+        help="the cards of the seat to move (after --history, any seat, mid-trick too), best first",
+    )
     spec_argument(p)
-    evaluation_arguments(p, "how p_win is computed")
+    evaluation_arguments(p, "how the cards are valued")
     objective_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    spec = load_spec(args.spec)
+    rest = spec
+    if args.history or spec.leader != spec.declarer:
+        where = moment(spec, args.history or ())
+        if where.trick or where.mover != spec.declarer:
+            return _advice(args, spec)
+        rest = where.spec
     ranked = recommend(
-        load(args.spec, args.history),
+        rest,
         args.model,
         args.method,
         args.seed,
@@ -81,3 +107,49 @@ def run(args) -> int:
 
 def _interval(pair) -> str:
     return f"[{pair[0]:.4f}, {pair[1]:.4f}]"
+
+
+def _advice(args, spec) -> int:
+    """A defender to move, or any seat in the middle of a trick (``spec`` before the
+    history)."""
+    if args.method not in ADVICE_METHOD:
+        raise ParameterError(
+            "method",
+            f"{args.method} runs the game's circuit, which starts at a trick with the declarer "
+            f"to lead; advice for any seat at any moment takes {' | '.join(ADVICE_METHOD)}",
+        )
+    advice = advise(
+        spec,
+        args.history or (),
+        model=args.model,
+        objective=args.objective,
+        method=ADVICE_METHOD[args.method],
+        samples=args.shots,
+        seed=args.seed,
+    )
+    if args.json:
+        print_json(advice.to_json())
+        return 0
+    _print_advice(advice)
+    return 0
+
+
+def _print_advice(advice: Advice) -> None:
+    sampled = advice.seed is not None
+    headers = ["card", advice.objective, "p_win", "expected_points"]
+    if sampled:
+        headers += ["95% interval", "vs best", "95% interval"]
+    rows = []
+    for v in advice.cards:
+        row = [str(v.card), v.value_exact if v.value_exact is not None else v.value, v.p_win,
+               v.expected_points]  # fmt: skip
+        if sampled:
+            row += [_interval(v.ci), v.delta_vs_best, _interval(v.delta_ci)]
+        rows.append(row)
+    print_table(headers, rows)
+    trick = " ".join(f"{p}:{c}" for p, c in advice.trick) or "none yet"
+    print(
+        f"{advice.mover} to move for the {advice.side} (on the table: {trick}); "
+        f"{advice.model} play, {advice.method}: {advice.reason}; the values are the "
+        f"declarer's" + (f"; {advice.deals:,} samples, seed {advice.seed}" if sampled else "")
+    )

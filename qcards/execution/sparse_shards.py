@@ -52,7 +52,6 @@ number of workers.
 
 from __future__ import annotations
 
-import os
 import pickle
 import threading
 from collections.abc import Sequence
@@ -68,6 +67,7 @@ from qcards.execution.sparse_state import (
     estimate_bytes,
     rows_for_bytes,
 )
+from qcards.execution.sweeps import CORES
 
 SHARD_BYTES = 2**26
 """What one shard is planned to hold at its peak (by
@@ -108,7 +108,7 @@ READ_ROWS = 2**18
 """Final rows read at a time (:func:`final_outcomes`): the registers' sums of a block, about
 20 int64 per row, stay at tens of MiB beside a shard of a GiB."""
 
-THREADS = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+THREADS = CORES
 """Threads that run the shards when no Dask scheduler is given: one per core this process may
 use. The card plays' and trick takings' kernels release the GIL, the Python between them does
 not, hence :data:`THREAD_GAIN` (the floats are the same for any number of threads)."""

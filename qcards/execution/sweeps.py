@@ -16,6 +16,7 @@ qiskit-aer 0.18, hence Dask.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager, suppress
 from typing import TypeVar
@@ -23,6 +24,9 @@ from typing import TypeVar
 from qcards.errors import QcardsError
 from qcards.execution.extras import require
 from qcards.progress import step, track
+
+CORES = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+"""The cores this process may use: the threads of a local sweep of GIL-free work."""
 
 T = TypeVar("T")
 R = TypeVar("R")

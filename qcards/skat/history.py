@@ -189,9 +189,7 @@ def moment(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> Moment:
         leader=leader,
         declarer_points=points,
         declarer_tricks=tricks,
-        hands={
-            p: tuple(c for c in spec.hands[p] if c not in gone) + shown[p] for p in players
-        },
+        hands={p: tuple(c for c in spec.hands[p] if c not in gone) + shown[p] for p in players},
         unknown=tuple(c for c in spec.unknown if c not in {c for _, c in history}),
         sizes={
             r: spec.sizes[r] - len(pinned[r]) for r in spec.sizes if spec.sizes[r] > len(pinned[r])

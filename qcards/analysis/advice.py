@@ -1,0 +1,367 @@
+"""Advice for the seat to move, at any moment of a game: declarer or defender, at the start of
+a trick or in its middle.
+
+Where the game stands comes from the history (:func:`qcards.skat.history.moment`): the spec
+from the current trick's start, the cards already on the table, and the posterior over the
+deal given every play (Bayes' rule on the random-play likelihood: a player who did not follow
+is void, one who followed held fewer cards of the suit the likelier). The mover knows what the
+spec knows: its own hand must be among the known hands, and the other known hands are what it
+has seen (an open hand, its partner's cards in a study).
+
+Each of the mover's legal cards is valued by the play model from there on, over the deals of
+the posterior, on the same deals for every card (common random numbers):
+
+* ``adversarial``: every deal solved double dummy (:func:`qcards.skat.double_dummy.
+  deal_outcome`), exactly over every deal or over sampled deals (PIMC: what a strong Skat
+  program plays; its known flaw, strategy fusion, is measured in :mod:`qcards.skat.
+  best_response`);
+* ``random`` and the policy models (``heuristic``, ``softmax``): the exact outcome distribution
+  under the model's play (:func:`qcards.skat.outcomes.outcome_distribution`), or games played
+  by the model on sampled deals (:func:`qcards.skat.monte_carlo.playouts`).
+
+The values are the declarer's (p_win, expected points, a declared game's expected score: the
+``objective``); a defender's best card is the one the declarer likes least. For the scores this
+treats the defence as zero-sum against the declarer, as players count it at a Seeger-Fabian
+table (a defender's own 40 points for a lost game do not see Schneider; its standing does).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from qcards.errors import ModelError, ParameterError, ResourceError
+from qcards.execution.sweeps import CORES, sweep
+from qcards.intervals import Z95
+from qcards.skat.cards import Card
+from qcards.skat.deal_sampling import fresh_seed, sample_owners
+from qcards.skat.declaration import deal_matadors
+from qcards.skat.double_dummy import deal_outcome
+from qcards.skat.history import Moment, moment
+from qcards.skat.monte_carlo import playouts
+from qcards.skat.objectives import Objective, check_objective
+from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.play_models import PlayModel, get_model
+from qcards.skat.referee import num_deals, weighted_deals
+from qcards.skat.spec import Endgame
+
+EXACT = "exact"
+SAMPLED = "sampled"
+AUTO = "auto"
+ADVICE_METHODS = (AUTO, EXACT, SAMPLED)
+"""How :func:`advise` values the cards: every deal exactly, sampled deals, or ``auto`` (exact
+when the deals are at most :data:`MAX_EXACT_DEALS` and, for a played model, the referee can
+enumerate the play; else sampled)."""
+
+MAX_EXACT_DEALS = 2000
+"""The most deals ``auto`` solves double dummy one by one before it samples them."""
+
+DEFAULT_DEALS = {"adversarial": 100}
+"""Sampled deals when ``auto`` samples and none are given, by model (PIMC solves each deal
+once for every card); games played for the other models: :data:`DEFAULT_GAMES`."""
+DEFAULT_GAMES = 4000
+
+
+@dataclass(frozen=True)
+class CardValue:
+    """What one of the mover's cards is worth, in the declarer's terms.
+
+    Attributes:
+        card: the card.
+        value: the objective's expectation after playing it (p_win for ``win``).
+        value_exact: the same as a Fraction, when exact with a rational model.
+        p_win: the declarer's chance to win.
+        expected_points: the declarer's expected card points.
+        ci: the 95% interval of ``value`` (sampled).
+        delta_vs_best: ``value`` minus the best card's, on the same deals (sampled), and
+        delta_ci: its 95% interval.
+    """
+
+    card: Card
+    value: float
+    value_exact: Fraction | None
+    p_win: float
+    expected_points: float
+    ci: tuple[float, float] | None = None
+    delta_vs_best: float | None = None
+    delta_ci: tuple[float, float] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "card": str(self.card),
+            "value": self.value,
+            "value_exact": None
+            if self.value_exact is None
+            else f"{self.value_exact.numerator}/{self.value_exact.denominator}",
+            "p_win": self.p_win,
+            "expected_points": self.expected_points,
+        }
+        if self.ci is not None:
+            out.update(ci=list(self.ci), delta_vs_best=self.delta_vs_best,
+                       delta_ci=list(self.delta_ci))  # fmt: skip
+        return out
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The mover's legal cards, best first for its side.
+
+    Attributes:
+        mover: whose turn it is; ``side``: ``declarer`` or ``defenders`` (who want the
+            objective low).
+        trick: the cards already on the table, in play order.
+        objective, model, method: what was valued, under which play, how (``double-dummy``,
+            ``pimc``, ``classical``, ``monte-carlo``); ``reason``: why that method.
+        deals: the posterior's deals (exact) or those sampled; ``seed`` when sampled.
+        cards: the values, best first.
+    """
+
+    mover: str
+    side: str
+    trick: tuple[tuple[str, Card], ...]
+    objective: str
+    model: str
+    method: str
+    reason: str
+    deals: int
+    seed: int | None
+    cards: tuple[CardValue, ...]
+
+    @property
+    def best(self) -> Card:
+        return self.cards[0].card
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mover": self.mover,
+            "side": self.side,
+            "trick": [f"{p}:{c}" for p, c in self.trick],
+            "objective": self.objective,
+            "model": self.model,
+            "method": self.method,
+            "reason": self.reason,
+            "deals": self.deals,
+            "seed": self.seed,
+            "cards": [c.to_json() for c in self.cards],
+        }
+
+
+def advise(
+    spec: Endgame,
+    history: Sequence[tuple[str, Card]] | str = (),
+    model: str = "adversarial",
+    objective: str = "win",
+    method: str = AUTO,
+    samples: int | None = None,
+    seed: int | None = None,
+) -> Advice:
+    """Every legal card of the seat to move after ``history`` (``"A:SA B:S7"``, may end in the
+    middle of a trick), valued under ``model`` for the declarer's ``objective``, best first for
+    the mover's side.
+
+    Args:
+        spec: the game as the mover knows it (its own hand among the known hands).
+        history: the cards played since the spec's position, in order.
+        model: a play model (:mod:`qcards.skat.play_models`) with a policy, or ``adversarial``.
+        objective: what the declarer scores (:mod:`qcards.skat.objectives`): ``win``, or
+            ``score`` or ``seeger-fabian`` for a declared game; equal values are ranked by
+            the chance to win, then by the expected points.
+        method: ``exact``, ``sampled`` or ``auto`` (:data:`ADVICE_METHODS`); ``samples``
+            (deals for ``adversarial``, games otherwise) implies ``sampled``.
+        seed: the sampled deals' seed (fresh when ``None``, and reported).
+
+    Raises:
+        ModelError: a history that breaks a rule, a mover whose hand the spec does not know,
+            a finished game, a model that cannot advise mid-game.
+        ParameterError: an unknown method or objective, or a bad ``samples``.
+        ResourceError: ``exact`` on a game too large to enumerate.
+    """
+    if method not in ADVICE_METHODS:
+        raise ParameterError(
+            "method", f"unknown advice method {method!r} (expected {' | '.join(ADVICE_METHODS)})"
+        )
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+                                or samples < 1):  # fmt: skip
+        raise ParameterError("shots", f"must be a positive integer, got {samples!r}")
+    goal = check_objective(spec, objective)
+    where = moment(spec, history)
+    legal = where.legal_cards()
+    play_model = get_model(model)
+    if play_model.solver is not None:
+        raise ModelError(
+            f"the {model} model solves the declarer's whole game from a trick's start; advice "
+            "at any moment takes adversarial or a model with a policy (random, heuristic, "
+            "softmax)"
+        )
+    if samples is not None and method == EXACT:
+        raise ParameterError("shots", "an exact valuation draws no samples: leave them out")
+    sampled = method == SAMPLED or samples is not None
+    reason = "sampled deals were asked for" if sampled else "every deal of the posterior"
+    if not sampled and play_model.minimax:
+        deals = num_deals(where.spec)
+        if deals > MAX_EXACT_DEALS:
+            if method == EXACT:
+                raise ResourceError(
+                    f"{deals:,} deals to solve double dummy for each card, more than the "
+                    f"{MAX_EXACT_DEALS:,} an exact advice takes on: give {{shots}} (PIMC)",
+                    parameters=("shots",),
+                )
+            sampled = True
+            reason = f"{deals:,} deals, more than {MAX_EXACT_DEALS:,}: PIMC on sampled deals"
+    if not sampled and not play_model.minimax:
+        try:
+            values = [_exact_played(where, card, play_model) for card in legal]
+        except ResourceError:
+            if method == EXACT:
+                raise
+            sampled = True
+            reason = "too many play paths to enumerate: games played on sampled deals"
+        else:
+            return _advice(where, goal, model, "classical", reason, num_deals(where.spec),
+                           None, legal, values, play_model.exact)  # fmt: skip
+    if not sampled:
+        values = _exact_double_dummy(where, legal)
+        return _advice(where, goal, model, "double-dummy", reason, num_deals(where.spec),
+                       None, legal, values, True)  # fmt: skip
+    seed = fresh_seed(seed)
+    if play_model.minimax:
+        count = samples or DEFAULT_DEALS["adversarial"]
+        arrays = _pimc(where, legal, count, seed)
+        used = "pimc"
+    else:
+        count = samples or DEFAULT_GAMES
+        arrays = [
+            playouts(where.spec, count, seed, play_model.policy, opening=(*where.opening, card))
+            for card in legal
+        ]
+        arrays = [(p, t, m) for p, _w, t, m in arrays]
+        used = "monte-carlo"
+    return _sampled_advice(where, goal, model, used, reason, count, seed, legal, arrays)
+
+
+# ----------------------------------------------------------------------------- exact
+
+
+def _exact_played(where: Moment, card: Card, play_model: PlayModel) -> dict:
+    """The exact outcome distribution after ``card`` under a model's policy (or random)."""
+    return outcome_distribution(
+        where.spec, policy=play_model.policy, opening=(*where.opening, card)
+    )
+
+
+def _exact_double_dummy(where: Moment, legal: Sequence[Card]) -> list[dict]:
+    """Each card's exact outcome distribution, every deal of the posterior solved double
+    dummy after it."""
+    deals = list(weighted_deals(where.spec))
+    solved = _solve_deals(where, legal, [owner for owner, _q in deals])
+    out: list[dict] = [{} for _ in legal]
+    for (_owner, q), outcomes in zip(deals, solved, strict=True):
+        for dist, key in zip(out, outcomes, strict=True):
+            dist[key] = dist.get(key, Fraction(0)) + q
+    return out
+
+
+def _solve_deals(where: Moment, legal: Sequence[Card], owners: list) -> list[list[tuple]]:
+    """For every deal, each card's double-dummy outcome (points, tricks, matadors), the
+    deals spread over the cores in threads (the compiled solver releases the GIL; each
+    thread keeps its own transposition table, which the cards of one deal share)."""
+    spec = where.spec
+
+    def solve(part: list) -> list[list[tuple]]:
+        rows = []
+        for owner in part:
+            matadors = deal_matadors(spec.declaration, owner)
+            row = []
+            for card in legal:
+                o = deal_outcome(spec, owner, card, opening=where.opening)
+                row.append((o.points, o.tricks, matadors))
+            rows.append(row)
+        return rows
+
+    size = max(1, -(-len(owners) // (4 * CORES)))
+    parts = [owners[i : i + size] for i in range(0, len(owners), size)]
+    return [row for rows in sweep(solve, parts, None, "deals solved", CORES) for row in rows]
+
+
+def _advice(where, goal, model, method, reason, deals, seed, legal, dists, exact) -> Advice:
+    spec = where.spec
+    values = []
+    for card, dist in zip(legal, dists, strict=True):
+        value = sum(q * goal.value(spec, p, t, m) for (p, t, m), q in dist.items())
+        p_win = sum(q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t))
+        points = sum(q * p for (p, _t, _m), q in dist.items())
+        values.append(
+            CardValue(
+                card, float(value), Fraction(value) if exact else None, float(p_win), float(points)
+            )  # fmt: skip
+        )
+    return _ranked(where, goal, model, method, reason, deals, seed, values)
+
+
+# ----------------------------------------------------------------------------- sampled
+
+
+def _pimc(where: Moment, legal: Sequence[Card], count: int, seed: int) -> list[tuple]:
+    """PIMC: ``count`` deals of the posterior, each solved double dummy after every card."""
+    owners = sample_owners(where.spec, np.random.default_rng(seed), count)
+    rows = np.array(_solve_deals(where, legal, owners), dtype=np.int64)  # deal, card, 3
+    return [tuple(rows[:, k, :].T) for k in range(len(legal))]
+
+
+def _sampled_advice(where, goal, model, method, reason, count, seed, legal, arrays) -> Advice:
+    spec = where.spec
+    per_card = []
+    for card, (points, tricks, matadors) in zip(legal, arrays, strict=True):
+        outcomes = list(zip(points.tolist(), tricks.tolist(), matadors.tolist(), strict=True))
+        cache: dict = {}
+        v = np.array([cache.setdefault(o, goal.value(spec, *o)) for o in outcomes], dtype=float)
+        wins = np.array([spec.declarer_wins(p, t) for p, t, _m in outcomes], dtype=float)
+        per_card.append((card, v, wins, points))
+    values = [
+        CardValue(
+            card, float(v.mean()), None, float(w.mean()), float(np.mean(p)), _interval(v)
+        )  # fmt: skip
+        for card, v, w, p in per_card
+    ]
+    ranked = _ranked(where, goal, model, method, reason, count, seed, values)
+    best = next(v for c, v, _w, _p in per_card if c == ranked.best)
+    by_card = {c: v for c, v, _w, _p in per_card}
+    cards = []
+    for value in ranked.cards:
+        diff = by_card[value.card] - best
+        mean = float(diff.mean())
+        low, high = _interval(diff)
+        cards.append(dataclasses.replace(value, delta_vs_best=mean, delta_ci=(low, high)))
+    return dataclasses.replace(ranked, cards=tuple(cards))
+
+
+def _interval(values: np.ndarray) -> tuple[float, float]:
+    n = len(values)
+    mean = float(values.mean())
+    half = Z95 * math.sqrt(float(values.var(ddof=1)) / n) if n > 1 else math.inf
+    return mean - half, mean + half
+
+
+# ----------------------------------------------------------------------------- ranking
+
+
+def _ranked(where, goal: Objective, model, method, reason, deals, seed, values) -> Advice:
+    """The values best first for the mover's side: the declarer wants the objective high
+    (then the points), the defenders low; exact values rank by their Fractions."""
+    declarer = where.mover == where.spec.declarer
+    sign = -1 if declarer else 1
+
+    def key(v: CardValue):
+        value = v.value_exact if v.value_exact is not None else v.value
+        return (sign * value, sign * v.p_win, sign * round(v.expected_points, 9))
+
+    return Advice(
+        where.mover, "declarer" if declarer else "defenders", where.trick, goal.name, model,
+        method, reason, deals, seed, tuple(sorted(values, key=key)),
+    )  # fmt: skip
