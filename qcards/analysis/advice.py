@@ -39,7 +39,7 @@ import numpy as np
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.sweeps import CORES, sweep
 from qcards.intervals import Z95
-from qcards.skat.cards import Card
+from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import fresh_seed, sample_owners
 from qcards.skat.declaration import deal_matadors
 from qcards.skat.double_dummy import deal_outcome
@@ -49,6 +49,7 @@ from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import PlayModel, get_model
 from qcards.skat.referee import num_deals, weighted_deals
+from qcards.skat.seat_view import SeatView
 from qcards.skat.spec import Endgame
 
 EXACT = "exact"
@@ -351,15 +352,36 @@ def _interval(values: np.ndarray) -> tuple[float, float]:
 # ----------------------------------------------------------------------------- ranking
 
 
+def conventions(where: Moment) -> dict[Card, float]:
+    """The ``heuristic`` play model's weights for the mover's legal cards, from what the mover
+    sees (its hand, the table; every other card still in play counts as unseen): the order
+    among cards the valuation cannot tell apart (an exact tie: the cards are worth the same
+    under the model, so a strong player's habit decides, as following low)."""
+    spec = where.spec
+    players = spec.players
+    hand = frozenset(spec.hands[where.mover])
+    trick = where.opening
+    in_play = frozenset(spec.cards)
+    unseen = in_play - hand - frozenset(trick)
+    view = SeatView(
+        spec.rules, players.index(where.mover), len(players), hand, trick,
+        players.index(spec.leader), frozenset(FULL_DECK) - in_play, unseen,
+    )  # fmt: skip
+    return {card: float(w) for card, w in get_model("heuristic").policy(view).items()}
+
+
 def _ranked(where, goal: Objective, model, method, reason, deals, seed, values) -> Advice:
     """The values best first for the mover's side: the declarer wants the objective high
-    (then the points), the defenders low; exact values rank by their Fractions."""
+    (then the chance to win, then the points), the defenders low; exact values rank by their
+    Fractions. Cards still equal are ordered by Skat's conventions (:func:`conventions`)."""
     declarer = where.mover == where.spec.declarer
     sign = -1 if declarer else 1
+    convention = conventions(where)
 
     def key(v: CardValue):
         value = v.value_exact if v.value_exact is not None else v.value
-        return (sign * value, sign * v.p_win, sign * round(v.expected_points, 9))
+        return (sign * value, sign * v.p_win, sign * round(v.expected_points, 9),
+                -convention.get(v.card, 0))  # fmt: skip
 
     return Advice(
         where.mover, "declarer" if declarer else "defenders", where.trick, goal.name, model,
