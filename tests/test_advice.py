@@ -259,3 +259,20 @@ def test_recommend_advises_a_defender_in_the_middle_of_a_trick(tmp_path, capsys)
     assert main(["recommend", str(path), "--history", "A:HK B:S7"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: --history") and "must follow" in err[0]
+
+
+def test_equal_cards_follow_the_conventions():
+    """S8 and S7 are worth the same to B under double dummy (same chance, same points): the
+    tie goes to Skat's habit of following low, the S7, whichever the hand lists first."""
+    spec = parse_spec(
+        DEFENDER_VIEW.replace('B = ["HA", "H10", "S7"]', 'B = ["S8", "S7", "HA"]').replace(
+            '"HK", "SA", "S10", "H7", "D7"', '"HK", "SA", "H10", "SK", "D7"'
+        )
+    )
+    advice = advise(spec, "A:SA", model="adversarial")
+    first, second = advice.cards
+    assert (first.card, second.card) == (Card.parse("S7"), Card.parse("S8"))
+    assert (first.value_exact, first.expected_points) == (
+        second.value_exact,
+        second.expected_points,
+    )
