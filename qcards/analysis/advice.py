@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,6 +40,7 @@ import numpy as np
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.sweeps import CORES, sweep
 from qcards.intervals import Z95
+from qcards.progress import TIME_BUDGET, duration
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import fresh_seed, sample_owners
 from qcards.skat.declaration import deal_matadors
@@ -63,10 +65,19 @@ enumerate the play; else sampled)."""
 MAX_EXACT_DEALS = 2000
 """The most deals ``auto`` solves double dummy one by one before it samples them."""
 
-DEFAULT_DEALS = {"adversarial": 100}
-"""Sampled deals when ``auto`` samples and none are given, by model (PIMC solves each deal
-once for every card); games played for the other models: :data:`DEFAULT_GAMES`."""
-DEFAULT_GAMES = 4000
+AUTO_EXACT_SECONDS = 30.0
+"""The longest an exact double-dummy advice may be estimated to take for ``auto`` to run it
+(measured on one deal); past it, ``auto`` samples."""
+
+DEFAULT_DEALS = 100
+"""PIMC's deals when ``auto`` samples and no ``samples`` are given (each solved once for
+every card)."""
+
+DEFAULT_GAMES = 1000
+"""Games played a card by a policy model when it is sampled and no ``samples`` are given."""
+
+TIMED_GAMES = 20
+"""Games played first to estimate a sampled policy advice's time."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +172,8 @@ def advise(
     method: str = AUTO,
     samples: int | None = None,
     seed: int | None = None,
+    force: bool = False,
+    scheduler: str | None = None,
 ) -> Advice:
     """Every legal card of the seat to move after ``history`` (``"A:SA B:S7"``, may end in the
     middle of a trick), valued under ``model`` for the declarer's ``objective``, best first for
@@ -176,6 +189,11 @@ def advise(
         method: ``exact``, ``sampled`` or ``auto`` (:data:`ADVICE_METHODS`); ``samples``
             (deals for ``adversarial``, games otherwise) implies ``sampled``.
         seed: the sampled deals' seed (fresh when ``None``, and reported).
+        force: run work estimated past the time budget
+            (:data:`~qcards.progress.TIME_BUDGET`), which is otherwise refused up front.
+        scheduler: solve the double-dummy deals as Dask tasks (``"local"`` or an address;
+            :func:`~qcards.execution.sweeps.sweep`); ``None`` spreads them over this
+            process's cores in threads.
 
     Raises:
         ModelError: a history that breaks a rule, a mover whose hand the spec does not know,
@@ -204,46 +222,69 @@ def advise(
         raise ParameterError("shots", "an exact valuation draws no samples: leave them out")
     sampled = method == SAMPLED or samples is not None
     reason = "sampled deals were asked for" if sampled else "every deal of the posterior"
-    if not sampled and play_model.minimax:
-        deals = num_deals(where.spec)
-        if deals > MAX_EXACT_DEALS:
-            if method == EXACT:
-                raise ResourceError(
-                    f"{deals:,} deals to solve double dummy for each card, more than the "
-                    f"{MAX_EXACT_DEALS:,} an exact advice takes on: give {{shots}} (PIMC)",
-                    parameters=("shots",),
+    if play_model.minimax:
+        per_deal = _seconds_a_deal(where, legal)
+        if not sampled:
+            deals = num_deals(where.spec)
+            seconds = per_deal * deals / CORES
+            if method == AUTO and (deals > MAX_EXACT_DEALS or seconds > AUTO_EXACT_SECONDS):
+                sampled = True
+                reason = (
+                    f"{deals:,} deals would take about {duration(seconds)} to solve: PIMC on "
+                    "sampled deals"
                 )
-            sampled = True
-            reason = f"{deals:,} deals, more than {MAX_EXACT_DEALS:,}: PIMC on sampled deals"
-    if not sampled and not play_model.minimax:
+            else:
+                _check_time(seconds, force, f"solving all {deals:,} deals", "{shots} (PIMC)")
+                values = _exact_double_dummy(where, legal, scheduler)
+                return _advice(where, goal, model, "double-dummy", reason, deals, None, legal,
+                               values, True)  # fmt: skip
+        seed = fresh_seed(seed)
+        count = samples or DEFAULT_DEALS
+        _check_time(per_deal * count / CORES, force, f"PIMC on {count:,} deals", "fewer {shots}")
+        arrays = _pimc(where, legal, count, seed, scheduler)
+        return _sampled_advice(where, goal, model, "pimc", reason, count, seed, legal, arrays)
+    if not sampled:
         try:
             values = [_exact_played(where, card, play_model) for card in legal]
         except ResourceError:
             if method == EXACT:
                 raise
-            sampled = True
             reason = "too many play paths to enumerate: games played on sampled deals"
         else:
             return _advice(where, goal, model, "classical", reason, num_deals(where.spec),
                            None, legal, values, play_model.exact)  # fmt: skip
-    if not sampled:
-        values = _exact_double_dummy(where, legal)
-        return _advice(where, goal, model, "double-dummy", reason, num_deals(where.spec),
-                       None, legal, values, True)  # fmt: skip
     seed = fresh_seed(seed)
-    if play_model.minimax:
-        count = samples or DEFAULT_DEALS["adversarial"]
-        arrays = _pimc(where, legal, count, seed)
-        used = "pimc"
-    else:
-        count = samples or DEFAULT_GAMES
-        arrays = [
-            playouts(where.spec, count, seed, play_model.policy, opening=(*where.opening, card))
-            for card in legal
-        ]
-        arrays = [(p, t, m) for p, _w, t, m in arrays]
-        used = "monte-carlo"
-    return _sampled_advice(where, goal, model, used, reason, count, seed, legal, arrays)
+    count = samples or DEFAULT_GAMES
+    start = time.perf_counter()
+    playouts(where.spec, TIMED_GAMES, seed, play_model.policy, opening=(*where.opening, legal[0]))
+    per_game = (time.perf_counter() - start) / TIMED_GAMES
+    _check_time(per_game * count * len(legal), force, f"{count:,} games a card", "fewer {shots}")
+    arrays = [
+        playouts(where.spec, count, seed, play_model.policy, opening=(*where.opening, card))
+        for card in legal
+    ]
+    arrays = [(p, t, m) for p, _w, t, m in arrays]
+    return _sampled_advice(where, goal, model, "monte-carlo", reason, count, seed, legal, arrays)
+
+
+def _seconds_a_deal(where: Moment, legal: Sequence[Card]) -> float:
+    """Seconds to solve one deal after every card (a sampled deal, after one that warms the
+    compiled solver up)."""
+    owners = sample_owners(where.spec, np.random.default_rng(0), 2)
+    _solve_deals(where, legal[:1], owners[:1])
+    start = time.perf_counter()
+    _solve_deals(where, legal, owners[1:])
+    return time.perf_counter() - start
+
+
+def _check_time(seconds: float, force: bool, what: str, instead: str) -> None:
+    """Refuse work estimated past the time budget (unless ``force``), naming what to do."""
+    if seconds > TIME_BUDGET and not force:
+        raise ResourceError(
+            f"{what} would take about {duration(seconds)}, more than the "
+            f"{TIME_BUDGET / 60:.0f} minutes allowed: give {instead}, or {{force}}",
+            parameters=("shots", "force"),
+        )
 
 
 # ----------------------------------------------------------------------------- exact
@@ -256,11 +297,13 @@ def _exact_played(where: Moment, card: Card, play_model: PlayModel) -> dict:
     )
 
 
-def _exact_double_dummy(where: Moment, legal: Sequence[Card]) -> list[dict]:
+def _exact_double_dummy(
+    where: Moment, legal: Sequence[Card], scheduler: str | None = None
+) -> list[dict]:
     """Each card's exact outcome distribution, every deal of the posterior solved double
     dummy after it."""
     deals = list(weighted_deals(where.spec))
-    solved = _solve_deals(where, legal, [owner for owner, _q in deals])
+    solved = _solve_deals(where, legal, [owner for owner, _q in deals], scheduler)
     out: list[dict] = [{} for _ in legal]
     for (_owner, q), outcomes in zip(deals, solved, strict=True):
         for dist, key in zip(out, outcomes, strict=True):
@@ -268,7 +311,9 @@ def _exact_double_dummy(where: Moment, legal: Sequence[Card]) -> list[dict]:
     return out
 
 
-def _solve_deals(where: Moment, legal: Sequence[Card], owners: list) -> list[list[tuple]]:
+def _solve_deals(
+    where: Moment, legal: Sequence[Card], owners: list, scheduler: str | None = None
+) -> list[list[tuple]]:
     """For every deal, each card's double-dummy outcome (points, tricks, matadors), the
     deals spread over the cores in threads (the compiled solver releases the GIL; each
     thread keeps its own transposition table, which the cards of one deal share)."""
@@ -287,7 +332,8 @@ def _solve_deals(where: Moment, legal: Sequence[Card], owners: list) -> list[lis
 
     size = max(1, -(-len(owners) // (4 * CORES)))
     parts = [owners[i : i + size] for i in range(0, len(owners), size)]
-    return [row for rows in sweep(solve, parts, None, "deals solved", CORES) for row in rows]
+    solved = sweep(solve, parts, scheduler, "deals solved", CORES)
+    return [row for rows in solved for row in rows]
 
 
 def _advice(where, goal, model, method, reason, deals, seed, legal, dists, exact) -> Advice:
@@ -308,10 +354,12 @@ def _advice(where, goal, model, method, reason, deals, seed, legal, dists, exact
 # ----------------------------------------------------------------------------- sampled
 
 
-def _pimc(where: Moment, legal: Sequence[Card], count: int, seed: int) -> list[tuple]:
+def _pimc(
+    where: Moment, legal: Sequence[Card], count: int, seed: int, scheduler: str | None = None
+) -> list[tuple]:
     """PIMC: ``count`` deals of the posterior, each solved double dummy after every card."""
     owners = sample_owners(where.spec, np.random.default_rng(seed), count)
-    rows = np.array(_solve_deals(where, legal, owners), dtype=np.int64)  # deal, card, 3
+    rows = np.array(_solve_deals(where, legal, owners, scheduler), dtype=np.int64)
     return [tuple(rows[:, k, :].T) for k in range(len(legal))]
 
 
@@ -380,8 +428,8 @@ def _ranked(where, goal: Objective, model, method, reason, deals, seed, values) 
 
     def key(v: CardValue):
         value = v.value_exact if v.value_exact is not None else v.value
-        return (sign * value, sign * v.p_win, sign * round(v.expected_points, 9),
-                -convention.get(v.card, 0))  # fmt: skip
+        points = 0 if where.spec.is_null else round(v.expected_points, 9)  # null: no matter
+        return (sign * value, sign * v.p_win, sign * points, -convention.get(v.card, 0))
 
     return Advice(
         where.mover, "declarer" if declarer else "defenders", where.trick, goal.name, model,

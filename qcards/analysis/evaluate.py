@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 
+from qcards.analysis.advice import conventions
 from qcards.analysis.sampled import (
     Samples,
     circuit_samples,
@@ -46,6 +47,7 @@ from qcards.progress import duration
 from qcards.skat import fast_referee
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.history import Moment
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import check_objective, expectation, scored_objectives
 from qcards.skat.outcomes import outcome_distribution
@@ -577,7 +579,8 @@ def recommend(
     objective: str = "win",
 ) -> list[tuple[Card, EvaluationReport]]:
     """p_win of every first card of the declarer (who must lead), best first (equal chances:
-    more expected points first); with ``objective`` ``score`` or ``seeger-fabian``, by a
+    more expected points first; exact ties in the order of Skat's conventions,
+    :func:`qcards.analysis.advice.conventions`); with ``objective`` ``score`` or ``seeger-fabian``, by a
     declared game's expected score instead (:mod:`qcards.skat.objectives`).
 
     Exact methods: each first card is one independent :func:`evaluate`; ``scheduler`` runs
@@ -635,18 +638,19 @@ def recommend(
         **options,
     )
     reports = list(zip(hand, sweep(one_card, hand, scheduler, "first cards"), strict=True))
+    habit = conventions(Moment(spec, ()))
 
-    def rank(item: tuple[Card, EvaluationReport]) -> tuple[float | Fraction, float]:
+    def rank(item: tuple[Card, EvaluationReport]) -> tuple:
         # exact methods differ from the referee's fraction only by rounding: rank by the
-        # fraction, so exact ties keep the hand order; sampled values rank by themselves;
-        # equal chances are told apart by the expected points
-        report = item[1]
+        # fraction, so exact ties are ordered by Skat's conventions; sampled values rank by
+        # themselves; equal chances are told apart by the expected points
+        card, report = item
         by_score = _objective_rank(report, goal.report)
         if by_score:
-            return by_score
+            return (*by_score, -habit.get(card, 0))
         if report.method in SAMPLED or report.p_win_exact is None:
             return -report.p_win, -report.expected_points
-        return -report.p_win_exact, -round(report.expected_points, 9)
+        return -report.p_win_exact, -round(report.expected_points, 9), -habit.get(card, 0)
 
     return sorted(reports, key=rank)
 

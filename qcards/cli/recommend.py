@@ -126,6 +126,8 @@ def _advice(args, spec) -> int:
         method=ADVICE_METHOD[args.method],
         samples=args.shots,
         seed=args.seed,
+        force=args.force,
+        scheduler=args.dask,
     )
     if args.json:
         print_json(advice.to_json())
