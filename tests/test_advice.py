@@ -276,3 +276,21 @@ def test_equal_cards_follow_the_conventions():
         second.value_exact,
         second.expected_points,
     )
+
+
+FULL_GAME = "qcards/specs/full-game.toml"
+
+
+def test_auto_samples_the_full_game_and_the_budget_refuses_up_front():
+    """Mid-trick in the full game, ``auto`` runs PIMC on its default deals and says why; a
+    sample count past the time budget is refused before any deal is solved."""
+    from qcards.skat.spec import load_spec
+
+    spec = load_spec(FULL_GAME)
+    history = "A:D7 B:DA C:D8 B:HA C:H7"  # A third to a hearts trick: HK or H10
+    advice = advise(spec, history, model="adversarial", seed=2)
+    assert advice.method == "pimc" and advice.deals == 100 and "PIMC" in advice.reason
+    assert advice.best == Card.parse("HK")  # the king, keeping the ten: the same deals say so
+    assert advice.cards[1].delta_ci[1] < 0  # the ten is worse on the same deals, significantly
+    with pytest.raises(ResourceError, match="fewer --shots|fewer"):
+        advise(spec, history, model="adversarial", samples=10**8)
