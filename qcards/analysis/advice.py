@@ -223,7 +223,8 @@ def advise(
     sampled = method == SAMPLED or samples is not None
     reason = "sampled deals were asked for" if sampled else "every deal of the posterior"
     if play_model.minimax:
-        per_deal = _seconds_a_deal(where, legal)
+        # one deal solved to estimate the time (not needed for forced sampled work)
+        per_deal = 0.0 if (sampled and force) else _seconds_a_deal(where, legal)
         if not sampled:
             deals = num_deals(where.spec)
             seconds = per_deal * deals / CORES

@@ -580,8 +580,9 @@ def recommend(
 ) -> list[tuple[Card, EvaluationReport]]:
     """p_win of every first card of the declarer (who must lead), best first (equal chances:
     more expected points first; exact ties in the order of Skat's conventions,
-    :func:`qcards.analysis.advice.conventions`); with ``objective`` ``score`` or ``seeger-fabian``, by a
-    declared game's expected score instead (:mod:`qcards.skat.objectives`).
+    :func:`qcards.analysis.advice.conventions`); with ``objective`` ``score`` or
+    ``seeger-fabian``, by a declared game's expected score instead
+    (:mod:`qcards.skat.objectives`).
 
     Exact methods: each first card is one independent :func:`evaluate`; ``scheduler`` runs
     them as Dask tasks (:func:`~qcards.execution.sweeps.sweep`: ``"local"`` or a scheduler

@@ -24,6 +24,8 @@ FLAGS = {
     "alpha": "--alpha",
     "backend": "--backend",
     "construction": "--construction",
+    "deals": "--deals",
+    "player": "--player",
     "dynamical_decoupling": "--dynamical-decoupling",
     "epsilon": "--epsilon",
     "eval_qubits": "--eval-qubits",

@@ -540,8 +540,10 @@ def deal_outcome(
     position = start_position(spec, owner)
     for card in opening:
         position = play(spec, position, card)
-    if not opening:
+    if not opening and spec.leader == spec.declarer:
         check_first(spec, first)
+    elif first is not None and first not in legal_moves(spec, position):
+        raise ModelError(f"forced card {first} is not a legal card of the side to move")
     if points or position.finished or spec.target != WIN_POINTS:
         return _outcome_from_points(spec, position, first)
     if spec.is_null:  # the win alone: the boolean search, no points

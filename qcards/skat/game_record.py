@@ -387,6 +387,43 @@ class _Reader:
         return tuple(tricks), winners
 
 
+def record_toml(
+    players: Sequence[str],
+    declarer: str,
+    declaration: Declaration,
+    deal: Mapping[str, Sequence[Card]],
+    skat: Sequence[Card],
+    discard: Sequence[Card],
+    tricks: Sequence[Sequence[Card]],
+    comment: str = "",
+) -> str:
+    """A finished game as a record (the format :func:`parse_record` reads, every trick under
+    ``[play]``): the inverse of the reader, for games qcards plays itself (matches)."""
+
+    def cards(cs: Sequence[Card]) -> str:
+        return "[" + ", ".join(f'"{c}"' for c in cs) + "]"
+
+    lines = [f"# {comment}"] if comment else []
+    lines += [
+        "players = [" + ", ".join(f'"{p}"' for p in players) + "]",
+        f'declarer = "{declarer}"',
+        f'game = "{declaration.game}"',
+        f"hand = {'true' if declaration.hand else 'false'}",
+        "announced = [" + ", ".join(f'"{a}"' for a in declaration.announced) + "]",
+        f"bid = {declaration.bid}",
+        "",
+        "[deal]",
+        *(f"{p} = {cards(deal[p])}" for p in players),
+        f"{SKAT} = {cards(skat)}",
+    ]
+    if discard:
+        lines.append(f"discard = {cards(discard)}")
+    lines += ["", "[play]", "tricks = ["]
+    lines += [f"  {cards(t)}," for t in tricks]
+    lines.append("]")
+    return "\n".join(lines) + "\n"
+
+
 def seeger_fabian_totals(scores: Sequence[RecordScore]) -> dict[str, int]:
     """Every player's Seeger-Fabian total over a list of scored games (a match)."""
     totals: dict[str, int] = {}

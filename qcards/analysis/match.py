@@ -1,0 +1,314 @@
+"""Matches: complete games of Skat between players, on duplicate deals, scored in Seeger-Fabian
+points with paired 95% intervals.
+
+A *player* is a play model and its budget (:func:`parse_player`: ``heuristic``, ``random``,
+``softmax``, ``adversarial:20``, PIMC with 20 worlds a card). Every deal is played three
+times with the players rotated through the seats (forehand, middlehand, rearhand), so each
+player holds every hand once and luck of the deal cancels in the differences between players.
+A game goes as at the table: the auction and the declarer's game and discard by the rules of
+:mod:`qcards.skat.bidding_rules` (the same for every player: a match compares card play), the
+pick-up, ten tricks in which each seat plays its player's card, and the ISkO settlement
+(:func:`qcards.skat.scoring.settle`; Seeger-Fabian points, a deal everyone passes scores 0).
+
+How each model picks a card, from what its seat has seen:
+
+* a policy model (``random``, ``heuristic``, ``softmax``) draws from its policy over the seat's
+  view (:mod:`qcards.skat.play_models`);
+* ``adversarial`` is PIMC with inference: the seat's game as a spec (its own cards known,
+  everything else unseen; the declarer knows its discard), the history so far, the posterior
+  over the deal given every card played (:func:`qcards.skat.history.moment`), and the card
+  :func:`qcards.analysis.advice.advise` ranks first on ``worlds`` sampled deals.
+
+Every game is written as a record (:mod:`qcards.skat.game_record`) that ``qcards score``
+replays card by card, and the whole match repeats from its seed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from qcards.analysis.advice import advise
+from qcards.errors import ParameterError
+from qcards.execution.sweeps import sweep
+from qcards.files import write_text
+from qcards.intervals import Z95
+from qcards.skat import bidding_rules
+from qcards.skat.cards import FULL_DECK, Card, Trump, points, rules_of
+from qcards.skat.game_record import parse_record, record_toml
+from qcards.skat.play_models import get_model, model_names
+from qcards.skat.scoring import Declaration, matadors, settle
+from qcards.skat.seat_view import seat_view
+from qcards.skat.spec import SKAT, spec_from_dict
+
+SEATS = 3
+HAND = 10
+DEFAULT_WORLDS = 10
+"""PIMC's sampled deals a card decision when a player gives no budget."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """A play model and its budget (PIMC's worlds a decision; unused by policy models)."""
+
+    model: str
+    worlds: int = DEFAULT_WORLDS
+
+    @property
+    def label(self) -> str:
+        return f"{self.model}:{self.worlds}" if self.model == "adversarial" else self.model
+
+
+def parse_player(text: str) -> Player:
+    """``MODEL`` or ``MODEL:WORLDS`` (:class:`ParameterError` naming ``player`` otherwise)."""
+    model, _, budget = str(text).partition(":")
+    if model not in model_names() or get_model(model).solver is not None:
+        usable = [m for m in model_names() if get_model(m).solver is None]
+        raise ParameterError(
+            "player", f"{{player}} {text!r}: unknown or unusable model {model!r} (expected one of "
+            f"{', '.join(usable)}, optionally :WORLDS for adversarial)",
+        )  # fmt: skip
+    if not budget:
+        return Player(model)
+    if model != "adversarial" or not budget.isdigit() or int(budget) < 1:
+        raise ParameterError(
+            "player",
+            f"{{player}} {text!r}: only adversarial takes a budget, a positive number of worlds",
+        )
+    return Player(model, int(budget))
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of a match: who sat where, what was declared, and the Seeger-Fabian points of
+    each player (by its index in the match); ``record`` is the game's record (TOML), ``None``
+    for a deal everyone passed."""
+
+    deal: int
+    rotation: int
+    seats: tuple[int, ...]  # player index at forehand, middlehand, rearhand
+    declarer: int | None  # player index
+    game: str | None
+    bid: int | None
+    won: bool | None
+    declarer_points: int | None
+    points: tuple[int, ...]  # Seeger-Fabian by player index
+    record: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The games and each player's Seeger-Fabian points per game with paired intervals."""
+
+    players: tuple[Player, ...]
+    deals: int
+    seed: int
+    games: tuple[Game, ...]
+
+    def per_deal(self) -> np.ndarray:
+        """(deals, players): each player's points on each deal, summed over its rotations."""
+        out = np.zeros((self.deals, len(self.players)))
+        for g in self.games:
+            out[g.deal] += g.points
+        return out
+
+    def means(self) -> list[tuple[float, tuple[float, float]]]:
+        """Each player's mean points per game with the 95% interval over the deals."""
+        per_game = self.per_deal() / SEATS
+        return [_mean_interval(per_game[:, i]) for i in range(len(self.players))]
+
+    def differences(self) -> list[tuple[int, int, float, tuple[float, float]]]:
+        """Every pair's mean difference in points per game, paired by deal, with its 95%
+        interval: (i, j, mean of i minus j, interval)."""
+        per_game = self.per_deal() / SEATS
+        out = []
+        for i in range(len(self.players)):
+            for j in range(i + 1, len(self.players)):
+                mean, ci = _mean_interval(per_game[:, i] - per_game[:, j])
+                out.append((i, j, mean, ci))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": [p.label for p in self.players],
+            "deals": self.deals,
+            "seed": self.seed,
+            "games": len(self.games),
+            "played": sum(g.declarer is not None for g in self.games),
+            "seeger_fabian_per_game": [
+                {"player": i + 1, "model": p.label, "mean": m, "ci": list(ci)}
+                for i, (p, (m, ci)) in enumerate(zip(self.players, self.means(), strict=True))
+            ],
+            "differences": [
+                {"players": [i + 1, j + 1], "mean": m, "ci": list(ci)}
+                for i, j, m, ci in self.differences()
+            ],
+        }
+
+
+def _mean_interval(values: np.ndarray) -> tuple[float, tuple[float, float]]:
+    n = len(values)
+    mean = float(values.mean())
+    half = Z95 * math.sqrt(float(values.var(ddof=1)) / n) if n > 1 else math.inf
+    return mean, (mean - half, mean + half)
+
+
+def match(
+    players: Sequence[Player | str],
+    deals: int,
+    seed: int = 0,
+    records: str | Path | None = None,
+    scheduler: str | None = None,
+) -> MatchResult:
+    """Play ``deals`` duplicate deals between three players (each deal three games, the
+    players rotated through the seats), from ``seed``; write every game's record into the
+    directory ``records`` when given (``deal-0001-r0.toml``, ...). ``scheduler`` spreads the
+    deals over Dask workers (:func:`~qcards.execution.sweeps.sweep`), with the same results.
+
+    Raises:
+        ParameterError: not three players, a bad player, or ``deals`` below 1.
+    """
+    chosen = tuple(p if isinstance(p, Player) else parse_player(p) for p in players)
+    if len(chosen) != SEATS:
+        raise ParameterError(
+            "player", f"a match seats three players (three {{player}}), got {len(chosen)}"
+        )
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise ParameterError("deals", f"{{deals}} must be a positive integer, got {deals!r}")
+    games = sweep(partial(_deal_games, chosen, seed), range(deals), scheduler, "deals played")
+    flat = tuple(g for per_deal in games for g in per_deal)
+    if records is not None:
+        folder = Path(records)
+        folder.mkdir(parents=True, exist_ok=True)
+        for g in flat:
+            if g.record is not None:
+                write_text(folder / f"deal-{g.deal + 1:04d}-r{g.rotation}.toml", g.record)
+    return MatchResult(chosen, deals, seed, flat)
+
+
+def deal_cards(seed: int, deal: int) -> tuple[tuple[Card, ...], ...]:
+    """Deal ``deal`` of a match: forehand's, middlehand's and rearhand's ten cards, the Skat."""
+    rng = np.random.default_rng([seed, deal])
+    order = rng.permutation(len(FULL_DECK))
+    cards = [FULL_DECK[i] for i in order]
+    return tuple(tuple(cards[k * HAND : (k + 1) * HAND]) for k in range(SEATS)) + (
+        tuple(cards[SEATS * HAND :]),
+    )
+
+
+def _deal_games(players: tuple[Player, ...], seed: int, deal: int) -> list[Game]:
+    cards = deal_cards(seed, deal)
+    return [_game(players, seed, deal, r, cards) for r in range(SEATS)]
+
+
+NAMES = ("P1", "P2", "P3")
+"""The players' names in records (player index + 1)."""
+
+
+def _game(players, seed: int, deal: int, rotation: int, cards) -> Game:
+    """One game of a deal with the players rotated ``rotation`` seats."""
+    seats = tuple((s + rotation) % SEATS for s in range(SEATS))  # player index by seat
+    hands, skat = [list(h) for h in cards[:SEATS]], cards[SEATS]
+    limits = [bidding_rules.limit(h) for h in hands]
+    won_auction = bidding_rules.auction(limits)
+    if won_auction is None:
+        return Game(deal, rotation, seats, None, None, None, None, None, (0,) * SEATS)
+    declarer_seat, bid = won_auction
+    twelve = (*hands[declarer_seat], *skat)
+    game, discard = bidding_rules.declare(twelve, bid)
+    declaration = Declaration.make(game, False, (), bid)
+    hands[declarer_seat] = [c for c in twelve if c not in discard]
+    rng = np.random.default_rng([seed, deal, rotation, 1])
+    tricks, taken = _play(players, seats, hands, declarer_seat, game, discard, rng)
+    declarer_points = points(discard) + taken[0]
+    settlement = settle(declaration, matadors(twelve, game), declarer_points, taken[1])
+    names = [NAMES[p] for p in seats]
+    by_name = settlement.seeger_fabian(names[declarer_seat], names)
+    scores = tuple(by_name[NAMES[i]] for i in range(SEATS))
+    text = record_toml(
+        names, names[declarer_seat], declaration, dict(zip(names, cards[:SEATS], strict=True)),
+        skat, discard, tricks,
+        comment=f"match seed {seed}, deal {deal + 1}, rotation {rotation}: "
+        + ", ".join(f"{NAMES[i]} {p.label}" for i, p in enumerate(players)),
+    )  # fmt: skip
+    record = parse_record(text, "<match record>")  # the record replays to the same result
+    assert (record.declarer_points, record.declarer_tricks) == (declarer_points, taken[1])
+    return Game(deal, rotation, seats, seats[declarer_seat], game, bid, settlement.won,
+                declarer_points, scores, text)  # fmt: skip
+
+
+def _play(players, seats, hands, declarer_seat, game, discard, rng):
+    """Ten tricks: each seat's player picks its card. Returns the tricks (leader's card first)
+    and the declarer's (card points, tricks) from them."""
+    trump = Trump.NULL if game == "null" else Trump(game)
+    rules = rules_of(trump)
+    # the spec order puts the declarer first (seat_view and the specs count seats from it)
+    order = [(declarer_seat + k) % SEATS for k in range(SEATS)]
+    names = [NAMES[seats[s]] for s in order]
+    at_start = {s: tuple(hands[s]) for s in range(SEATS)}
+    live = {s: set(hands[s]) for s in range(SEATS)}
+    all_cards = frozenset(c for h in hands for c in h) | frozenset(discard)
+    history: list[tuple[str, Card]] = []
+    tricks, won_points, won_tricks = [], 0, 0
+    leader = 0  # forehand leads the first trick
+    for _ in range(HAND):
+        trick: list[Card] = []
+        trick_start = {s: frozenset(live[s]) for s in range(SEATS)}
+        for k in range(SEATS):
+            seat = (leader + k) % SEATS
+            player = players[seats[seat]]
+            if player.model == "adversarial":
+                card = _pimc_card(player, rules, game, names, order, seat, at_start, discard,
+                                  history, rng)  # fmt: skip
+            else:
+                spec_hands = tuple(trick_start[s] for s in order)
+                view = seat_view(rules, all_cards, spec_hands, order.index(leader), tuple(trick),
+                                 frozenset(discard))  # fmt: skip
+                weights = get_model(player.model).policy(view)
+                options = [c for c, w in weights.items() if w]
+                p = np.array([float(weights[c]) for c in options])
+                card = options[int(rng.choice(len(options), p=p / p.sum()))]
+            trick.append(card)
+            live[seat].discard(card)
+            history.append((names[order.index(seat)], card))
+        winner = (leader + rules.trick_winner(trick)) % SEATS
+        if winner == declarer_seat:
+            won_points += points(trick)
+            won_tricks += 1
+        tricks.append(tuple(trick))
+        leader = winner
+    return tricks, (won_points, won_tricks)
+
+
+def _pimc_card(player, rules, game, names, order, seat, at_start, discard, history, rng) -> Card:
+    """PIMC with inference: the seat's game from its first card, the plays so far, and the
+    card :func:`advise` ranks first on the player's worlds."""
+    me = names[order.index(seat)]
+    declarer = seat == order[0]
+    others = [s for s in order if s != seat]
+    unknown = [c for s in others for c in at_start[s]]
+    sizes = {names[order.index(s)]: HAND for s in others}
+    if not declarer:
+        unknown += list(discard)
+        sizes[SKAT] = len(discard)
+    data = {
+        "players": list(names),
+        "trump": "null" if game == "null" else game,
+        "leader": names[order.index(0)],
+        "declarer_points": points(discard) if declarer else 0,
+        "hands": {me: [str(c) for c in at_start[seat]]},
+        "unknown": {"cards": [str(c) for c in unknown], "sizes": sizes},
+    }
+    if game != "null":
+        data["target"] = 61
+    spec = spec_from_dict(data, f"<{me}'s view>")
+    seed = int(rng.integers(2**31))
+    advice = advise(spec, tuple(history), "adversarial", samples=player.worlds, seed=seed,
+                    force=True)  # fmt: skip
+    return advice.best

@@ -1,0 +1,59 @@
+"""``qcards match --player MODEL ... --deals N``: complete games between three players on
+duplicate deals, Seeger-Fabian points per game with paired 95% intervals."""
+
+from __future__ import annotations
+
+from qcards.cli.common import dask_argument, json_argument, print_json, print_table
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "match",
+        help="play complete games between three players (a play model each) on duplicate "
+        "deals, scored in Seeger-Fabian points with paired 95%% intervals",
+    )
+    p.add_argument(
+        "--player", action="append", metavar="MODEL[:WORLDS]", default=None,
+        help="a player, three times in seat order of the first rotation: random, heuristic, "
+        "softmax, or adversarial[:WORLDS] (PIMC with inference, WORLDS sampled deals a card; "
+        "default 10); default: adversarial:10, heuristic, heuristic",
+    )  # fmt: skip
+    p.add_argument("--deals", type=int, default=10, help="deals, each played three times")
+    p.add_argument("--seed", type=int, default=0, help="the seed of the deals and the play")
+    p.add_argument("--records", metavar="DIR", help="write every game's record into DIR")
+    dask_argument(p)
+    json_argument(p)
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from qcards.analysis.match import match
+
+    players = args.player or ["adversarial:10", "heuristic", "heuristic"]
+    result = match(players, args.deals, args.seed, args.records, args.dask)
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    data = result.to_json()
+    print_table(
+        ["player", "model", "Seeger-Fabian a game", "95% interval"],
+        [[f"P{r['player']}", r["model"], r["mean"], _interval(r["ci"])]
+         for r in data["seeger_fabian_per_game"]],
+    )  # fmt: skip
+    print()
+    print_table(
+        ["difference", "a game", "95% interval (paired by deal)"],
+        [[f"P{i} - P{j}", d["mean"], _interval(d["ci"])]
+         for d in data["differences"] for i, j in [d["players"]]],
+    )  # fmt: skip
+    played = data["played"]
+    print(
+        f"{data['games']} games on {args.deals} deals (each dealt three times, the players "
+        f"rotated), {played} played, {data['games'] - played} passed; seed {args.seed}"
+        + (f"; records in {args.records}" if args.records else "")
+    )
+    return 0
+
+
+def _interval(pair) -> str:
+    return f"[{pair[0]:.1f}, {pair[1]:.1f}]"
