@@ -1,0 +1,125 @@
+"""Matches (:mod:`qcards.analysis.match`) and the rule bidder they share
+(:mod:`qcards.skat.bidding_rules`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from qcards.analysis.match import Player, deal_cards, match, parse_player
+from qcards.cli import main
+from qcards.errors import ParameterError
+from qcards.skat import bidding_rules as rules
+from qcards.skat.cards import Card
+from qcards.skat.game_record import load_record, score_record
+from qcards.skat.scoring import BID_VALUES
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(c) for c in text.split()]
+
+
+# ----------------------------------------------------------------------------- bidding rules
+
+
+def test_suit_grand_and_null_rules():
+    clubs = cards("CJ SJ CA C10 C9 C7 HA S8 D7 D8")  # 6 trumps (2 jacks), a side ace
+    assert rules.suit_playable(clubs, "clubs") and not rules.suit_playable(clubs, "hearts")
+    assert rules.limit(clubs) == rules.Plan("clubs", 12 * 3)  # with 2, game 3
+    thin = cards("CJ CA C9 C7 HA S8 D7 D8 H7 S7")  # four trumps, one jack: passes
+    assert rules.limit(thin) is None
+    grand = cards("CJ SJ HJ CA SA HK H9 D7 D8 S7")  # three jacks, two aces
+    assert rules.grand_playable(grand) and rules.plans(grand)[0].game == "grand"
+    assert rules.limit(grand).value == 24 * 4  # with 3, game 4
+    null = cards("C7 C8 S7 S9 SK H7 H8 D7 D9 D8")  # one card above the nine, guarded
+    assert rules.null_playable(null) and rules.limit(null) == rules.Plan("null", 23)
+    assert not rules.null_playable(cards("C8 C9 S7 S9 SK H7 H8 D7 D9 CA"))
+
+
+def test_auction_forehand_holds_and_the_bid_is_just_above_the_runner_up():
+    p = rules.Plan
+    assert rules.auction([None, None, None]) is None
+    assert rules.auction([None, p("clubs", 24), None]) == (1, 18)
+    assert rules.auction([p("hearts", 30), p("clubs", 30), None]) == (0, 30)  # forehand holds
+    assert rules.auction([p("hearts", 20), p("clubs", 36), p("grand", 48)]) == (2, 40)
+    assert rules.auction([p("grand", 48), None, p("clubs", 48)]) == (0, 48)  # the winner holds
+    assert all(b in BID_VALUES for b in (18, 30, 40, 48))
+
+
+def test_declare_puts_away_short_side_cards_and_reaches_the_bid():
+    twelve = cards("CJ SJ CA C10 C9 C7 HA S10 D7 D8 HK C8")
+    game, discard = rules.declare(twelve, 18)
+    assert game == "clubs"
+    assert set(discard) == set(cards("S10 HK"))  # the bare ten first, then the short hearts
+    assert rules.put_away(cards("CA CK CQ C9 C8 C7 H7 H8 S7 S8 DA DK"), "null") == tuple(
+        cards("CA DA")
+    )
+
+
+# ----------------------------------------------------------------------------- matches
+
+
+def test_a_match_repeats_from_its_seed_and_rotates_every_player_through_the_seats():
+    first = match(["heuristic", "random", "softmax"], 4, seed=7)
+    again = match(["heuristic", "random", "softmax"], 4, seed=7)
+    assert first.to_json() == again.to_json()
+    assert [g.record for g in first.games] == [g.record for g in again.games]
+    assert len(first.games) == 12
+    for deal in range(4):
+        seatings = {g.seats for g in first.games if g.deal == deal}
+        assert seatings == {(0, 1, 2), (1, 2, 0), (2, 0, 1)}
+    assert deal_cards(7, 0) == deal_cards(7, 0) and deal_cards(7, 0) != deal_cards(7, 1)
+
+
+def test_records_replay_to_the_match_scores(tmp_path):
+    result = match(["heuristic", "random", "heuristic"], 3, seed=2, records=tmp_path)
+    played = [g for g in result.games if g.declarer is not None]
+    assert played and len(list(tmp_path.glob("*.toml"))) == len(played)
+    for g in played:
+        record = load_record(tmp_path / f"deal-{g.deal + 1:04d}-r{g.rotation}.toml")
+        score = score_record(record)
+        assert (record.declarer_points, score.settlement.won) == (g.declarer_points, g.won)
+        assert [score.seeger_fabian[f"P{i + 1}"] for i in range(3)] == list(g.points)
+    passed = [g for g in result.games if g.declarer is None]
+    assert all(g.points == (0, 0, 0) for g in passed)
+
+
+def test_paired_differences_are_the_means_differences():
+    result = match(["heuristic", "random", "heuristic"], 6, seed=4)
+    (m1, _), (m2, _), (m3, _) = result.means()
+    diffs = {(i, j): m for i, j, m, _ in result.differences()}
+    assert diffs[(0, 1)] == pytest.approx(m1 - m2) and diffs[(1, 2)] == pytest.approx(m2 - m3)
+
+
+def test_a_pimc_player_plays_legal_cards_and_its_records_replay(tmp_path):
+    """Two worlds a card keep it quick; the records' replay checks every card's legality."""
+    result = match(["adversarial:2", "heuristic", "heuristic"], 1, seed=1, records=tmp_path)
+    for g in result.games:
+        if g.declarer is not None:
+            score_record(load_record(tmp_path / f"deal-0001-r{g.rotation}.toml"))
+
+
+def test_players_parse_and_bad_ones_are_refused():
+    assert parse_player("adversarial:20") == Player("adversarial", 20)
+    assert parse_player("heuristic") == Player("heuristic")
+    for bad in ("oracle", "heuristic:3", "adversarial:0", "best-response"):
+        with pytest.raises(ParameterError):
+            parse_player(bad)
+    with pytest.raises(ParameterError, match="three"):
+        match(["heuristic"], 1)
+    with pytest.raises(ParameterError, match="positive"):
+        match(["heuristic"] * 3, 0)
+
+
+def test_cli_match(capsys, tmp_path):
+    argv = ["match", "--player", "heuristic", "--player", "random", "--player", "heuristic",
+            "--deals", "2", "--seed", "1", "--json"]  # fmt: skip
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 6 and [r["model"] for r in data["seeger_fabian_per_game"]] == [
+        "heuristic", "random", "heuristic"
+    ]  # fmt: skip
+    assert main(["match", "--player", "heuristic", "--deals", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error:") and "--player" in err[0]
