@@ -74,6 +74,19 @@ cards = ["H7", "C10", "CK", "D10", "DA", "S9"]
 sizes = { B = 3, C = 3 }
 """
 
+FOUR_TRICKS = """
+players = ["A", "B", "C"]
+trump = "spades"
+leader = "A"
+declarer_points = 44
+target = 61
+[hands]
+A = ["S8", "HA", "H9", "C9"]
+[unknown]
+cards = ["S7", "SK", "H10", "HK", "H7", "H8", "C10", "CK"]
+sizes = { B = 4, C = 4 }
+"""
+
 CASES = [
     # (spec, history): a defender second and third to a trick, after a whole trick (voids), the
     # declarer second and third, a null defender, a declared game's declarer
@@ -87,6 +100,7 @@ CASES = [
     (NULL_VIEW, "A:H8 B:H10"),
     (NULL_VIEW, "A:S7 B:SK"),
     (DECLARED, "C:C10"),
+    (FOUR_TRICKS, "A:H9 B:H7 C:H8"),  # the likelihood of following hearts matters here
 ]
 
 
@@ -157,8 +171,9 @@ def rest_value(spec, state, value, mode, policy=None, skat=frozenset()):
     return walk(*state)
 
 
-def brute_advice(spec, history_text, model, objective="win"):
-    """Each legal card's exact value for the declarer, by brute force."""
+def brute_advice(spec, history_text, model, objective="win", inference=True):
+    """Each legal card's exact value for the declarer, by brute force (``inference=False``:
+    every deal consistent with the history weighs the same)."""
     goal = get_objective(objective)
     plays = [(item.split(":")[0], Card.parse(item.split(":")[1])) for item in history_text.split()]
     where = moment(spec, history_text)
@@ -170,6 +185,8 @@ def brute_advice(spec, history_text, model, objective="win"):
         likelihood, _ = replay(spec, owner, plays)
         if not likelihood:
             continue
+        if not inference:
+            likelihood = Fraction(1)
         z += likelihood
         for card in where.legal_cards():
             _, state = replay(spec, owner, (*plays, (where.mover, card)))
@@ -190,6 +207,17 @@ def test_advice_equals_brute_force(text, history, model):
     values = [v.value_exact for v in advice.cards]
     assert values == sorted(values, reverse=mover_is_declarer)
     assert advice.side == ("declarer" if mover_is_declarer else "defenders")
+
+
+@pytest.mark.parametrize("text,history", [*CASES[3:7], CASES[-1]])
+def test_advice_without_inference_weighs_consistent_deals_equally(text, history):
+    spec = parse_spec(text)
+    advice = advise(spec, history, model="adversarial", inference=False)
+    expected = brute_advice(spec, history, "adversarial", inference=False)
+    assert {v.card: v.value_exact for v in advice.cards} == expected
+    if history == CASES[-1][1]:  # and there the inference changes the values
+        inferred = advise(spec, history, model="adversarial")
+        assert {v.card: v.value_exact for v in inferred.cards} != expected
 
 
 def test_sampled_advice_agrees_with_exact_and_repeats_from_its_seed():

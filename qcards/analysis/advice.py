@@ -174,6 +174,7 @@ def advise(
     seed: int | None = None,
     force: bool = False,
     scheduler: str | None = None,
+    inference: bool = True,
 ) -> Advice:
     """Every legal card of the seat to move after ``history`` (``"A:SA B:S7"``, may end in the
     middle of a trick), valued under ``model`` for the declarer's ``objective``, best first for
@@ -194,6 +195,9 @@ def advise(
         scheduler: solve the double-dummy deals as Dask tasks (``"local"`` or an address;
             :func:`~qcards.execution.sweeps.sweep`); ``None`` spreads them over this
             process's cores in threads.
+        inference: weigh the deals by the random-play likelihood of the history (how often
+            each player followed suit); ``False``: only the cards played and the voids count
+            (:func:`qcards.skat.history.moment`).
 
     Raises:
         ModelError: a history that breaks a rule, a mover whose hand the spec does not know,
@@ -209,7 +213,7 @@ def advise(
                                 or samples < 1):  # fmt: skip
         raise ParameterError("shots", f"must be a positive integer, got {samples!r}")
     goal = check_objective(spec, objective)
-    where = moment(spec, history)
+    where = moment(spec, history, inference)
     legal = where.legal_cards()
     play_model = get_model(model)
     if play_model.solver is not None:

@@ -17,7 +17,9 @@ How each model picks a card, from what its seat has seen:
 * ``adversarial`` is PIMC with inference: the seat's game as a spec (its own cards known,
   everything else unseen; the declarer knows its discard), the history so far, the posterior
   over the deal given every card played (:func:`qcards.skat.history.moment`), and the card
-  :func:`qcards.analysis.advice.advise` ranks first on ``worlds`` sampled deals.
+  :func:`qcards.analysis.advice.advise` ranks first on ``worlds`` sampled deals;
+  ``adversarial:WORLDS:voids`` is PIMC without the inference: its deals keep the cards played
+  and the voids, all equally likely.
 
 Every game is written as a record (:mod:`qcards.skat.game_record`) that ``qcards score``
 replays card by card, and the whole match repeats from its seed.
@@ -55,33 +57,46 @@ DEFAULT_WORLDS = 10
 
 @dataclass(frozen=True)
 class Player:
-    """A play model and its budget (PIMC's worlds a decision; unused by policy models)."""
+    """A play model and its budget (PIMC's worlds a decision, and whether its beliefs weigh
+    the deals by the plays' likelihood; unused by policy models)."""
 
     model: str
     worlds: int = DEFAULT_WORLDS
+    inference: bool = True
 
     @property
     def label(self) -> str:
-        return f"{self.model}:{self.worlds}" if self.model == "adversarial" else self.model
+        if self.model != "adversarial":
+            return self.model
+        return f"{self.model}:{self.worlds}" + ("" if self.inference else f":{NO_INFERENCE}")
+
+
+NO_INFERENCE = "voids"
+"""The suffix of a PIMC player whose beliefs keep only the voids (no likelihood)."""
 
 
 def parse_player(text: str) -> Player:
-    """``MODEL`` or ``MODEL:WORLDS`` (:class:`ParameterError` naming ``player`` otherwise)."""
-    model, _, budget = str(text).partition(":")
+    """``MODEL``, ``adversarial:WORLDS`` or ``adversarial:WORLDS:voids`` (PIMC whose beliefs
+    keep only the cards played and the voids) (:class:`ParameterError` naming ``player``
+    otherwise)."""
+    text = str(text)
+    inference = not text.endswith(f":{NO_INFERENCE}")
+    model, _, budget = text.removesuffix(f":{NO_INFERENCE}").partition(":")
     if model not in model_names() or get_model(model).solver is not None:
         usable = [m for m in model_names() if get_model(m).solver is None]
         raise ParameterError(
             "player", f"{{player}} {text!r}: unknown or unusable model {model!r} (expected one of "
             f"{', '.join(usable)}, optionally :WORLDS for adversarial)",
         )  # fmt: skip
-    if not budget:
+    if not budget and inference:
         return Player(model)
     if model != "adversarial" or not budget.isdigit() or int(budget) < 1:
         raise ParameterError(
             "player",
-            f"{{player}} {text!r}: only adversarial takes a budget, a positive number of worlds",
+            f"{{player}} {text!r}: only adversarial takes a budget, a positive number of worlds "
+            f"(and then :{NO_INFERENCE} for beliefs without the likelihood)",
         )
-    return Player(model, int(budget))
+    return Player(model, int(budget), inference)
 
 
 @dataclass(frozen=True)
@@ -310,5 +325,5 @@ def _pimc_card(player, rules, game, names, order, seat, at_start, discard, histo
     spec = spec_from_dict(data, f"<{me}'s view>")
     seed = int(rng.integers(2**31))
     advice = advise(spec, tuple(history), "adversarial", samples=player.worlds, seed=seed,
-                    force=True)  # fmt: skip
+                    force=True, inference=player.inference)  # fmt: skip
     return advice.best

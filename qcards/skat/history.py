@@ -118,9 +118,14 @@ def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> E
     return moment(spec, history).spec
 
 
-def moment(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> Moment:
+def moment(
+    spec: Endgame, history: Sequence[tuple[str, Card]] | str, inference: bool = True
+) -> Moment:
     """Where the game stands after ``history``, which may end in the middle of a trick: the
     spec from the current trick's start with the posterior given every play (:class:`Moment`).
+    ``inference=False`` keeps only what the plays prove (the cards played, the voids) and
+    drops the random-play likelihood of following suit: every deal consistent with the plays
+    is then equally likely (as the spec's prior weighs it).
 
     Raises:
         ModelError: as :func:`after_history`, for any play that breaks a rule.
@@ -196,6 +201,7 @@ def moment(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> Moment:
         },
         prior=Prior(),
     )
+    follows = follows if inference else []
     rest = dataclasses.replace(rest, prior=_posterior(spec, rest, history, voids, follows))
     if not partition_function(rest):
         raise ModelError(f"{OPTION}: no deal is consistent with this history and the spec's prior")
