@@ -322,3 +322,10 @@ def test_auto_samples_the_full_game_and_the_budget_refuses_up_front():
     assert advice.cards[1].delta_ci[1] < 0  # the ten is worse on the same deals, significantly
     with pytest.raises(ResourceError, match="fewer --shots|fewer"):
         advise(spec, history, model="adversarial", samples=10**8)
+
+
+def test_a_negative_seed_is_one_clear_error(capsys):
+    """NumPy refuses negative seeds with a ValueError; qcards names the option instead."""
+    assert main(["evaluate", FULL_GAME, "--shots", "100", "--seed", "-1", "--json"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["error: --seed must be a non-negative integer, got -1"]

@@ -110,6 +110,8 @@ def test_players_parse_and_bad_ones_are_refused():
         match(["heuristic"], 1)
     with pytest.raises(ParameterError, match="positive"):
         match(["heuristic"] * 3, 0)
+    with pytest.raises(ParameterError, match="non-negative"):
+        match(["heuristic"] * 3, 1, seed=-1)
 
 
 def test_cli_match(capsys, tmp_path):

@@ -43,6 +43,7 @@ from qcards.files import write_text
 from qcards.intervals import Z95
 from qcards.skat import bidding_rules
 from qcards.skat.cards import FULL_DECK, Card, Trump, points, rules_of
+from qcards.skat.deal_sampling import fresh_seed
 from qcards.skat.game_record import parse_record, record_toml
 from qcards.skat.play_models import get_model, model_names
 from qcards.skat.scoring import Declaration, matadors, settle
@@ -177,7 +178,7 @@ def _mean_interval(values: np.ndarray) -> tuple[float, tuple[float, float]]:
 def match(
     players: Sequence[Player | str],
     deals: int,
-    seed: int = 0,
+    seed: int | None = 0,
     records: str | Path | None = None,
     scheduler: str | None = None,
 ) -> MatchResult:
@@ -189,6 +190,7 @@ def match(
     Raises:
         ParameterError: not three players, a bad player, or ``deals`` below 1.
     """
+    seed = fresh_seed(seed)  # a fresh one for None; a bad one refused
     chosen = tuple(p if isinstance(p, Player) else parse_player(p) for p in players)
     if len(chosen) != SEATS:
         raise ParameterError(

@@ -21,6 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from qcards.errors import ParameterError
 from qcards.skat.cards import Card
 from qcards.skat.prior import Tallies, count_step, deal_partition
 from qcards.skat.spec import Endgame
@@ -90,8 +91,16 @@ def deal_stream(seed: int, chunk: int) -> np.random.Generator:
 
 def fresh_seed(seed: int | None) -> int:
     """``seed``, or a new random one: every chunk of a run derives its streams from one seed,
-    which the run reports so that it can be repeated."""
-    return int(np.random.SeedSequence().entropy % 2**63) if seed is None else int(seed)
+    which the run reports so that it can be repeated.
+
+    Raises:
+        ParameterError: a seed that is not a non-negative integer (NumPy's seeds are).
+    """
+    if seed is None:
+        return int(np.random.SeedSequence().entropy % 2**63)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ParameterError("seed", f"{{seed}} must be a non-negative integer, got {seed!r}")
+    return int(seed)
 
 
 def chunks(total: int, size: int) -> list[tuple[int, int]]:
