@@ -71,7 +71,14 @@ AUTO_EXACT_SECONDS = 30.0
 
 DEFAULT_DEALS = 100
 """PIMC's deals when ``auto`` samples and no ``samples`` are given (each solved once for
-every card)."""
+every card), when they fit in :data:`ADVICE_SECONDS`; never fewer than :data:`MIN_DEALS`."""
+
+ADVICE_SECONDS = 8.0
+"""The time ``auto`` gives PIMC a move (estimated from one solved deal): a position whose
+deals take long (the first tricks of a full game, ten cards to try) gets fewer of them."""
+
+MIN_DEALS = 30
+"""The fewest deals ``auto`` samples, whatever their time."""
 
 DEFAULT_GAMES = 1000
 """Games played a card by a policy model when it is sampled and no ``samples`` are given."""
@@ -236,7 +243,8 @@ def advise(
                 sampled = True
                 reason = (
                     f"{deals:,} deals would take about {duration(seconds)} to solve: PIMC on "
-                    "sampled deals"
+                    f"sampled deals (up to {DEFAULT_DEALS}, as many as fit in about "
+                    f"{ADVICE_SECONDS:.0f} s)"
                 )
             else:
                 _check_time(seconds, force, f"solving all {deals:,} deals", "{shots} (PIMC)")
@@ -244,7 +252,7 @@ def advise(
                 return _advice(where, goal, model, "double-dummy", reason, deals, None, legal,
                                values, True)  # fmt: skip
         seed = fresh_seed(seed)
-        count = samples or DEFAULT_DEALS
+        count = samples or _deals_in_time(per_deal)
         _check_time(per_deal * count / CORES, force, f"PIMC on {count:,} deals", "fewer {shots}")
         arrays = _pimc(where, legal, count, seed, scheduler)
         return _sampled_advice(where, goal, model, "pimc", reason, count, seed, legal, arrays)
@@ -270,6 +278,13 @@ def advise(
     ]
     arrays = [(p, t, m) for p, _w, t, m in arrays]
     return _sampled_advice(where, goal, model, "monte-carlo", reason, count, seed, legal, arrays)
+
+
+def _deals_in_time(per_deal: float) -> int:
+    """PIMC's deals for ``auto``: :data:`DEFAULT_DEALS`, or as many as fit in
+    :data:`ADVICE_SECONDS` on this machine's cores, at least :data:`MIN_DEALS`."""
+    fit = int(ADVICE_SECONDS * CORES / max(per_deal, 1e-9))
+    return max(MIN_DEALS, min(DEFAULT_DEALS, fit))
 
 
 def _seconds_a_deal(where: Moment, legal: Sequence[Card]) -> float:
