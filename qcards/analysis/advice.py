@@ -28,7 +28,6 @@ table (a defender's own 40 points for a lost game do not see Schneider; its stan
 from __future__ import annotations
 
 import dataclasses
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ import numpy as np
 
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.sweeps import CORES, sweep
-from qcards.intervals import Z95
+from qcards.intervals import mean_interval
 from qcards.progress import TIME_BUDGET, duration
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import fresh_seed, sample_owners
@@ -394,7 +393,7 @@ def _sampled_advice(where, goal, model, method, reason, count, seed, legal, arra
         per_card.append((card, v, wins, points))
     values = [
         CardValue(
-            card, float(v.mean()), None, float(w.mean()), float(np.mean(p)), _interval(v)
+            card, float(v.mean()), None, float(w.mean()), float(np.mean(p)), mean_interval(v)
         )  # fmt: skip
         for card, v, w, p in per_card
     ]
@@ -405,16 +404,9 @@ def _sampled_advice(where, goal, model, method, reason, count, seed, legal, arra
     for value in ranked.cards:
         diff = by_card[value.card] - best
         mean = float(diff.mean())
-        low, high = _interval(diff)
+        low, high = mean_interval(diff)
         cards.append(dataclasses.replace(value, delta_vs_best=mean, delta_ci=(low, high)))
     return dataclasses.replace(ranked, cards=tuple(cards))
-
-
-def _interval(values: np.ndarray) -> tuple[float, float]:
-    n = len(values)
-    mean = float(values.mean())
-    half = Z95 * math.sqrt(float(values.var(ddof=1)) / n) if n > 1 else math.inf
-    return mean - half, mean + half
 
 
 # ----------------------------------------------------------------------------- ranking

@@ -27,7 +27,6 @@ replays card by card, and the whole match repeats from its seed.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -40,7 +39,7 @@ from qcards.analysis.advice import advise
 from qcards.errors import ParameterError
 from qcards.execution.sweeps import sweep
 from qcards.files import write_text
-from qcards.intervals import Z95
+from qcards.intervals import mean_interval
 from qcards.skat import bidding_rules
 from qcards.skat.cards import FULL_DECK, Card, Trump, points, rules_of
 from qcards.skat.deal_sampling import fresh_seed
@@ -169,10 +168,7 @@ class MatchResult:
 
 
 def _mean_interval(values: np.ndarray) -> tuple[float, tuple[float, float]]:
-    n = len(values)
-    mean = float(values.mean())
-    half = Z95 * math.sqrt(float(values.var(ddof=1)) / n) if n > 1 else math.inf
-    return mean, (mean - half, mean + half)
+    return float(np.mean(values)), mean_interval(values)
 
 
 def match(
