@@ -50,6 +50,7 @@ from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import PlayModel, get_model
 from qcards.skat.referee import num_deals, weighted_deals
+from qcards.skat.scoring import WIN_POINTS
 from qcards.skat.seat_view import SeatView
 from qcards.skat.spec import Endgame
 
@@ -70,17 +71,19 @@ AUTO_EXACT_SECONDS = 30.0
 
 DEFAULT_DEALS = 100
 """PIMC's deals when ``auto`` samples and no ``samples`` are given (each solved once for
-every card), when they fit in :data:`ADVICE_SECONDS`; never fewer than :data:`MIN_DEALS`."""
+every card); :func:`default_deals`."""
 
-ADVICE_SECONDS = 8.0
-"""The time ``auto`` gives PIMC a move (estimated from one solved deal): a position whose
-deals take long (the first tricks of a full game, ten cards to try) gets fewer of them."""
-
-MIN_DEALS = 30
-"""The fewest deals ``auto`` samples, whatever their time."""
+EARLY_DEALS = 40
+EARLY_CARDS = 8
+"""In the first tricks of a full game (hands and legal cards of at least :data:`EARLY_CARDS`)
+``auto`` samples :data:`EARLY_DEALS` deals: about 0.4 s a deal on one core for ten cards to
+try (``benchmarks/results/advice.md``), so that a move stays near 8 s on two cores."""
 
 DEFAULT_GAMES = 1000
 """Games played a card by a policy model when it is sampled and no ``samples`` are given."""
+
+TIMED_DEALS = 2
+"""Deals solved (after one that warms the compiled solver up) to time a double-dummy advice."""
 
 TIMED_GAMES = 20
 """Games played first to estimate a sampled policy advice's time."""
@@ -95,20 +98,25 @@ class CardValue:
         value: the objective's expectation after playing it (p_win for ``win``).
         value_exact: the same as a Fraction, when exact with a rational model.
         p_win: the declarer's chance to win.
-        expected_points: the declarer's expected card points.
+        expected_points: the declarer's expected card points (``None`` for PIMC on the
+            ISkO's 61-point target, which solves levels only: see ``level``).
         ci: the 95% interval of ``value`` (sampled).
         delta_vs_best: ``value`` minus the best card's, on the same deals (sampled), and
         delta_ci: its 95% interval.
+        level: PIMC by levels: the mean of the card points each deal's level stands for
+            (30, 60, 61, 90 or 120, or the points held when no trick is taken), which ranks
+            equal values in place of the expected points.
     """
 
     card: Card
     value: float
     value_exact: Fraction | None
     p_win: float
-    expected_points: float
+    expected_points: float | None
     ci: tuple[float, float] | None = None
     delta_vs_best: float | None = None
     delta_ci: tuple[float, float] | None = None
+    level: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -120,6 +128,8 @@ class CardValue:
             "p_win": self.p_win,
             "expected_points": self.expected_points,
         }
+        if self.level is not None:
+            out["level_points"] = self.level
         if self.ci is not None:
             out.update(ci=list(self.ci), delta_vs_best=self.delta_vs_best,
                        delta_ci=list(self.delta_ci))  # fmt: skip
@@ -234,7 +244,7 @@ def advise(
     reason = "sampled deals were asked for" if sampled else "every deal of the posterior"
     if play_model.minimax:
         # one deal solved to estimate the time (not needed for forced sampled work)
-        per_deal = 0.0 if (sampled and force) else _seconds_a_deal(where, legal)
+        per_deal = 0.0 if (sampled and force) else _seconds_a_deal(where, legal, sampled)
         if not sampled:
             deals = num_deals(where.spec)
             seconds = per_deal * deals / CORES
@@ -242,8 +252,7 @@ def advise(
                 sampled = True
                 reason = (
                     f"{deals:,} deals would take about {duration(seconds)} to solve: PIMC on "
-                    f"sampled deals (up to {DEFAULT_DEALS}, as many as fit in about "
-                    f"{ADVICE_SECONDS:.0f} s)"
+                    f"sampled deals ({default_deals(where.spec, legal)})"
                 )
             else:
                 _check_time(seconds, force, f"solving all {deals:,} deals", "{shots} (PIMC)")
@@ -251,7 +260,7 @@ def advise(
                 return _advice(where, goal, model, "double-dummy", reason, deals, None, legal,
                                values, True)  # fmt: skip
         seed = fresh_seed(seed)
-        count = samples or _deals_in_time(per_deal)
+        count = samples or default_deals(where.spec, legal)
         _check_time(per_deal * count / CORES, force, f"PIMC on {count:,} deals", "fewer {shots}")
         arrays = _pimc(where, legal, count, seed, scheduler)
         return _sampled_advice(where, goal, model, "pimc", reason, count, seed, legal, arrays)
@@ -279,21 +288,33 @@ def advise(
     return _sampled_advice(where, goal, model, "monte-carlo", reason, count, seed, legal, arrays)
 
 
-def _deals_in_time(per_deal: float) -> int:
-    """PIMC's deals for ``auto``: :data:`DEFAULT_DEALS`, or as many as fit in
-    :data:`ADVICE_SECONDS` on this machine's cores, at least :data:`MIN_DEALS`."""
-    fit = int(ADVICE_SECONDS * CORES / max(per_deal, 1e-9))
-    return max(MIN_DEALS, min(DEFAULT_DEALS, fit))
+def default_deals(spec: Endgame, legal: Sequence[Card]) -> int:
+    """PIMC's deals for ``auto``: :data:`DEFAULT_DEALS`, or :data:`EARLY_DEALS` in the first
+    tricks of a full game (at least :data:`EARLY_CARDS` cards in each hand and as many legal
+    cards to try), where a deal takes longest. A rule of the position, not of a timing, so a
+    seed always gives the same deals."""
+    early = spec.hand_size >= EARLY_CARDS and len(legal) >= EARLY_CARDS
+    return EARLY_DEALS if early else DEFAULT_DEALS
 
 
-def _seconds_a_deal(where: Moment, legal: Sequence[Card]) -> float:
-    """Seconds to solve one deal after every card (a sampled deal, after one that warms the
-    compiled solver up)."""
-    owners = sample_owners(where.spec, np.random.default_rng(0), 2)
-    _solve_deals(where, legal[:1], owners[:1])
+def levels_only(spec: Endgame) -> bool:
+    """Whether PIMC solves levels only: on the ISkO's target of 61 every objective depends on
+    the play through the declarer's level alone (:func:`qcards.skat.double_dummy.
+    deal_outcome`), and the level searches are two to six times faster than the points'. The
+    expected card points are then not reported; equal values are ranked by the mean level."""
+    return spec.target == WIN_POINTS or spec.is_null
+
+
+def _seconds_a_deal(where: Moment, legal: Sequence[Card], sampled: bool) -> float:
+    """Seconds one core takes to solve a deal after every card, as the valuation will
+    (:data:`TIMED_DEALS` sampled deals side by side, after one that warms the compiled solver
+    up)."""
+    points = not (sampled and levels_only(where.spec))
+    owners = sample_owners(where.spec, np.random.default_rng(0), 1 + TIMED_DEALS)
+    _solve_deals(where, legal[:1], owners[:1], None, points)
     start = time.perf_counter()
-    _solve_deals(where, legal, owners[1:])
-    return time.perf_counter() - start
+    _solve_deals(where, legal, owners[1:], None, points)  # the cores share them
+    return (time.perf_counter() - start) * min(CORES, TIMED_DEALS) / TIMED_DEALS
 
 
 def _check_time(seconds: float, force: bool, what: str, instead: str) -> None:
@@ -331,11 +352,16 @@ def _exact_double_dummy(
 
 
 def _solve_deals(
-    where: Moment, legal: Sequence[Card], owners: list, scheduler: str | None = None
+    where: Moment,
+    legal: Sequence[Card],
+    owners: list,
+    scheduler: str | None = None,
+    points: bool = True,
 ) -> list[list[tuple]]:
-    """For every deal, each card's double-dummy outcome (points, tricks, matadors), the
-    deals spread over the cores in threads (the compiled solver releases the GIL; each
-    thread keeps its own transposition table, which the cards of one deal share)."""
+    """For every deal, each card's double-dummy outcome (points, tricks, matadors; with
+    ``points`` False the level searches of :func:`deal_outcome`, whose points stand for their
+    level), the deals spread over the cores in threads (the compiled solver releases the GIL;
+    each thread keeps its own transposition table, which the cards of one deal share)."""
     spec = where.spec
 
     def solve(part: list) -> list[list[tuple]]:
@@ -344,7 +370,7 @@ def _solve_deals(
             matadors = deal_matadors(spec.declaration, owner)
             row = []
             for card in legal:
-                o = deal_outcome(spec, owner, card, opening=where.opening)
+                o = deal_outcome(spec, owner, card, points, where.opening)
                 row.append((o.points, o.tricks, matadors))
             rows.append(row)
         return rows
@@ -376,9 +402,13 @@ def _advice(where, goal, model, method, reason, deals, seed, legal, dists, exact
 def _pimc(
     where: Moment, legal: Sequence[Card], count: int, seed: int, scheduler: str | None = None
 ) -> list[tuple]:
-    """PIMC: ``count`` deals of the posterior, each solved double dummy after every card."""
+    """PIMC: ``count`` deals of the posterior, each solved double dummy after every card, by
+    the level searches when they answer (:func:`levels_only`)."""
     owners = sample_owners(where.spec, np.random.default_rng(seed), count)
-    rows = np.array(_solve_deals(where, legal, owners, scheduler), dtype=np.int64)
+    rows = np.array(
+        _solve_deals(where, legal, owners, scheduler, not levels_only(where.spec)),
+        dtype=np.int64,
+    )
     return [tuple(rows[:, k, :].T) for k in range(len(legal))]
 
 
@@ -391,9 +421,16 @@ def _sampled_advice(where, goal, model, method, reason, count, seed, legal, arra
         v = np.array([cache.setdefault(o, goal.value(spec, *o)) for o in outcomes], dtype=float)
         wins = np.array([spec.declarer_wins(p, t) for p, t, _m in outcomes], dtype=float)
         per_card.append((card, v, wins, points))
+    levels = method == "pimc" and levels_only(spec)
     values = [
         CardValue(
-            card, float(v.mean()), None, float(w.mean()), float(np.mean(p)), mean_interval(v)
+            card,
+            float(v.mean()),
+            None,
+            float(w.mean()),
+            None if levels else float(np.mean(p)),
+            mean_interval(v),
+            level=float(np.mean(p)) if levels else None,
         )  # fmt: skip
         for card, v, w, p in per_card
     ]
@@ -440,7 +477,8 @@ def _ranked(where, goal: Objective, model, method, reason, deals, seed, values) 
 
     def key(v: CardValue):
         value = v.value_exact if v.value_exact is not None else v.value
-        points = 0 if where.spec.is_null else round(v.expected_points, 9)  # null: no matter
+        measured = v.expected_points if v.expected_points is not None else v.level
+        points = 0 if where.spec.is_null else round(measured, 9)  # null: no matter
         return (sign * value, sign * v.p_win, sign * points, -convention.get(v.card, 0))
 
     return Advice(

@@ -1,13 +1,15 @@
 """``qcards recommend SPEC [--history PLAYS]``: the cards of the seat to move, best first.
 
 The declarer at the start of a trick is ranked by :func:`qcards.analysis.evaluate.recommend`
-(every method, the circuits' included); anyone else, or any seat in the middle of a trick, by
-:func:`qcards.analysis.advice.advise` (the referee, double dummy or sampled deals).
+(every method, the circuits' included); anyone else, any seat in the middle of a trick, and a
+model other than random on more deals than an exact ranking takes (with ``auto`` and no
+shots), by :func:`qcards.analysis.advice.advise` (the referee, double dummy or sampled
+deals).
 """
 
 from __future__ import annotations
 
-from qcards.analysis.advice import AUTO, EXACT, SAMPLED, Advice, advise
+from qcards.analysis.advice import AUTO, EXACT, MAX_EXACT_DEALS, SAMPLED, Advice, advise
 from qcards.analysis.evaluate import DOUBLE_DUMMY_METHOD, card_differences, recommend
 from qcards.cli.common import (
     evaluation_arguments,
@@ -19,6 +21,7 @@ from qcards.cli.common import (
 )
 from qcards.errors import ParameterError
 from qcards.skat.history import moment
+from qcards.skat.referee import num_deals
 
 ADVICE_METHOD = {
     "auto": AUTO,
@@ -48,6 +51,8 @@ def run(args) -> int:
         if where.trick or where.mover != spec.declarer:
             return _advice(args, spec)
         rest = where.spec
+    if _too_many_deals_to_rank_exactly(args, rest):
+        return _advice(args, spec)
     ranked = recommend(
         rest,
         args.model,
@@ -109,6 +114,18 @@ def _interval(pair) -> str:
     return f"[{pair[0]:.4f}, {pair[1]:.4f}]"
 
 
+def _too_many_deals_to_rank_exactly(args, spec) -> bool:
+    """A model the circuits do not prepare, ``auto`` and no shots, and more deals than an exact
+    ranking solves: the advice samples them (PIMC, or games played), as it would mid-trick,
+    where the declarer's ranking would refuse the exact work."""
+    return (
+        args.model != "random"
+        and args.method == "auto"
+        and args.shots is None
+        and num_deals(spec) > MAX_EXACT_DEALS
+    )
+
+
 def _advice(args, spec) -> int:
     """A defender to move, or any seat in the middle of a trick (``spec`` before the
     history)."""
@@ -138,13 +155,14 @@ def _advice(args, spec) -> int:
 
 def _print_advice(advice: Advice) -> None:
     sampled = advice.seed is not None
-    headers = ["card", advice.objective, "p_win", "expected_points"]
+    levels = any(v.level is not None for v in advice.cards)
+    headers = ["card", advice.objective, "p_win", "level_points" if levels else "expected_points"]
     if sampled:
         headers += ["95% interval", "vs best", "95% interval"]
     rows = []
     for v in advice.cards:
         row = [str(v.card), v.value_exact if v.value_exact is not None else v.value, v.p_win,
-               v.expected_points]  # fmt: skip
+               v.level if levels else v.expected_points]  # fmt: skip
         if sampled:
             row += [_interval(v.ci), v.delta_vs_best, _interval(v.delta_ci)]
         rows.append(row)
