@@ -7,7 +7,7 @@ Run ``python benchmarks/bench_advice.py [--repeat 3] [--deals 100]``.
    :func:`qcards.analysis.advice.advise` (every card on each deal in turn, the deals spread
    over the cores) against the baseline in the same run, :func:`qcards.recommend` (each first
    card its own PIMC evaluation on the same deals).
-2. What ``auto`` does a move on the full game (PIMC on as many deals as fit in about 8 s): the
+2. What ``auto`` does a move on the full game (PIMC on 100 deals, 60 in the first tricks): the
    declarer's lead to the first trick, the declarer third to a trick, and a defender second to
    the first trick (a deal's defender hand known, the rest unseen).
 3. Exact advice on generated twelve-card endgames, a defender mid-trick: double dummy over
@@ -140,7 +140,7 @@ def main() -> int:
     lines += [
         "## Mid-trick, the full game",
         "",
-        "`auto`: PIMC on 100 deals, or as many as fit in about 8 s (at least 30); ratio to "
+        "`auto`: PIMC on 100 deals, 60 in the first tricks of a full game; ratio to "
         f"`advise` on the declarer's lead above (same run); {load()}.",
         "",
         "| mover | history | legal cards | deals | seconds a move | ratio | best card |",

@@ -73,11 +73,11 @@ DEFAULT_DEALS = 100
 """PIMC's deals when ``auto`` samples and no ``samples`` are given (each solved once for
 every card); :func:`default_deals`."""
 
-EARLY_DEALS = 40
+EARLY_DEALS = 60
 EARLY_CARDS = 8
 """In the first tricks of a full game (hands and legal cards of at least :data:`EARLY_CARDS`)
-``auto`` samples :data:`EARLY_DEALS` deals: about 0.4 s a deal on one core for ten cards to
-try (``benchmarks/results/advice.md``), so that a move stays near 8 s on two cores."""
+``auto`` samples :data:`EARLY_DEALS` deals: about 0.17 s a deal on one core for ten cards to
+try, solving levels (``benchmarks/results/advice.md``), about 5 s a move on two cores."""
 
 DEFAULT_GAMES = 1000
 """Games played a card by a policy model when it is sampled and no ``samples`` are given."""
