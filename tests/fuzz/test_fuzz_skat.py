@@ -74,15 +74,23 @@ def test_valid_specs_are_answered(table):
         assert low - 1e-9 <= data["expected_points"] <= high + 1e-9
         assert data["num_deals"] >= 1
 
-        # recommend needs the declarer to lead and to hold known cards; else one error line
-        applies = spec.leader == spec.declarer and bool(spec.hands[spec.declarer])
+        # recommend ranks the leader's cards: the declarer's known ones, or a defender's when
+        # the spec knows its whole hand (the advice); else one error line
+        if spec.leader == spec.declarer:
+            applies = bool(spec.hands[spec.declarer])
+        else:
+            applies = not spec.sizes.get(spec.leader) and bool(spec.hands[spec.leader])
         ranked = recommend(path, "ok" if applies else "error")
         if applies:
             cards = [Card.parse(c["card"]) for c in ranked["cards"]]
-            assert sorted(cards) == sorted(spec.hands[spec.declarer])
-            values = [Fraction(c["p_win_exact"]) for c in ranked["cards"]]
-            assert values == sorted(values, reverse=True)
+            assert sorted(cards) == sorted(spec.hands[spec.leader])
             assert all(probability(c["p_win"]) for c in ranked["cards"])
+            if spec.leader == spec.declarer:
+                values = [Fraction(c["p_win_exact"]) for c in ranked["cards"]]
+                assert values == sorted(values, reverse=True)
+            else:  # a defender's best card leaves the declarer the least
+                values = [Fraction(c["value_exact"]) for c in ranked["cards"]]
+                assert values == sorted(values) and ranked["side"] == "defenders"
 
         if unknown <= COUNT_MAX_UNKNOWN:
             counted = count(path, "ok")
