@@ -331,3 +331,17 @@ def test_a_negative_seed_is_one_clear_error(capsys):
     assert main(["evaluate", FULL_GAME, "--shots", "100", "--seed", "-1", "--json"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["error: --seed must be a non-negative integer, got -1"]
+
+
+@pytest.mark.parametrize("model", ["random", "adversarial", "heuristic"])
+def test_the_declarers_ranking_and_the_advice_agree_where_both_run(model):
+    """At the declarer's lead both paths of ``recommend`` could answer: the same Fractions,
+    the same order (ties by the conventions in both)."""
+    from qcards.analysis.evaluate import recommend
+    from qcards.skat.spec import load_spec
+
+    for spec in (load_spec("qcards/specs/six-card.toml"), parse_spec(FOUR_TRICKS)):
+        advice = advise(spec, (), model=model)
+        ranked = recommend(spec, model, method="classical")
+        assert [v.card for v in advice.cards] == [card for card, _ in ranked]
+        assert [v.value_exact for v in advice.cards] == [r.p_win_exact for _, r in ranked]
