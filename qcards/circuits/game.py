@@ -17,8 +17,10 @@ from qcards.circuits.gates.deal import GameDealGate
 from qcards.circuits.gates.play import CardPlayGate
 from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
-from qcards.errors import ParameterError
+from qcards.circuits.syntheses.hardware import WeightedPlays
+from qcards.errors import ModelError, ParameterError
 from qcards.skat.cards import Card
+from qcards.skat.play_models import PlayModel, get_model
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Stage, check_first, stages
 
@@ -35,6 +37,7 @@ class GameCircuit:
         stages: the stages in order; ``prefix_lengths[i]`` instructions reach ``stages[i]``.
         construction: the :class:`~qcards.circuits.construction.Construction` whose
             syntheses define the gates.
+        model: the play model the card plays prepare (``random``: Eq. 9's uniform choice).
     """
 
     spec: Endgame
@@ -44,6 +47,7 @@ class GameCircuit:
     stages: tuple[Stage, ...]
     prefix_lengths: tuple[int, ...]
     construction: Construction
+    model: str = "random"
 
     @property
     def num_qubits(self) -> int:
@@ -63,6 +67,7 @@ def build_game(
     first: Card | None = None,
     paper_codes: bool = False,
     construction: Construction | str = DEFAULT_CONSTRUCTION,
+    model: PlayModel | str = "random",
 ) -> GameCircuit:
     """The game circuit of ``spec`` in its construction's layout
     (:class:`~qcards.circuits.layout.GameLayout`): the deal, then one gate per card played and
@@ -76,8 +81,14 @@ def build_game(
             (constructions that keep them: ``paper``).
         construction: a registered :class:`~qcards.circuits.construction.Construction` or its
             name; every construction acts the same on game states.
+        model: the play model whose policy weights every card play (Sec. X.1's parameterised
+            CP gates, :mod:`qcards.circuits.gates.policy_play`); ``random`` is the paper's
+            uniform choice. A weighted card play is defined by the care-set synthesis
+            (:class:`~qcards.circuits.syntheses.hardware.WeightedPlays`) in every
+            construction, built when a definition is first asked for.
 
     Raises:
+        ModelError: a model without a policy (``adversarial``, ``best-response``).
         SpecError: ``paper_codes`` for a spec with a Skat, which the paper's tables cannot code.
         ParameterError: an unknown construction, ``paper_codes`` with one that cannot keep
             them, or an endgame too large for the construction.
@@ -89,7 +100,16 @@ def build_game(
             f"the {construction} construction does not keep the paper's card codes",
         )
     check_first(spec, first)
+    play_model = get_model(model)
+    policy = None if play_model.name == "random" else play_model.policy
+    if policy is None and play_model.name != "random":
+        raise ModelError(
+            f"the {play_model.name} model has no policy for the card-play gates to weigh by "
+            "(it looks ahead): the circuits prepare random play or a policy model "
+            "(heuristic, softmax, ...)"
+        )
     layout = construction.layout(spec, paper_codes)
+    weighted = None if policy is None else WeightedPlays(layout, first, policy)
     plan = construction.plan(layout, first) if construction.plan is not None else None
     qc = layout.circuit("game")
     lengths = []
@@ -100,9 +120,14 @@ def build_game(
     all_stages = stages(spec)
     for stage in all_stages:
         if stage.kind == "play":
-            gate = CardPlayGate(layout, stage.trick, stage.position, first, construction, plan)
+            gate = CardPlayGate(
+                layout, stage.trick, stage.position, first, construction, plan,
+                policy, play_model.name, weighted,
+            )  # fmt: skip
             qc.append(gate, qc.qubits)
         elif stage.kind == "trick":
             qc.append(TrickTakingGate(layout, stage.trick, construction, plan), qc.qubits)
         lengths.append(len(qc.data))
-    return GameCircuit(spec, first, layout, qc, all_stages, tuple(lengths), construction)
+    return GameCircuit(
+        spec, first, layout, qc, all_stages, tuple(lengths), construction, play_model.name
+    )

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from qcards.errors import ModelError
 from qcards.skat.cards import Card
+from qcards.skat.seat_view import Policy, SeatView, Weights, seat_view
 from qcards.skat.spec import SKAT, Endgame
 
 STAGE_KINDS = ("deal", "play", "trick")
@@ -127,6 +128,43 @@ class Snapshot:
         if position:
             led = next(c for c in spec.cards if played[c] == trick and owner[c] == leader)
         return mover, spec.rules.legal_cards(hand, led)
+
+    def view(self, spec: Endgame, trick: int, position: int) -> SeatView:
+        """What the player at ``position`` of ``trick`` sees (:class:`SeatView`): the view a
+        play model's policy reads, the same one the referee builds
+        (:func:`qcards.skat.outcomes.outcome_distribution`)."""
+        players = spec.players
+        n = len(players)
+        leader = players.index(self.leader(spec, trick))
+        owner, played = dict(self.owner), dict(self.played)
+        hands = tuple(
+            frozenset(c for c in spec.cards if owner[c] == p and played[c] in (0, trick))
+            for p in players
+        )
+        seats = [players[(leader + i) % n] for i in range(position)]
+        table = tuple(
+            next(c for c in spec.cards if played[c] == trick and owner[c] == seat) for seat in seats
+        )
+        skat = frozenset(c for c in spec.cards if owner[c] == SKAT)
+        return seat_view(spec.rules, frozenset(spec.cards), hands, leader, table, skat)
+
+    def play_weights(
+        self,
+        spec: Endgame,
+        trick: int,
+        position: int,
+        policy: Policy | None = None,
+        first: Card | None = None,
+    ) -> Weights:
+        """The probability of each card the player at ``position`` of ``trick`` may play: the
+        uniform choice of Eq. (9) without ``policy``, else the policy's weights on the mover's
+        view (:meth:`view`); a forced ``first`` card has weight 1. Cards of weight 0 are left
+        out."""
+        _mover, legal = self.to_move(spec, trick, position, first)
+        if policy is None or len(legal) == 1:
+            return {c: Fraction(1, len(legal)) for c in legal}
+        weights = policy(self.view(spec, trick, position))
+        return {c: w for c, w in weights.items() if w}
 
     def trick_winner(self, spec: Endgame, trick: int) -> str:
         """Who takes ``trick``, from the cards on the table (:meth:`Rules.trick_winner`)."""

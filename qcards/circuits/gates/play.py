@@ -6,10 +6,16 @@ uniformly (the one-hot superposition of Eq. 9). That is its classical action, wr
 for every construction; its definition is the construction's play synthesis
 (:mod:`qcards.circuits.syntheses`): the paper's product over configurations (Eq. 12), the
 polynomial sequential choice, or the hardware one.
+
+With a play model's policy (``policy``) the gate is the paper's parameterised
+CP_k^n(c_1, ..., c_k) of Sec. X.1: each legal card gets the amplitude sqrt(pi(card | view))
+(:mod:`qcards.circuits.gates.policy_play`), and its definition is the weighted care-set
+synthesis the game supplies (``weighted``), whatever the construction.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,7 +23,8 @@ from qiskit.circuit import Gate, Qubit
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get_construction
 from qcards.circuits.gates import action_kernels as kernels
-from qcards.circuits.gates.classical import classical_domain, narrow, trick_suits
+from qcards.circuits.gates.classical import Rows, classical_domain, narrow, trick_suits
+from qcards.circuits.gates.policy_play import weighted_choice
 from qcards.circuits.gates.predicates import (
     held_cubes_by_leader,
     led_cubes_by_leader,
@@ -26,6 +33,7 @@ from qcards.circuits.gates.predicates import (
 )
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
+from qcards.skat.seat_view import Policy
 
 
 def _check_play(layout: GameLayout, trick: int, position: int) -> None:
@@ -52,6 +60,11 @@ class CardPlayGate(Gate):
         first: force the declarer's first card (the declarer must lead trick 1).
         construction: whose play synthesis defines the gate.
         plan: what the construction prepared for this game (:attr:`Construction.plan`).
+        policy: a play model's policy (:mod:`qcards.skat.play_models`), or None for the
+            uniform choice of Eq. (9).
+        policy_name: the model's name, in the gate's name (``cp_t1_p0_heuristic``).
+        weighted: with ``policy``, the definition of the weighted gate: a function of the
+            gate returning a circuit on the whole layout (the game's care-set synthesis).
     """
 
     def __init__(
@@ -62,15 +75,24 @@ class CardPlayGate(Gate):
         first: Card | None = None,
         construction: Construction | str = DEFAULT_CONSTRUCTION,
         plan: Any = None,
+        policy: Policy | None = None,
+        policy_name: str = "",
+        weighted: Callable[[CardPlayGate], Any] | None = None,
     ) -> None:
         _check_play(layout, trick, position)
+        if policy is not None and weighted is None:
+            raise ValueError("a policy-weighted card play needs its definition (weighted=)")
         self.layout = layout
         self.trick = trick
         self.position = position
         self.first = first
         self.construction = get_construction(construction)
         self.plan = plan
+        self.policy = policy
+        self.weighted = weighted
         name = f"cp{self.construction.tag}_t{trick}_p{position}"
+        if policy is not None:
+            name += f"_{policy_name or 'policy'}"
         super().__init__(name, layout.num_qubits, [])
 
     def seat(self, leader: str) -> str:
@@ -100,27 +122,41 @@ class CardPlayGate(Gate):
         return flips
 
     def _define(self) -> None:
-        self.definition = self.construction.play(self)
+        if self.policy is not None:
+            self.definition = self.weighted(self)
+        else:
+            self.definition = self.construction.play(self)
 
     def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
         """The classical action (:mod:`~qcards.circuits.gates.classical`), the same for every
         construction: on each row that is a game state of this stage -- ancillas clean, the
         player to move holding exactly its k cards, one card led (after the lead) and none of
         the mover's cards on the table yet -- one row per legal card, that card played, each
-        with amplitude :math:`1/\\sqrt{m}` (Eq. 9). Every other row takes the definition.
-        Both steps are compiled passes over the rows
-        (:mod:`~qcards.circuits.gates.action_kernels`)."""
+        with amplitude :math:`1/\\sqrt{m}` (Eq. 9), or with a policy
+        :math:`\\sqrt{\\pi(c)}` (cards of weight 0 get no row). Every other row takes the
+        definition. Both steps are compiled passes over the rows
+        (:mod:`~qcards.circuits.gates.action_kernels`); a policy's weights are computed per
+        view in Python (:func:`~qcards.circuits.gates.policy_play.weighted_choice`)."""
         tables = kernels.placed_tables(self, qubits, state.num_words, _PlayTables)
         legal = np.empty(state.num_rows, dtype=np.uint64)
         inside = np.empty(state.num_rows, dtype=bool)
         kernels.play_legal(state.words, *tables.legal_arguments, legal, inside)
         with classical_domain(state, self, qubits, inside) as kept:
             legal = narrow(kept, legal)
+            factors = None
+            if self.policy is not None:
+                rows = Rows(state, self.layout, qubits)
+                legal, factors = weighted_choice(
+                    rows, self.layout, self.trick, self.position, self.cards, legal,
+                    self.policy, self.forced_card,
+                )  # fmt: skip
             total = kernels.play_children(legal)
             state.check_rows(total)
             words = np.empty((state.num_words, total), dtype=np.uint64)
             amps = np.empty(total, dtype=complex)
             kernels.play_expand(state.words, state.amps, legal, tables.flips, words, amps)
+            if factors is not None:
+                amps *= factors
             state.replace_rows(words, amps)
 
 

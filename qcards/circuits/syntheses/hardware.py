@@ -17,6 +17,10 @@ never read; the tests compare the circuit's exact final state with the referee's
   already. For each rotation angle, the care states that need it are covered by a few cubes
   (:func:`cover`), computed into ``flag`` with relative-phase Toffolis and uncomputed after one
   controlled rotation (a forced card, r = 1, is an X).
+* **Policy-weighted card play** (Sec. X.1, for every construction): the same sequential choice
+  with card c's rotation :math:`2\\arcsin\\sqrt{\\pi(c) / \\sum_{c' \\ge c} \\pi(c')}`, the
+  policy's weights on the mover's view of each care state (:func:`weighted_plays`); cards of
+  weight 0 are skipped.
 * **Trick taking** (Eq. 15): each bit of ``winner_t`` is a Boolean function of the cards on the
   table (:meth:`~qcards.skat.stages.Snapshot.trick_winner`), covered by cubes the same way and
   XOR-ed in through ``flag``.
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -46,6 +51,7 @@ from qcards.circuits.layout import GameLayout
 from qcards.circuits.syntheses import paper
 from qcards.errors import ParameterError
 from qcards.skat.cards import Card
+from qcards.skat.seat_view import Policy
 from qcards.skat.stages import Stage, stages
 
 HARDWARE_MAX_STATES = 20_000
@@ -190,9 +196,11 @@ class HardwarePlan:
     """The hardware syntheses of one game, built stage after stage when the game is built (the
     care set of each stage is what the stages before it reach)."""
 
-    def __init__(self, layout: GameLayout, first: Card | None) -> None:
+    def __init__(
+        self, layout: GameLayout, first: Card | None, policy: Policy | None = None
+    ) -> None:
         spec = layout.spec
-        self.spec, self.layout, self.first = spec, layout, first
+        self.spec, self.layout, self.first, self.policy = spec, layout, first, policy
         self.index = {q: i for i, q in enumerate(layout.qubits)}
         measured = len(layout.measured)
         if layout.qubits[:measured] != layout.measured:
@@ -235,24 +243,26 @@ class HardwarePlan:
     def play(self, trick: int, position: int) -> QuantumCircuit:
         spec = self.spec
         stage = Stage("play", trick, position)
-        legal = {
-            s: self.snapshot(s, stage).to_move(spec, trick, position, self.first)[1]
+        weights = {
+            s: self.snapshot(s, stage).play_weights(spec, trick, position, self.policy, self.first)
             for s in self.states
         }
-        cards = [c for c in spec.cards if any(c in cs for cs in legal.values())]
+        cards = [c for c in spec.cards if any(c in w for w in weights.values())]
         if len(cards) <= _ORDER_SEARCH:
             orders = list(itertools.permutations(cards))
         else:
             orders = [tuple(cards), tuple(reversed(cards)), spec.rules.sorted(cards)]
-        plans = [self._plan_play(order, trick, legal) for order in orders]
+        plans = [self._plan_play(order, trick, weights) for order in orders]
         steps, states = min(plans, key=lambda plan: sum(step.cx for step in plan[0]))
         self.states = states
         self._check_size()
-        return self._gate(f"cp_hw_t{trick}_p{position}", steps)
+        kind = "cp_hw" if self.policy is None else "cp_w"
+        return self._gate(f"{kind}_t{trick}_p{position}", steps)
 
-    def _plan_play(self, order, trick: int, legal) -> tuple[list[_Step], set[int]]:
-        """The steps of the sequential uniform choice in card order ``order``, and the care
-        states after it."""
+    def _plan_play(self, order, trick: int, weights) -> tuple[list[_Step], set[int]]:
+        """The steps of the sequential choice in card order ``order`` (card c rotated by
+        2 arcsin sqrt(w_c / the weight of the cards from c on), an X for the last one; uniform
+        weights give 2 arcsin sqrt(1/r)), and the care states after it."""
         steps = []
         # per current state: (the state before the gate, the card chosen so far or None)
         current = {s: (s, None) for s in self.states}
@@ -260,10 +270,15 @@ class HardwarePlan:
             target = self.index[self.layout.play[card][trick - 1]]
             angles: dict[int, float] = {}
             for state, (origin, chosen) in current.items():
-                cards = [c for c in order if c in legal[origin]]
+                weight = weights[origin]
+                cards = [c for c in order if c in weight]
                 if chosen is None and card in cards:
-                    remaining = len(cards) - cards.index(card)
-                    angles[state] = 2 * math.asin(math.sqrt(1 / remaining))
+                    rest = cards[cards.index(card) :]
+                    if len(rest) == 1:
+                        angles[state] = _FORCED
+                    else:
+                        share = weight[card] / sum(weight[c] for c in rest)
+                        angles[state] = 2 * math.asin(math.sqrt(share))
             for angle in sorted(set(angles.values())):
                 on = [s for s, a in angles.items() if a == angle]
                 off = [s for s in current if angles.get(s) != angle]
@@ -374,6 +389,43 @@ def plan(layout: GameLayout, first: Card | None) -> dict[Stage, QuantumCircuit]:
         elif stage.kind == "trick":
             out[stage] = builder.take(stage.trick)
     return out
+
+
+class WeightedPlays:
+    """The definitions of a game's policy-weighted card plays, for any construction's layout
+    without the paper's codes: the care sets followed from the deal (the construction's own
+    deal and trick gates act the same on them), each card play synthesised from the policy's
+    weights (:meth:`HardwarePlan.play`). Built on first use, once, for every stage: the sparse
+    engine applies the weighted gates by their classical action and never asks for a
+    definition on game states, so large endgames run without it.
+
+    Raises (on first use) :class:`~qcards.errors.ParameterError` when a stage reaches more than
+    :data:`HARDWARE_MAX_STATES` basis states.
+    """
+
+    def __init__(self, layout: GameLayout, first: Card | None, policy: Policy) -> None:
+        if layout.code is not None:
+            raise ParameterError(
+                "paper_codes",
+                "policy-weighted card plays do not keep the paper's card codes: leave them out",
+            )
+        self.layout, self.first, self.policy = layout, first, policy
+        self._plays: dict[Stage, QuantumCircuit] | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, gate: CardPlayGate) -> QuantumCircuit:
+        with self._lock:
+            if self._plays is None:
+                builder = HardwarePlan(self.layout, self.first, self.policy)
+                builder.deal()
+                plays = {}
+                for stage in stages(self.layout.spec):
+                    if stage.kind == "play":
+                        plays[stage] = builder.play(stage.trick, stage.position)
+                    elif stage.kind == "trick":
+                        builder.take(stage.trick)
+                self._plays = plays
+        return self._plays[Stage("play", gate.trick, gate.position)]
 
 
 def card_play(gate: CardPlayGate) -> QuantumCircuit:
