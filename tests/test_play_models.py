@@ -209,10 +209,15 @@ def test_monte_carlo_covers_the_exact_values():
         assert lo <= value <= hi, key
 
 
-def test_circuits_refuse_a_policy_model():
+def test_circuits_prepare_a_policy_model_with_a_skat():
+    """The policy-weighted circuit (tests/test_policy_gates.py) of a spec with a Skat, whose
+    cards no seat sees: the sparse engine gives the referee's Fractions under the model."""
     spec = parse_spec(spec_text("skat-two-tricks"))
-    with pytest.raises(ModelError, match="policy-weighted card-play gates are not built"):
-        evaluate(spec, model="heuristic", method="sparse")
+    circuit = evaluate(spec, model="heuristic", method="sparse")
+    referee = evaluate(spec, model="heuristic", method="classical")
+    assert circuit.method == "sparse" and circuit.p_win_exact == referee.p_win_exact
+    assert abs(circuit.p_win - float(referee.p_win_exact)) < 1e-9
+    assert abs(circuit.expected_points - referee.expected_points) < 1e-9
 
 
 def test_decisions_under_a_policy_model():

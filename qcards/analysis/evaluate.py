@@ -176,17 +176,37 @@ def resolve_method(method: str, model: str, shots: int | None = None) -> str:
     play_model = get_model(model)
     if shots is not None:
         check_shots(shots)
-    if is_policy_model(play_model):
-        if method not in ("auto", "classical") or (shots is not None and method != "auto"):
+    if play_model.solver is not None:
+        if method not in ("auto", "classical") or shots is not None:
             raise ModelError(
-                f"the {play_model.name} model is computed by the referee (exact) or, with "
-                "{shots}, by games played on sampled deals; the circuits superpose uniformly "
-                f"random play (policy-weighted card-play gates are not built yet), so {{method}} "
-                f"{method} cannot compute it: use {{method}} classical, or auto with or without "
-                "{shots}",
+                f"the {play_model.name} model is solved exactly on small endgames only (a "
+                f"strategy that looks ahead, by the referee's search), so {{method}} {method}"
+                + (" with {shots}" if shots is not None else "")
+                + " cannot compute it: use {method} classical or auto, without {shots}",
                 parameters=("method", "shots"),
             )
-        return "classical" if shots is None else MONTE_CARLO_METHOD
+        return "classical"
+    if is_policy_model(play_model):
+        circuit = (*EXACT_BACKENDS, SAMPLING_METHOD, SHOTS_METHOD)
+        if method not in ("auto", "classical", *circuit) or (
+            shots is not None and method not in ("auto", SAMPLING_METHOD, SHOTS_METHOD)
+        ):
+            raise ModelError(
+                f"the {play_model.name} model is computed by the referee (exact), by its "
+                "policy-weighted circuit (an exact backend, or {shots} with {method} shots or "
+                "aer) or, with {shots} and auto, by games played on sampled deals; "
+                f"{{method}} {method}" + (" with {shots}" if shots is not None else "")
+                + " is not one of them",
+                parameters=("method", "shots"),
+            )
+        if method == SHOTS_METHOD and shots is None:
+            raise ModelError(
+                "{method} shots needs {shots} (how many to sample)",
+                parameters=("method", "shots"),
+            )
+        if method == "auto":
+            return "classical" if shots is None else MONTE_CARLO_METHOD
+        return method
     if method == DOUBLE_DUMMY_METHOD and model != "adversarial":
         raise ModelError(
             "{method} double-dummy solves every deal with perfect play by every seat, the "
@@ -314,8 +334,11 @@ def evaluate(
     task = as_task(game, first, construction)
     spec, first, construction = task.spec, task.first, task.construction
     used = resolve_method(method, model, shots)
-    if is_policy_model(get_model(model)):
-        return _policy_report(task, get_model(model), used, shots, seed)
+    play_model = get_model(model)
+    if is_policy_model(play_model) and used in ("classical", MONTE_CARLO_METHOD):
+        return _policy_report(task, play_model, used, shots, seed)
+    if is_policy_model(play_model):  # its policy-weighted circuit (Sec. X.1)
+        task = replace(task, model=play_model.name)
     if spec.num_tricks == 0:
         return _game_over(spec, model, method, shots)
     reason = None
@@ -331,18 +354,12 @@ def evaluate(
         scores = _exact_scores(spec, first, model, force)
         return replace(report, method_reason=reason, scores=scores)
     # the circuit, with the referee beside it when the referee can answer (else no fraction)
-    try:
-        referee_seconds(spec, first, model)
-    except ResourceError:
-        referee = None
-    else:
-        referee = fast_referee.evaluate(spec, model, first, force=force)
+    exact_fraction = _referee_beside(spec, first, play_model, force)
+    deals = num_deals(spec)
     check_work(spec, first, force, "evaluating this endgame", 1)
     game = task.build()
     num_qubits = game.num_qubits
     parse_backend(used, "method").check_capacity(num_qubits)  # refuse before any work
-    exact_fraction = None if referee is None else referee.p_win
-    deals = num_deals(spec) if referee is None else referee.num_deals
     exact = parse_backend(used, "method").exact_method
     if exact is not None and exact.reads_final_rows:
         outcomes = sparse_final_outcomes(game, force, scheduler)
@@ -384,6 +401,29 @@ def evaluate(
         method_reason=reason,
         scores=distribution_figures(spec, first, snapshot_outcomes(spec, dist)),
     )
+
+
+def _referee_beside(
+    spec: Endgame, first: Card | None, play_model: PlayModel, force: bool
+) -> Fraction | None:
+    """The referee's exact p_win to report beside a circuit's number: the fast referee's for
+    random play, the exact outcome search weighted by a rational policy; None when the
+    referee cannot answer in its budget (or the policy's weights are floats)."""
+    if is_policy_model(play_model):
+        if not play_model.exact:
+            return None
+        try:
+            dist = outcome_distribution(spec, first, play_model.policy)
+        except ResourceError:
+            return None
+        return sum(
+            (q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t)), Fraction(0)
+        )
+    try:
+        referee_seconds(spec, first, play_model.name)
+    except ResourceError:
+        return None
+    return fast_referee.evaluate(spec, play_model.name, first, force=force).p_win
 
 
 def is_policy_model(play_model: PlayModel) -> bool:
@@ -533,7 +573,9 @@ def _classical_or_sampled(
             scores=exact_figures(spec, first, average.outcomes),
         )  # fmt: skip
     if used == SHOTS_METHOD:
-        samples = circuit_samples(spec, first, shots, seed, task.construction, scheduler, force)
+        samples = circuit_samples(
+            spec, first, shots, seed, task.construction, scheduler, force, task.model
+        )
     else:
         samples = pimc_samples(spec, first, shots, seed, scheduler, force)
     return EvaluationReport(

@@ -89,12 +89,14 @@ def circuit_samples(
     construction,
     scheduler: str | None = None,
     force: bool = False,
+    model: str = "random",
 ) -> Samples:
-    """``shots`` ideal-device shots of the game circuit, decoded into wins and points (the
-    shots are checked by :func:`~qcards.execution.shots.sample_game`)."""
+    """``shots`` ideal-device shots of the game circuit (its card plays weighted by
+    ``model``'s policy), decoded into wins and points (the shots are checked by
+    :func:`~qcards.execution.shots.sample_game`)."""
     seed = fresh_seed(seed)
     start = time.perf_counter()
-    task = GameTask(spec, first, construction)
+    task = GameTask(spec, first, construction, model)
     result = sample_game(task, shots, seed, scheduler, force=force)
     scores = sample_values(spec, result.points, result.tricks, result.matadors)
     return Samples(result.wins(spec), result.points, seed, time.perf_counter() - start, scores)

@@ -241,13 +241,15 @@ def build_win_circuit(
     spec: Endgame,
     first: Card | None = None,
     construction: Construction | str = DEFAULT_CONSTRUCTION,
+    model: str = "random",
 ) -> WinCircuit:
     """A = WinOracle . game: marks the favourable subspace in one objective qubit.
 
     ``construction`` picks the game circuit (:class:`~qcards.circuits.construction.Construction`);
-    the oracle reads only the layout's card registers, so it serves both.
+    the oracle reads only the layout's card registers, so it serves both. ``model`` weighs
+    the card plays by a play model's policy (:func:`~qcards.circuits.game.build_game`).
     """
-    game = build_game(spec, first, construction=construction)
+    game = build_game(spec, first, construction=construction, model=model)
     oracle = WinOracleGate(game.layout)
     score = QuantumRegister(oracle.score_size, "score")
     qc = QuantumCircuit(*game.layout.registers, score, name="win_state")

@@ -212,11 +212,13 @@ def build_payoff_circuit(
     objective: str,
     first: Card | None = None,
     construction: Construction | str = DEFAULT_CONSTRUCTION,
+    model: str = "random",
 ) -> PayoffCircuit:
     """A = payoff rotation . outcome . game for ``objective`` (``score``, ``seeger-fabian``,
-    or ``win``, for which the payoff qubit is the win indicator)."""
+    or ``win``, for which the payoff qubit is the win indicator); ``model`` weighs the card
+    plays by a play model's policy (:func:`~qcards.circuits.game.build_game`)."""
     record = check_objective(spec, objective)
-    game = build_game(spec, first, construction=construction)
+    game = build_game(spec, first, construction=construction, model=model)
     gate = OutcomeGate(game.layout)
     angles, low, high = payoff_angles(spec, record, gate.outcome)
     registers = gate._registers()

@@ -14,28 +14,32 @@ from qcards.circuits.game import GameCircuit, build_game
 from qcards.circuits.oracle import WinCircuit, build_win_circuit
 from qcards.errors import ParameterError
 from qcards.skat.cards import Card
+from qcards.skat.play_models import get_model
 from qcards.skat.spec import Endgame, parse_spec
 
 
 @dataclass(frozen=True)
 class GameTask:
     """What to build: ``spec`` with the declarer's ``first`` card fixed (or not), by
-    ``construction``."""
+    ``construction``, its card plays weighted by ``model``'s policy (``random``: the paper's
+    uniform choice, Eq. 9)."""
 
     spec: Endgame
     first: Card | None = None
     construction: Construction = field(default=DEFAULT_CONSTRUCTION)
+    model: str = "random"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "construction", Construction.parse(self.construction))
+        object.__setattr__(self, "model", get_model(self.model).name)
 
     def build(self, paper_codes: bool = False) -> GameCircuit:
         """The game circuit (Eq. 17)."""
-        return build_game(self.spec, self.first, paper_codes, self.construction)
+        return build_game(self.spec, self.first, paper_codes, self.construction, self.model)
 
     def win_circuit(self) -> WinCircuit:
         """The game circuit followed by the win oracle (the state preparation A of counting)."""
-        return build_win_circuit(self.spec, self.first, self.construction)
+        return build_win_circuit(self.spec, self.first, self.construction, self.model)
 
     def to_json(self) -> dict:
         """The task as the job store keeps it: the spec's TOML text and where it came from."""
@@ -44,6 +48,7 @@ class GameTask:
             "spec_text": self.spec.to_toml(),
             "first": None if self.first is None else str(self.first),
             "construction": self.construction.value,
+            "model": self.model,
         }
 
     @classmethod
@@ -51,7 +56,8 @@ class GameTask:
         """Inverse of :meth:`to_json`."""
         spec = parse_spec(data["spec_text"], source=data["spec_path"])
         first = data.get("first")
-        return cls(spec, None if first is None else Card.parse(first), data["construction"])
+        first_card = None if first is None else Card.parse(first)
+        return cls(spec, first_card, data["construction"], data.get("model", "random"))
 
 
 def as_task(

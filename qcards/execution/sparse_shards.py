@@ -126,10 +126,17 @@ class GameKey:
     first: object
     construction: str
     paper_codes: bool
+    model: str = "random"
 
     @classmethod
     def of(cls, game) -> GameKey:
-        return cls(game.spec, game.first, game.construction.name, game.layout.code is not None)
+        return cls(
+            game.spec,
+            game.first,
+            game.construction.name,
+            game.layout.code is not None,
+            game.model,
+        )
 
     def token(self) -> bytes:
         return pickle.dumps(self)
@@ -150,7 +157,9 @@ def _game(key: GameKey):
         if hit is None:
             from qcards.circuits.game import build_game
 
-            game = build_game(key.spec, key.first, key.paper_codes, key.construction)
+            game = build_game(
+                key.spec, key.first, key.paper_codes, key.construction, key.model
+            )
             hit = _GAMES[token] = (game, Compiler())
             while len(_GAMES) > 4:
                 del _GAMES[next(iter(_GAMES))]

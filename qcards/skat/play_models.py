@@ -228,8 +228,19 @@ def softmax_policy(theta: Mapping[str, Mapping[str, float]]) -> Policy:
             raise ModelError(f"theta.{role}: unknown feature {unknown[0]!r} "
                              f"(expected {' | '.join(FEATURES)})")  # fmt: skip
 
-    def policy(view: SeatView) -> dict[Card, float]:
-        weights = theta.get("declarer" if view.declarer else "defender", {})
+    return SoftmaxPolicy({role: dict(weights) for role, weights in theta.items()})
+
+
+@dataclass(frozen=True, eq=False)
+class SoftmaxPolicy:
+    """The policy :func:`softmax_policy` returns: a module-level callable rather than a
+    closure, so that circuits whose card plays it weighs can be pickled (to a simulator's
+    child process or a Dask worker)."""
+
+    theta: Mapping[str, Mapping[str, float]]
+
+    def __call__(self, view: SeatView) -> dict[Card, float]:
+        weights = self.theta.get("declarer" if view.declarer else "defender", {})
         scores = {
             c: sum(weights.get(k, 0.0) * v for k, v in features(view, c).items())
             for c in view.legal
@@ -238,8 +249,6 @@ def softmax_policy(theta: Mapping[str, Mapping[str, float]]) -> Policy:
         exps = {c: math.exp(s - top) for c, s in scores.items()}
         total = sum(exps.values())
         return {c: e / total for c, e in exps.items()}
-
-    return policy
 
 
 # ----------------------------------------------------------------------------- registry

@@ -413,6 +413,14 @@ class WeightedPlays:
         self._plays: dict[Stage, QuantumCircuit] | None = None
         self._lock = threading.Lock()
 
+    def __getstate__(self) -> dict:
+        """Pickled without the lock (circuits go to simulators' child processes)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     def __call__(self, gate: CardPlayGate) -> QuantumCircuit:
         with self._lock:
             if self._plays is None:
