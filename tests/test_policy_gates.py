@@ -202,3 +202,41 @@ def test_shots_follow_the_weighted_branches(six_card):
 def test_evaluate_refuses_what_cannot_answer(four_card, method, shots, message):
     with pytest.raises(ModelError, match=message):
         qcards.evaluate(four_card, model="heuristic", method=method, shots=shots)
+
+
+def test_resources_count_the_weighted_gates():
+    """Gate counts of the weighted circuit: built (never by formula), and the heuristic's
+    zero-weight cards make its card plays cheaper than random play's."""
+    from qcards.analysis.resources import count_resources
+
+    weighted = count_resources(2, "hardware", model="heuristic")
+    uniform = count_resources(2, "hardware")
+    assert weighted.model == "heuristic" and weighted.to_json()["model"] == "heuristic"
+    assert weighted.stages["play"].source == "built"
+    assert 0 < weighted.stages["play"].cx < uniform.stages["play"].cx
+    assert weighted.stages["deal"] == uniform.stages["deal"]
+
+
+def test_fault_tolerant_counts_take_the_model(four_card):
+    from qcards.analysis.fault_tolerant import fault_tolerant_cost
+
+    report = fault_tolerant_cost(four_card, model="softmax", physical=False, algorithms=["iae"])
+    assert report.model == "softmax" and report.a.toffoli_class > 0
+    with pytest.raises(ParameterError, match="give a SPEC"):
+        fault_tolerant_cost(cards_per_player=3, model="softmax", physical=False)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["resources", "--cards-per-player", "10", "--model", "heuristic"],
+     ["resources", "--cards-per-player", "10", "--construction", "hardware", "--json"],
+     ["evaluate", "qcards/specs/full-game.toml", "--shots", "100", "--construction", "hardware",
+      "--seed", "1", "--json"]],
+)  # fmt: skip
+def test_synthesis_from_reached_states_refuses_large_games_up_front(argv, capsys):
+    """Issue 41's hangs: refused from the number of deals before any table is built."""
+    from qcards.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "deals, more than 20000" in err

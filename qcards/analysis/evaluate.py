@@ -195,7 +195,8 @@ def resolve_method(method: str, model: str, shots: int | None = None) -> str:
                 f"the {play_model.name} model is computed by the referee (exact), by its "
                 "policy-weighted circuit (an exact backend, or {shots} with {method} shots or "
                 "aer) or, with {shots} and auto, by games played on sampled deals; "
-                f"{{method}} {method}" + (" with {shots}" if shots is not None else "")
+                f"{{method}} {method}"
+                + (" with {shots}" if shots is not None else "")
                 + " is not one of them",
                 parameters=("method", "shots"),
             )
@@ -416,9 +417,7 @@ def _referee_beside(
             dist = outcome_distribution(spec, first, play_model.policy)
         except ResourceError:
             return None
-        return sum(
-            (q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t)), Fraction(0)
-        )
+        return sum((q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t)), Fraction(0))
     try:
         referee_seconds(spec, first, play_model.name)
     except ResourceError:

@@ -81,12 +81,14 @@ class FaultTolerantReport:
     count_seconds: float
     estimate_seconds: float
     objective: str = "win"
+    model: str = "random"
 
     def to_json(self) -> dict:
         return {
             **json_fields(
                 self,
-                "source objective construction toffolis_by_construction epsilon alpha amplitude",
+                "source objective model construction toffolis_by_construction epsilon alpha "
+                "amplitude",
             ),
             "a": {**self.a.to_json(), "qubit_models": [m.to_json() for m in self.a_models]},
             "grover_iterate": self.grover_iterate.to_json(),
@@ -101,18 +103,24 @@ def polynomial_constructions() -> list[Construction]:
 
 
 def cheapest_a(
-    spec: Endgame, first: Card | None, counter: LogicalCounter, objective: str = "win"
+    spec: Endgame,
+    first: Card | None,
+    counter: LogicalCounter,
+    objective: str = "win",
+    model: str = "random",
 ) -> tuple[Construction, LogicalCounts, int, dict[str, int]]:
     """A from every polynomial construction, and the one with the fewest Toffoli-class gates:
     (construction, its counts, A's width without ancillas, Toffolis by construction). A is the
     game and the win oracle, or for another ``objective`` the payoff oracle
-    (:mod:`qcards.circuits.payoff`)."""
+    (:mod:`qcards.circuits.payoff`); ``model`` weighs the card plays by a play model's policy
+    (their care-set synthesis, :class:`~qcards.circuits.syntheses.hardware.WeightedPlays`)."""
     found = []
     for construction in polynomial_constructions():
         if objective == "win":
-            a = build_win_circuit(spec, first, construction=construction)
+            a = build_win_circuit(spec, first, construction=construction, model=model)
         else:
-            a = build_payoff_circuit(spec, objective, first, construction=construction)
+            a = build_payoff_circuit(spec, objective, first, construction=construction,
+                                     model=model)  # fmt: skip
         found.append((construction, counter.count(a.circuit), a.num_qubits))
     if not found:
         raise ParameterError("construction", "no registered construction is polynomial")
@@ -132,6 +140,7 @@ def fault_tolerant_cost(
     first: Card | None = None,
     physical: bool = True,
     objective: str = "win",
+    model: str = "random",
 ) -> FaultTolerantReport:
     """The fault-tolerant cost of estimating ``spec``'s p_win to half-width ``epsilon`` (or,
     with ``objective``, a declared game's normalised expected score through the payoff oracle:
@@ -149,9 +158,18 @@ def fault_tolerant_cost(
         first: the declarer's fixed first card.
         physical: run the resource estimator (needs ``qcards[estimate]``); False gives the
             logical counts alone.
+        model: the play model the card plays prepare (``random``: Eq. 9); another policy
+            model's weighted card plays are synthesised from the basis states the circuit
+            reaches, so they are counted for a small ``spec`` only.
     """
     if (spec is None) == (cards_per_player is None):
         raise ParameterError("spec", "give either a spec or cards_per_player, not both")
+    if model != "random" and spec is None:
+        raise ParameterError(
+            "model",
+            "policy-weighted card plays are synthesised from the basis states the circuit "
+            "reaches (small endgames): give a SPEC with {model}, not N cards per player",
+        )
     source = f"{cards_per_player} cards per player" if spec is None else spec.source
     if spec is None:
         spec = (
@@ -164,7 +182,7 @@ def fault_tolerant_cost(
     records = [get_algorithm(name) for name in names]
     started = time.perf_counter()
     counter = LogicalCounter()
-    construction, a, width, by_name = cheapest_a(spec, first, counter, objective)
+    construction, a, width, by_name = cheapest_a(spec, first, counter, objective, model)
     iterate = grover_iterate_counts(counter, a, width)
     costed = []
     for record in records:
@@ -202,6 +220,7 @@ def fault_tolerant_cost(
         count_seconds=count_seconds,
         estimate_seconds=time.perf_counter() - started,
         objective=objective,
+        model=model,
     )
 
 

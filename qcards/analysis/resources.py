@@ -37,10 +37,12 @@ class ResourceReport:
     cards_per_player: int
     num_qubits: int
     stages: dict[str, Count]
+    model: str = "random"
 
     def to_json(self) -> dict:
         return {
             "construction": self.construction,
+            "model": self.model,
             "cards_per_player": self.cards_per_player,
             "num_qubits": self.num_qubits,
             "stages": {name: count.to_json() for name, count in self.stages.items()},
@@ -97,8 +99,19 @@ def with_prior_text(spec: Endgame, prior: str, source: str) -> Endgame:
 # ----------------------------------------------------------------------------- built circuits
 
 
-def _built(construction: Construction, spec: Endgame) -> tuple[int, dict[str, Count]]:
-    game = build_game(spec, construction=construction)
+def _built(
+    construction: Construction, spec: Endgame, model: str = "random"
+) -> tuple[int, dict[str, Count]]:
+    game = build_game(spec, construction=construction, model=model)
+    weighted = next(
+        (i.operation.weighted for i in game.circuit.data if getattr(i.operation, "weighted", None)),
+        None,
+    )
+    if weighted is not None:  # built here, so that a refusal is not wrapped by the transpiler
+        try:
+            weighted.plays()
+        except ParameterError as exc:
+            raise ResourceError(f"policy-weighted card plays: {exc}") from None
     layout = game.layout
     kinds = ["deal"] * (len(game.circuit.data) - len(game.stages) + 1)
     kinds += ["play" if s.kind == "play" else "trick" for s in game.stages[1:]]
@@ -125,6 +138,7 @@ def count_resources(
     use_formula: bool | None = None,
     prior: str | None = None,
     prior_source: str = "<prior>",
+    model: str = "random",
 ) -> ResourceReport:
     """Qubits, CX count and depth of the whole game for N cards per player.
 
@@ -137,6 +151,10 @@ def count_resources(
         prior: TOML text of a ``[prior]`` table (:mod:`qcards.skat.prior`) for the endgame's
             deal: the deal is then the construction's weighted deal. Problems are
             :class:`~qcards.errors.SpecError` naming ``prior_source`` and the field.
+        model: the play model the card plays prepare: ``random`` (Eq. 9), or a policy
+            model's weighted card plays, built from the basis states the circuit reaches
+            (:class:`~qcards.circuits.syntheses.hardware.WeightedPlays`; small N only, never
+            by formula).
     """
     try:
         construction = get_construction(construction)
@@ -154,11 +172,17 @@ def count_resources(
     if use_formula is None:
         limit = construction.build_limit
         use_formula = formula is not None and limit is not None and cards_per_player > limit
+    if model != "random" and use_formula:
+        raise ResourceError(
+            f"policy-weighted card plays are built from the basis states the circuit reaches, "
+            f"never counted by formula: {cards_per_player} cards per player is past the "
+            f"{construction} construction's build limit ({construction.build_limit})"
+        )
     if use_formula and formula is not None:
         qubits, stages = formula(spec)
     else:
-        qubits, stages = _built(construction, spec)
-    return ResourceReport(construction.name, cards_per_player, qubits, stages)
+        qubits, stages = _built(construction, spec, model)
+    return ResourceReport(construction.name, cards_per_player, qubits, stages, model)
 
 
 def declared_resource_spec(cards_per_player: int) -> Endgame:

@@ -20,6 +20,7 @@ from qcards.errors import ParameterError, SpecError
 from qcards.estimation.algorithms import algorithm_names
 from qcards.execution.physical import DEFAULT_MODELS, QUBIT_MODELS
 from qcards.files import read_text
+from qcards.skat.play_models import get_model, model_names
 
 
 def add_parser(sub) -> None:
@@ -66,6 +67,14 @@ def add_parser(sub) -> None:
         help="estimation algorithm, repeatable (default: all)",
     )
     p.add_argument("--first", help="fix the declarer's first card (with a SPEC)")
+    p.add_argument(
+        "--model",
+        choices=[m for m in model_names() if get_model(m).policy is not None],
+        default="random",
+        help="the play model the card-play gates prepare: random (the paper's uniform CP "
+        "gates) or a policy model's weighted gates (small endgames: they are built from the "
+        "basis states the circuit reaches)",
+    )
     objective_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
@@ -84,7 +93,11 @@ def run(args) -> int:
     if args.prior is not None:
         prior = read_text(args.prior, SpecError, "prior")  # a regular file of at most 1 MiB
     report = count_resources(
-        args.cards_per_player, args.construction, prior=prior, prior_source=str(args.prior)
+        args.cards_per_player,
+        args.construction,
+        prior=prior,
+        prior_source=str(args.prior),
+        model=args.model,
     )
     payoff = None
     if args.objective != "win":  # the payoff oracle after the game (a clubs Hand game)
@@ -95,9 +108,10 @@ def run(args) -> int:
             data["payoff_oracle"] = {"objective": args.objective, **payoff.to_json()}
         print_json(data)
         return 0
+    weighted = "" if args.model == "random" else f", card plays weighted by {args.model}"
     print(
-        f"{report.construction} construction, {report.cards_per_player} cards per player: "
-        f"{report.num_qubits} qubits (basis cx, u; unrouted)"
+        f"{report.construction} construction, {report.cards_per_player} cards per player"
+        f"{weighted}: {report.num_qubits} qubits (basis cx, u; unrouted)"
     )
     rows = [(name, c.cx, c.depth, c.source) for name, c in report.stages.items()]
     if payoff is not None:
@@ -120,6 +134,7 @@ def _fault_tolerant(args) -> int:
         algorithms=args.algorithm,
         first=card_option(args.first),
         objective=args.objective,
+        model=args.model,
     )
     if args.json:
         print_json(report.to_json())
@@ -135,7 +150,9 @@ def _print_report(report: FaultTolerantReport) -> None:
             "Hand game); epsilon is the half-width of the payoff qubit's amplitude"
         )
     print(
-        f"{report.source}: A from the {report.construction} construction (fewest Toffolis); "
+        f"{report.source}: A from the {report.construction} construction (fewest Toffolis)"
+        + ("" if report.model == "random" else f", card plays weighted by {report.model}")
+        + "; "
         f"epsilon {report.epsilon:g} at confidence {1 - report.alpha:g}, schedules worked out "
         f"at amplitude {report.amplitude:g}"
     )

@@ -157,9 +157,7 @@ def _game(key: GameKey):
         if hit is None:
             from qcards.circuits.game import build_game
 
-            game = build_game(
-                key.spec, key.first, key.paper_codes, key.construction, key.model
-            )
+            game = build_game(key.spec, key.first, key.paper_codes, key.construction, key.model)
             hit = _GAMES[token] = (game, Compiler())
             while len(_GAMES) > 4:
                 del _GAMES[next(iter(_GAMES))]

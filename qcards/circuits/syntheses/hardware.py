@@ -51,6 +51,7 @@ from qcards.circuits.layout import GameLayout
 from qcards.circuits.syntheses import paper
 from qcards.errors import ParameterError
 from qcards.skat.cards import Card
+from qcards.skat.referee import num_deals
 from qcards.skat.seat_view import Policy
 from qcards.skat.stages import Stage, stages
 
@@ -227,6 +228,14 @@ class HardwarePlan:
         spec, layout = self.spec, self.layout
         if not layout.owner_width:
             return
+        deals = num_deals(spec)
+        if deals > HARDWARE_MAX_STATES:  # refused before the deal table is built
+            raise ParameterError(
+                "construction",
+                f"the hardware construction and policy-weighted card plays are synthesised "
+                f"from the basis states the circuit reaches, for small endgames: this one has "
+                f"{deals} deals, more than {HARDWARE_MAX_STATES}",
+            )
         owner_qubits = [self.index[q] for c in spec.unknown for q in layout.owner[c]]
         width = layout.owner_width
         states = set()
@@ -422,6 +431,10 @@ class WeightedPlays:
         self._lock = threading.Lock()
 
     def __call__(self, gate: CardPlayGate) -> QuantumCircuit:
+        return self.plays()[Stage("play", gate.trick, gate.position)]
+
+    def plays(self) -> dict[Stage, QuantumCircuit]:
+        """Every weighted card play's definition, by stage (built on the first call)."""
         with self._lock:
             if self._plays is None:
                 builder = HardwarePlan(self.layout, self.first, self.policy)
@@ -433,7 +446,7 @@ class WeightedPlays:
                     elif stage.kind == "trick":
                         builder.take(stage.trick)
                 self._plays = plays
-        return self._plays[Stage("play", gate.trick, gate.position)]
+        return self._plays
 
 
 def card_play(gate: CardPlayGate) -> QuantumCircuit:
