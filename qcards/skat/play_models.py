@@ -26,8 +26,9 @@ plays minimax: :mod:`qcards.skat.double_dummy`). Built in:
 Third parties add models through the entry-point group ``qcards.play_models`` (an entry point
 named like its :class:`PlayModel`). The referee evaluates a policy model exactly (Fractions for
 ``heuristic``, floats for ``softmax``; :func:`qcards.skat.outcomes.outcome_distribution`) and
-Monte Carlo samples it at any size (:func:`qcards.skat.monte_carlo.playouts`); the circuits
-prepare ``random`` only so far.
+Monte Carlo samples it at any size (:func:`qcards.skat.monte_carlo.playouts`), and the game
+circuits prepare it with policy-weighted card-play gates
+(:mod:`qcards.circuits.gates.policy_play`, the paper's Sec. X.1).
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ class PlayModel:
         policy: the distribution over the legal cards of a seat's view (``None``: minimax, the
             adversarial model, or a ``solver``).
         exact: the policy's weights are Fractions, so the referee's numbers are exact.
-        circuits: the game circuits prepare this model (the uniform card-play gates).
+        circuits: the uniform card-play gates prepare this model (``random``); a policy
+            model is prepared by weighted ones (:func:`qcards.circuits.game.build_game`).
         solver: instead of a policy, a function of the spec and the declarer's first card
             (or ``None``) that returns the exact outcome distribution of the model's play (a
             strategy that looks ahead, as the best response).
