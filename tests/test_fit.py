@@ -65,3 +65,38 @@ def test_cli(capsys):
     assert set(data["theta"]) == {"declarer", "defender"}
     assert main(["fit", spec, "--shots", "0"]) == 2
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_the_circuit_values_a_policy_as_the_referee_does():
+    """The fit's ``sparse`` method values a parameter set by the policy-weighted circuit's
+    exact final state: the referee's expectation to 1e-9, so the fit takes the same steps."""
+    from qcards.analysis.fit import declarer_value, fit
+    from qcards.skat.play_models import DEFAULT_THETA
+    from qcards.skat.spec import load_spec
+
+    spec = load_spec("qcards/specs/six-card.toml")
+    theta = {
+        "declarer": {"points": -1.0, "wins_now": 2.0},
+        "defender": dict(DEFAULT_THETA["defender"]),
+    }
+    exact = declarer_value(spec, theta, "win")
+    assert abs(declarer_value(spec, theta, "win", method="sparse") - exact) < 1e-9
+    circuit = fit(spec, rounds=1, maxiter=8, method="sparse")
+    referee = fit(spec, rounds=1, maxiter=8)
+    assert circuit.method == "sparse" and referee.method == "classical"
+    for a, b in zip(circuit.rounds, referee.rounds, strict=True):
+        assert abs(a.after - b.after) < 1e-9
+
+
+def test_fit_method_refusals():
+    from qcards.analysis.fit import fit
+    from qcards.errors import ParameterError
+    from qcards.skat.spec import load_spec
+
+    spec = load_spec("qcards/specs/four-card.toml")
+    with pytest.raises(ParameterError, match="unknown fit method"):
+        fit(spec, method="aer")
+    with pytest.raises(ParameterError, match="needs"):
+        fit(spec, method="sparse", shots=10)
+    with pytest.raises(ParameterError, match="needs"):
+        fit(spec, method="monte-carlo")

@@ -10,7 +10,10 @@ the declarer's value moved.
 The payoff is an objective of :mod:`qcards.skat.objectives` (the win, the list score or the
 Seeger-Fabian points): the declarer maximises its expectation, the defenders minimise it (the
 game is zero-sum between the two sides for these objectives). On endgames the expectation is
-the referee's, exact for the policy (:func:`~qcards.skat.outcomes.outcome_distribution`); with
+the referee's, exact for the policy (:func:`~qcards.skat.outcomes.outcome_distribution`), or
+with ``method="sparse"`` the policy-weighted game circuit's own exact final state (the sparse
+engine running the CP_k^n(c_1, ..., c_k) gates of :mod:`qcards.circuits.gates.policy_play`: the
+paper's proposal taken literally, the circuit's expectation optimised); with
 ``shots`` it is the mean of that many games played by the policy on sampled deals, every
 evaluation on the same seed (common random numbers), so the optimiser sees a smooth function.
 The optimisers are qiskit-algorithms' (COBYLA, SPSA, Nelder-Mead).
@@ -29,7 +32,7 @@ from qcards.skat.deal_sampling import fresh_seed
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import check_objective, expectation, per_sample
 from qcards.skat.outcomes import outcome_distribution
-from qcards.skat.play_models import DEFAULT_THETA, FEATURES, softmax_policy
+from qcards.skat.play_models import DEFAULT_THETA, FEATURES, PlayModel, softmax_policy
 from qcards.skat.spec import Endgame
 
 ROLES = ("declarer", "defender")
@@ -78,18 +81,51 @@ class FitResult:
         }
 
 
+FIT_METHODS = ("classical", "sparse", "monte-carlo")
+"""How :func:`fit` values a parameter set: the referee's exact expectation, the weighted
+circuit's exact final state on the sparse engine, or games played on sampled deals."""
+
+
 def declarer_value(
     spec: Endgame, theta: Theta, objective: str = "win", shots: int | None = None,
-    seed: int = 0,
+    seed: int = 0, method: str | None = None,
 ) -> float:  # fmt: skip
     """The declarer's expected ``objective`` when both roles play the softmax policy of
-    ``theta``: exact (the referee) or the mean of ``shots`` games on ``seed``'s deals."""
+    ``theta``: exact (``classical``, the referee; ``sparse``, the policy-weighted circuit's
+    final state) or, with ``shots``, the mean of that many games on ``seed``'s deals."""
     goal = check_objective(spec, objective)
     policy = softmax_policy(theta)
-    if shots is None:
+    method = _method(method, shots)
+    if method == "sparse":
+        from qcards.analysis.scores import pair_outcomes
+        from qcards.circuits.game import build_game
+        from qcards.execution.exact import sparse_final_outcomes
+
+        model = PlayModel("fitted-softmax", "softmax with the parameters being fitted", policy,
+                          exact=False)  # fmt: skip
+        outcomes = sparse_final_outcomes(build_game(spec, model=model))
+        return float(expectation(spec, goal, pair_outcomes(spec, outcomes)))
+    if method == "classical":
         return float(expectation(spec, goal, outcome_distribution(spec, None, policy)))
     points, _wins, tricks, matadors = playouts(spec, shots, seed, policy)
     return float(per_sample(spec, goal, points, tricks, matadors).mean())
+
+
+def _method(method: str | None, shots: int | None) -> str:
+    """The fit's method: ``classical`` or ``monte-carlo`` by ``shots`` when not given; an
+    exact method with ``shots``, or ``monte-carlo`` without, is refused."""
+    if method is None:
+        return "classical" if shots is None else "monte-carlo"
+    if method not in FIT_METHODS:
+        raise ParameterError(
+            "method", f"unknown fit method {method!r} (expected {' | '.join(FIT_METHODS)})"
+        )
+    if (method == "monte-carlo") != (shots is not None):
+        raise ParameterError(
+            "method",
+            "{method} monte-carlo needs {shots}, and the exact methods take none",
+        )
+    return method
 
 
 def _optimizer(name: str, maxiter: int):
@@ -115,14 +151,16 @@ def fit(
     shots: int | None = None,
     seed: int | None = None,
     start: Theta | None = None,
+    method: str | None = None,
 ) -> FitResult:
     """Fit the softmax policy's parameters role by role: ``rounds`` rounds, each fitting the
     declarer's theta (maximising its expected ``objective``) and then the defenders' (minimising
     it), each by ``optimizer`` with at most ``maxiter`` iterations, from ``start`` (default
-    :data:`~qcards.skat.play_models.DEFAULT_THETA`).
+    :data:`~qcards.skat.play_models.DEFAULT_THETA`). ``method`` values each parameter set
+    (:data:`FIT_METHODS`; default ``classical``, or ``monte-carlo`` with ``shots``).
 
     Raises:
-        ParameterError: an unknown optimizer, or ``rounds``/``maxiter`` below 1.
+        ParameterError: an unknown optimizer or method, or ``rounds``/``maxiter`` below 1.
         ModelError: an objective the spec cannot score (a score without a declaration).
     """
     if rounds < 1:
@@ -135,12 +173,13 @@ def fit(
             f"COBYLA needs {{maxiter}} of at least {len(FEATURES) + 2} (the parameters plus two)",
         )
     check_objective(spec, objective)
+    method = _method(method, shots)
     _optimizer(optimizer, maxiter)  # refuse an unknown name before any work
     seed = fresh_seed(seed) if shots is not None else None
     theta = {role: dict((start or DEFAULT_THETA).get(role, {})) for role in ROLES}
 
     def value(current: Theta) -> float:
-        return declarer_value(spec, current, objective, shots, seed or 0)
+        return declarer_value(spec, current, objective, shots, seed or 0, method)
 
     start_value = value(theta)
     current = start_value
@@ -167,5 +206,4 @@ def fit(
             done.append(FitRound(role, current, after, dict(theta[role]), int(result.nfev),
                                  time.perf_counter() - begin))  # fmt: skip
             current = after
-    method = "classical" if shots is None else "monte-carlo"
     return FitResult(objective, method, start_value, tuple(done), theta, seed)

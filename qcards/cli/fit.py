@@ -33,6 +33,12 @@ def add_parser(sub) -> None:
         "instead of the referee's exact expectation",
     )  # fmt: skip
     p.add_argument("--seed", type=int, default=None, help="seed of the sampled deals")
+    p.add_argument(
+        "--method", choices=("classical", "sparse", "monte-carlo"), default=None,
+        help="how each parameter set is valued: classical, the referee's exact expectation "
+        "(default); sparse, the policy-weighted game circuit's exact final state; "
+        "monte-carlo, games on sampled deals (default with --shots)",
+    )  # fmt: skip
     json_argument(p)
     p.set_defaults(run=run)
 
@@ -45,7 +51,7 @@ def run(args) -> int:
         check_shots(args.shots)
     spec = load(args.spec)
     result = fit(spec, args.objective, args.rounds, args.optimizer, args.maxiter, args.shots,
-                 args.seed)  # fmt: skip
+                 args.seed, method=args.method)  # fmt: skip
     if args.json:
         print_json(result.to_json())
         return 0
