@@ -214,3 +214,29 @@ def test_ctrl_c_inside_qiskit_synthesis_is_still_an_interrupt(tmp_path):
     )
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.startswith("error: interrupted (Ctrl-C): ") and proc.stderr.count("\n") == 1
+
+
+def test_ctrl_c_while_the_commands_import_is_one_line(monkeypatch, capsys):
+    """Issue 41: the parser (whose building imports every command's modules, qiskit among
+    them, for seconds) is built inside the interrupt handler."""
+    import qcards.cli as cli
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["evaluate", "qcards/specs/four-card.toml"]) == 130
+    err = capsys.readouterr().err
+    assert err.startswith("error: interrupted (Ctrl-C)") and "Traceback" not in err
+
+
+def test_version_answers_without_importing_qiskit():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from qcards.cli import main; assert main(['--version']) == 0; "
+        "assert 'qiskit' not in sys.modules, sorted(m for m in sys.modules if 'qiskit' in m)[:3]"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("qcards ")

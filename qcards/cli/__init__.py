@@ -139,9 +139,14 @@ def _fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser((words[0],) if words and words[0] in LIGHT else COMMANDS)
+    if words == ["--version"]:  # answered before the subcommands' modules are imported
+        print(f"qcards {_version()}")
+        return 0
     with noted() as ctrl_c, isolated.enabled(), _stdout_checked():
         try:
+            # built inside the handler: Ctrl-C while the commands' modules import (seconds,
+            # qiskit among them) is one line and status 130 too, not a traceback
+            parser = build_parser((words[0],) if words and words[0] in LIGHT else COMMANDS)
             args = parser.parse_args(words)
             with display(wanted(args.quiet, getattr(args, "json", False))):
                 code = int(args.run(args) or 0)

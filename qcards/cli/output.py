@@ -69,12 +69,21 @@ def _finite(value):
     return value
 
 
+NOTE_WIDTH = 60
+"""Text values longer than this (a sentence, such as ``method_reason``) are printed under a
+record's table, not in it: a cell that long pads every row past a terminal's width."""
+
+
 def print_record(data: dict, as_json: bool) -> None:
-    """A flat result: JSON, or a two-column quantity/value table."""
+    """A flat result: JSON, or a two-column quantity/value table with long text values as
+    ``key: text`` lines under it."""
     if as_json:
         print_json(data)
-    else:
-        print_table(["quantity", "value"], list(data.items()))
+        return
+    notes = {k: v for k, v in data.items() if isinstance(v, str) and len(v) > NOTE_WIDTH}
+    print_table(["quantity", "value"], [(k, v) for k, v in data.items() if k not in notes])
+    for key, text in notes.items():
+        print(f"{key}: {text}")
 
 
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
