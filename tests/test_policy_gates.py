@@ -240,3 +240,18 @@ def test_synthesis_from_reached_states_refuses_large_games_up_front(argv, capsys
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "deals, more than 20000" in err
+
+
+def test_run_samples_the_weighted_circuit_on_aer(capsys):
+    """``qcards run --model heuristic``: Aer's shots of the weighted circuit (seed 1, 4,000
+    shots) fall within four standard errors of the referee's 1/3; the record says the model."""
+    import json
+
+    from qcards.cli import main
+
+    argv = ["run", "qcards/specs/four-card.toml", "--model", "heuristic", "--shots", "4000",
+            "--seed", "1", "--json"]  # fmt: skip
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["model"] == "heuristic"
+    assert abs(data["p_win"] - 1 / 3) < 4 * math.sqrt(2 / 9 / 4000)

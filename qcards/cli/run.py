@@ -23,6 +23,7 @@ from qcards.execution.backends import LOCAL_BACKENDS
 from qcards.execution.mitigation import MITIGATIONS
 from qcards.execution.run import run as run_game
 from qcards.files import figure_format
+from qcards.skat.play_models import get_model, model_names
 from qcards.viz.plots import save_histogram, save_points_histogram
 
 
@@ -38,6 +39,13 @@ def add_parser(sub) -> None:
     p.add_argument("--shots", type=int, default=1000)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
+    p.add_argument(
+        "--model",
+        choices=[m for m in model_names() if get_model(m).policy is not None],
+        default="random",
+        help="the play model the card-play gates prepare: random (the paper's uniform gates) "
+        "or a policy model's weighted gates (small endgames on devices)",
+    )
     p.add_argument(
         "--plot",
         metavar="FILE",
@@ -80,7 +88,8 @@ def run(args) -> int:
         figure_format(args.plot, "plot")  # before the run, not after it
     spec = load(args.spec)
     first = card_option(args.first)
-    task = GameTask(spec, first, args.construction or default_construction(spec, first, args))
+    construction = args.construction or default_construction(spec, first, args)
+    task = GameTask(spec, first, construction, args.model)
 
     def announce(size) -> None:
         if args.json:
@@ -109,6 +118,8 @@ def run(args) -> int:
             task, args.backend, args.shots, args.seed, announce, args.mitigate, args.force
         )
     extra["construction"] = str(task.construction)
+    if task.model != "random":
+        extra["model"] = task.model
     if args.plot:
         title = f"{spec.source} on {args.backend}"
         if report.points is not None and len(report.counts) > MOST_BARS:
@@ -129,7 +140,7 @@ def default_construction(spec, first, args) -> str:
     if not args.backend.startswith(("fake:", "fake-aer:", "ibm:")):
         return NARROW_CONSTRUCTION
     try:
-        build_game(spec, first, construction=DEVICE_CONSTRUCTION)
+        build_game(spec, first, construction=DEVICE_CONSTRUCTION, model=args.model)
     except ParameterError as exc:
         if not args.json:
             print(f"note: using the {NARROW_CONSTRUCTION} construction ({exc})", file=sys.stderr)
