@@ -68,7 +68,7 @@ def test_cli(capsys):
 
 
 def test_the_circuit_values_a_policy_as_the_referee_does():
-    """The fit's ``sparse`` method values a parameter set by the policy-weighted circuit's
+    """The fit's ``circuit`` method values a parameter set by the policy-weighted circuit's
     exact final state: the referee's expectation to 1e-9, so the fit takes the same steps."""
     from qcards.analysis.fit import declarer_value, fit
     from qcards.skat.play_models import DEFAULT_THETA
@@ -80,10 +80,10 @@ def test_the_circuit_values_a_policy_as_the_referee_does():
         "defender": dict(DEFAULT_THETA["defender"]),
     }
     exact = declarer_value(spec, theta, "win")
-    assert abs(declarer_value(spec, theta, "win", method="sparse") - exact) < 1e-9
-    circuit = fit(spec, rounds=1, maxiter=8, method="sparse")
+    assert abs(declarer_value(spec, theta, "win", method="circuit") - exact) < 1e-9
+    circuit = fit(spec, rounds=1, maxiter=8, method="circuit")
     referee = fit(spec, rounds=1, maxiter=8)
-    assert circuit.method == "sparse" and referee.method == "classical"
+    assert circuit.method == "circuit" and referee.method == "classical"
     for a, b in zip(circuit.rounds, referee.rounds, strict=True):
         assert abs(a.after - b.after) < 1e-9
 
@@ -97,6 +97,6 @@ def test_fit_method_refusals():
     with pytest.raises(ParameterError, match="unknown fit method"):
         fit(spec, method="aer")
     with pytest.raises(ParameterError, match="needs"):
-        fit(spec, method="sparse", shots=10)
+        fit(spec, method="circuit", shots=10)
     with pytest.raises(ParameterError, match="needs"):
         fit(spec, method="monte-carlo")

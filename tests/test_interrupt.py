@@ -240,3 +240,19 @@ def test_version_answers_without_importing_qiskit():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.startswith("qcards ")
+
+
+def test_a_classical_evaluation_does_not_import_the_estimation_stack():
+    """Issue 41: ``evaluate --method classical`` builds only its own command's parser and
+    never loads qiskit-algorithms (with scipy.stats) or Dask. (Aer still comes with the
+    execution layer: about 60 ms.)"""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from qcards.cli import main; "
+        "assert main(['evaluate', 'qcards/specs/four-card.toml', '--method', 'classical']) == 0; "
+        "heavy = [m for m in ('qiskit_algorithms', 'dask', 'scipy.stats') if m in sys.modules]; "
+        "assert not heavy, heavy"
+    )
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

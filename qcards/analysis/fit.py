@@ -11,7 +11,7 @@ The payoff is an objective of :mod:`qcards.skat.objectives` (the win, the list s
 Seeger-Fabian points): the declarer maximises its expectation, the defenders minimise it (the
 game is zero-sum between the two sides for these objectives). On endgames the expectation is
 the referee's, exact for the policy (:func:`~qcards.skat.outcomes.outcome_distribution`), or
-with ``method="sparse"`` the policy-weighted game circuit's own exact final state (the sparse
+with ``method="circuit"`` the policy-weighted game circuit's own exact final state (the sparse
 engine running the CP_k^n(c_1, ..., c_k) gates of :mod:`qcards.circuits.gates.policy_play`: the
 paper's proposal taken literally, the circuit's expectation optimised); with
 ``shots`` it is the mean of that many games played by the policy on sampled deals, every
@@ -81,7 +81,7 @@ class FitResult:
         }
 
 
-FIT_METHODS = ("classical", "sparse", "monte-carlo")
+FIT_METHODS = ("classical", "circuit", "monte-carlo")
 """How :func:`fit` values a parameter set: the referee's exact expectation, the weighted
 circuit's exact final state on the sparse engine, or games played on sampled deals."""
 
@@ -91,12 +91,12 @@ def declarer_value(
     seed: int = 0, method: str | None = None,
 ) -> float:  # fmt: skip
     """The declarer's expected ``objective`` when both roles play the softmax policy of
-    ``theta``: exact (``classical``, the referee; ``sparse``, the policy-weighted circuit's
+    ``theta``: exact (``classical``, the referee; ``circuit``, the policy-weighted circuit's
     final state) or, with ``shots``, the mean of that many games on ``seed``'s deals."""
     goal = check_objective(spec, objective)
     policy = softmax_policy(theta)
     method = _method(method, shots)
-    if method == "sparse":
+    if method == "circuit":
         from qcards.analysis.scores import pair_outcomes
         from qcards.circuits.game import build_game
         from qcards.execution.exact import sparse_final_outcomes

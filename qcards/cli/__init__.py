@@ -44,8 +44,8 @@ COMMANDS = (
 """The subcommands, one module each under ``qcards.cli``, in ``--help``'s order."""
 
 LIGHT = ("score",)
-"""Commands that need no circuits: ``qcards score ...`` builds a parser of this command alone,
-so it starts without importing qiskit (what the other commands' options list)."""
+"""Commands that need no circuits: they start without importing qiskit (a command's parser is
+built alone when the command is named, so only its own modules are imported)."""
 
 
 class UsageError(Exception):
@@ -146,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             # built inside the handler: Ctrl-C while the commands' modules import (seconds,
             # qiskit among them) is one line and status 130 too, not a traceback
-            parser = build_parser((words[0],) if words and words[0] in LIGHT else COMMANDS)
+            parser = build_parser((words[0],) if words and words[0] in COMMANDS else COMMANDS)
             args = parser.parse_args(words)
             with display(wanted(args.quiet, getattr(args, "json", False))):
                 code = int(args.run(args) or 0)

@@ -16,7 +16,6 @@ from qcards.cli.output import (  # noqa: F401 (the commands import them from her
     print_table,
 )
 from qcards.errors import SpecError
-from qcards.estimation.algorithms import algorithm_names
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.backends import backend_names
 from qcards.skat import play_models
@@ -79,6 +78,10 @@ class _DeprecatedMethod(argparse.Action):
 
 def estimation_arguments(parser, epsilon: float = 0.01, eval_qubits: int = 4) -> None:
     """The options of amplitude estimation, shared by every command that counts."""
+    # imported here: the registry loads qiskit-algorithms (about a second), which the commands
+    # that do not count never need
+    from qcards.estimation.algorithms import algorithm_names
+
     parser.add_argument(
         "--algorithm", choices=algorithm_names(), default="iae", help="estimation algorithm"
     )

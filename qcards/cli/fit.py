@@ -34,9 +34,9 @@ def add_parser(sub) -> None:
     )  # fmt: skip
     p.add_argument("--seed", type=int, default=None, help="seed of the sampled deals")
     p.add_argument(
-        "--method", choices=("classical", "sparse", "monte-carlo"), default=None,
+        "--method", choices=("classical", "circuit", "monte-carlo"), default=None,
         help="how each parameter set is valued: classical, the referee's exact expectation "
-        "(default); sparse, the policy-weighted game circuit's exact final state; "
+        "(default); circuit, the policy-weighted game circuit's exact final state; "
         "monte-carlo, games on sampled deals (default with --shots)",
     )  # fmt: skip
     json_argument(p)

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from qcards.errors import ParameterError
-from qcards.estimation.algorithms import EstimationAlgorithm, get_algorithm
 from qcards.execution.backends import check_seed
 from qcards.execution.budget import check_shot_memory
+
+if TYPE_CHECKING:
+    from qcards.estimation.algorithms import EstimationAlgorithm
+
+# the algorithms' registry is imported where it is used: it loads qiskit-algorithms (about a
+# second), which a command that only parses these options does not need
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,8 @@ class EstimationOptions:
     backend: str = "sparse"
 
     def __post_init__(self) -> None:
+        from qcards.estimation.algorithms import get_algorithm
+
         get_algorithm(self.algorithm)
         if not 0 < self.epsilon < 0.5:
             raise ParameterError("epsilon", f"{{epsilon}} must lie in (0, 0.5), got {self.epsilon}")
@@ -58,6 +66,8 @@ class EstimationOptions:
     def algorithm_record(self) -> EstimationAlgorithm:
         """The registered algorithm these options name
         (:func:`~qcards.estimation.algorithms.get_algorithm`)."""
+        from qcards.estimation.algorithms import get_algorithm
+
         return get_algorithm(self.algorithm)
 
     @property
