@@ -40,13 +40,17 @@ class ResourceReport:
     model: str = "random"
 
     def to_json(self) -> dict:
-        return {
+        """The report as JSON; ``model`` only for weighted card plays (random play's records,
+        the gallery's among them, keep their form)."""
+        out = {
             "construction": self.construction,
-            "model": self.model,
             "cards_per_player": self.cards_per_player,
             "num_qubits": self.num_qubits,
             "stages": {name: count.to_json() for name, count in self.stages.items()},
         }
+        if self.model != "random":
+            out["model"] = self.model
+        return out
 
 
 # ----------------------------------------------------------------------------- the endgame

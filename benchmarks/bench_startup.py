@@ -1,0 +1,75 @@
+"""Start-up of the command line (issue 41's targets): whole processes, against a bare
+interpreter started in the same run.
+
+Run ``python benchmarks/bench_startup.py [--repeat 7]``. Each command runs as a fresh process
+(``qcards`` from this environment); medians of ``--repeat`` runs, and the time beyond the bare
+interpreter's start. Results go to ``benchmarks/results/startup.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+
+COMMANDS = {
+    "bare interpreter (baseline)": [sys.executable, "-c", "pass"],
+    "qcards --version": ["qcards", "--version"],
+    "qcards score (one record)": ["qcards", "score", "qcards/records/grand-played.toml"],
+    "qcards evaluate four-card --method classical": [
+        "qcards", "evaluate", "qcards/specs/four-card.toml", "--method", "classical",
+    ],
+}  # fmt: skip
+TARGETS = {"qcards --version": "0.3 s beyond the bare interpreter",
+           "qcards evaluate four-card --method classical": "1.5 s in all"}  # fmt: skip
+
+
+def median_seconds(argv: list[str], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(argv, cwd=REPO, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    qcards = shutil.which("qcards") or str(Path(sys.executable).parent / "qcards")
+    rows, base = [], None
+    for name, argv in COMMANDS.items():
+        argv = [qcards, *argv[1:]] if argv[0] == "qcards" else argv
+        t = median_seconds(argv, args.repeat)
+        base = t if base is None else base
+        beyond = "" if t is base else f"{t - base:+.2f}"
+        rows.append(f"| {name} | {t:.2f} | {beyond} | {TARGETS.get(name, '')} |")
+        print(rows[-1], flush=True)
+    text = "\n".join([
+        "# Start-up of the command line",
+        "",
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.2f}; `python benchmarks/bench_startup.py --repeat {args.repeat}`; "
+        "whole processes, medians.",
+        "",
+        "| command | seconds | beyond the bare interpreter | target |",
+        "|---|---|---|---|",
+        *rows,
+        "",
+    ])  # fmt: skip
+    print(text)
+    (HERE / "results" / "startup.md").write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
