@@ -87,8 +87,12 @@ def test_piped_output_has_no_progress(capsys):
 
 
 def test_version(capsys):
+    """``--version`` alone is answered before any parser is built (status 0); with a
+    command after it, argparse's own version action still answers."""
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("qcards ")
     with pytest.raises(SystemExit) as done:
-        main(["--version"])
+        main(["--version", "evaluate"])
     assert done.value.code == 0
     assert capsys.readouterr().out.startswith("qcards ")
 

@@ -140,7 +140,8 @@ def default_construction(spec, first, args) -> str:
     if not args.backend.startswith(("fake:", "fake-aer:", "ibm:")):
         return NARROW_CONSTRUCTION
     try:
-        build_game(spec, first, construction=DEVICE_CONSTRUCTION, model=args.model)
+        build_game(spec, first, construction=DEVICE_CONSTRUCTION,
+                   model=getattr(args, "model", "random"))  # fmt: skip
     except ParameterError as exc:
         if not args.json:
             print(f"note: using the {NARROW_CONSTRUCTION} construction ({exc})", file=sys.stderr)

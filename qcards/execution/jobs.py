@@ -119,6 +119,8 @@ class JobRecord:
     result: dict | None = None
     """Once fetched: ``{"counts", "p_win", "shots", "raw_counts"}``."""
     error: str | None = None
+    model: str = "random"
+    """The play model the card-play gates prepared (records from before it: ``random``)."""
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -126,7 +128,7 @@ class JobRecord:
     @property
     def task(self) -> GameTask:
         """The :class:`~qcards.circuits.task.GameTask` the job ran (its fields are stored flat:
-        ``spec_path``, ``spec_text``, ``first``, ``construction``)."""
+        ``spec_path``, ``spec_text``, ``first``, ``construction``, ``model``)."""
         from qcards.circuits.task import GameTask  # Qiskit: only where a circuit is rebuilt
 
         try:
