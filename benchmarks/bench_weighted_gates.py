@@ -21,15 +21,15 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests"))
+
+from bench_play_models import load, median_time  # noqa: E402  (one timing helper)
 
 from qcards.analysis.evaluate import final_distribution  # noqa: E402
 from qcards.analysis.fault_tolerant import fault_tolerant_cost  # noqa: E402
@@ -45,19 +45,6 @@ from qcards.skat.spec import load_spec  # noqa: E402
 from conftest import random_spec  # noqa: E402
 
 MODELS = ("random", "heuristic", "softmax")
-
-
-def load() -> str:
-    return f"load average {os.getloadavg()[0]:.2f} (2 cores)"
-
-
-def median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def endgames(tricks: tuple[int, ...]):
