@@ -124,3 +124,46 @@ def test_pimcs_first_card_is_never_better_than_the_best_response():
         pimc = max(rows, key=lambda r: r.clairvoyant)
         assert pimc.value <= rows[0].value == best_response(spec).value
         assert all(r.clairvoyant >= r.value for r in rows)
+
+
+@pytest.mark.parametrize("params", CASES[:10], ids=str)
+def test_the_compiled_chooser_gives_the_python_walks_numbers(params):
+    # the compiled walk picks the declarer's cards, the exact walk follows them: the same
+    # Fractions and the same outcome distribution as the walk that tries every card itself
+    spec = random_spec(*params)
+    fast = best_response(spec, compiled=True)
+    slow = best_response(spec, compiled=False)
+    assert (fast.value, fast.clairvoyant, fast.outcomes) == (slow.value, slow.clairvoyant,
+                                                             slow.outcomes)  # fmt: skip
+
+
+def test_the_compiled_chooser_on_a_twelve_card_endgame_and_a_score():
+    spec = random_spec(3, 3, 4, Trump.CLUBS, True, True, max_qubits=10_000)
+    fast, slow = best_response(spec, compiled=True), best_response(spec, compiled=False)
+    assert fast.value == slow.value > 0 and fast.clairvoyant == slow.clairvoyant > fast.value
+    for name in ("declared-hand", "declared-pickup", "declared-tiny"):
+        declared = parse_spec(spec_text(name))
+        for objective in ("score", "seeger-fabian"):
+            fast = best_response(declared, objective, compiled=True)
+            slow = best_response(declared, objective, compiled=False)
+            assert (fast.value, fast.clairvoyant) == (slow.value, slow.clairvoyant)
+
+
+def test_pruning_needs_a_monotone_objective():
+    import numpy as np
+
+    from qcards.skat.best_response import _monotone
+
+    up = np.arange(2 * 121 * 3, dtype=float).reshape(2, 121, 3)
+    assert _monotone(up) and _monotone(-up)
+    bumpy = up.copy()
+    bumpy[0, 60, 1] = 10_000.0
+    assert not _monotone(bumpy)
+
+
+def test_the_compiled_chooser_plays_against_random_opponents_only():
+    from qcards.skat.play_models import get_model
+
+    spec = parse_spec(OPEN)
+    with pytest.raises(ModelError, match="random opponents only"):
+        best_response(spec, others=get_model("heuristic").policy, compiled=True)

@@ -15,9 +15,13 @@ the same opponents: what perfect-information Monte Carlo assumes of the declarer
 never below the best response's; the gap is what seeing the cards (strategy fusion included)
 is worth (:attr:`BestResponse.clairvoyant`).
 
-Hand-written, not OpenSpiel's exact best response: that needs the game as an OpenSpiel game,
-which qcards does not provide yet. The walk is exponential in the endgame's length, for small
-endgames only (:data:`MAX_DEALS` bounds the deals it takes on).
+Hand-written, not OpenSpiel's exact best response: OpenSpiel's walks the game tree deal by
+deal in Python (:mod:`qcards.skat.openspiel_game`; the tests hold the two equal), where this
+walk carries the deals of a public history together. Against random opponents the declarer's
+choices come from a compiled floating-point walk (:class:`CompiledChooser`,
+:mod:`qcards.skat.best_response_kernel`) and this walk follows only the chosen cards, exactly.
+The walk is exponential in the endgame's length (:data:`MAX_DEALS` and
+:data:`COMPILED_MAX_DEALS` bound the deals it takes on).
 """
 
 from __future__ import annotations
@@ -26,17 +30,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from qcards.errors import ModelError, ResourceError
-from qcards.skat.cards import Card
+from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.declaration import deal_matadors, skat_of
-from qcards.skat.objectives import check_objective
+from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.referee import num_deals, weighted_deals
+from qcards.skat.rule_tables import rule_tables
 from qcards.skat.seat_view import Policy, seat_view, uniform
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
 
 MAX_DEALS = 2000
 """The most deals the exact walk takes on (it carries every deal at every node)."""
+COMPILED_MAX_DEALS = 20_000
+"""The most deals the walk takes on when the compiled chooser picks the declarer's cards."""
 
 Outcome = tuple[int, int, int]
 
@@ -67,6 +76,7 @@ class _Deal:
     skat: frozenset[Card]
     base: int
     matadors: int
+    row: int  # the deal's row in the compiled chooser's arrays
 
 
 def best_response(
@@ -75,10 +85,15 @@ def best_response(
     first: Card | None = None,
     others: Policy = uniform,
     clairvoyant: bool = True,
+    compiled: bool | None = None,
 ) -> BestResponse:
     """The declarer's exact best response against ``others`` (the policy of every other seat),
     maximising its expected ``objective``; ``first`` fixes its first card; ``clairvoyant``:
     also the clairvoyant declarer's value (a second search of the same size; else ``None``).
+
+    ``compiled`` (default: whenever ``others`` is :func:`uniform`): the declarer's choices come
+    from the compiled floating-point walk (:class:`CompiledChooser`), and this walk follows
+    only the chosen cards, in exact arithmetic; else this walk tries every card itself.
 
     Raises:
         ResourceError: more than :data:`MAX_DEALS` deals.
@@ -86,10 +101,15 @@ def best_response(
     """
     check_first(spec, first)
     goal = check_objective(spec, objective)
-    if num_deals(spec) > MAX_DEALS:
+    if compiled is None:
+        compiled = others is uniform
+    if compiled and others is not uniform:
+        raise ModelError("the compiled best response plays against random opponents only")
+    limit = COMPILED_MAX_DEALS if compiled else MAX_DEALS
+    if num_deals(spec) > limit:
         raise ResourceError(
             f"the exact best response carries every deal through its search: {num_deals(spec):,} "
-            f"deals are more than the {MAX_DEALS:,} it takes on; use a smaller endgame"
+            f"deals are more than the {limit:,} it takes on; use a smaller endgame"
         )
     rules = spec.rules
     n = len(spec.players)
@@ -99,7 +119,8 @@ def best_response(
         hands = tuple(frozenset(c for c, p in owner.items() if p == who) for who in spec.players)
         deals.append(_Deal(probability, hands, frozenset(skat_of(owner)),
                            spec.declarer_points + skat_points(owner),
-                           deal_matadors(spec.declaration, owner)))  # fmt: skip
+                           deal_matadors(spec.declaration, owner), len(deals)))  # fmt: skip
+    chooser = CompiledChooser(spec, goal, deals) if compiled else None
     nodes = 0
 
     def walk(active: Sequence[_Deal], leader, trick, points, tricks, forced, clairvoyant):
@@ -124,6 +145,8 @@ def best_response(
             total, dist = 0, {}
             for group in groups.values():
                 legal = (forced,) if forced else rules.legal_cards(group[0].hands[0], led)
+                if chooser is not None and len(legal) > 1:
+                    legal = (chooser.choose(group, legal, leader, trick, points, tricks),)
                 best = None
                 for card in legal:
                     child = play(group, seat, card, leader, trick, points, tricks, clairvoyant)
@@ -139,7 +162,7 @@ def best_response(
             for card, w in others(view).items():
                 if w:
                     branches.setdefault(card, []).append(
-                        _Deal(d.weight * w, d.hands, d.skat, d.base, d.matadors)
+                        _Deal(d.weight * w, d.hands, d.skat, d.base, d.matadors, d.row)
                     )
         total, dist = 0, {}
         for card, group in branches.items():
@@ -156,7 +179,7 @@ def best_response(
         winner = (leader + rules.trick_winner(done)) % n
         rest = [
             _Deal(d.weight, tuple(h - {done[(s - leader) % n]} for s, h in enumerate(d.hands)),
-                  d.skat, d.base, d.matadors)
+                  d.skat, d.base, d.matadors, d.row)
             for d in group
         ]  # fmt: skip
         gain = sum(c.value for c in done) if winner == 0 else 0
@@ -169,6 +192,8 @@ def best_response(
     start = spec.players.index(spec.leader)
     value, dist = walk(deals, start, (), 0, 0, first, False)
     seen = walk(deals, start, (), 0, 0, first, True)[0] if clairvoyant else None
+    if chooser is not None:
+        nodes += chooser.nodes
     return BestResponse(value, dict(sorted(dist.items())), seen, nodes)
 
 
@@ -193,3 +218,80 @@ def first_cards(spec: Endgame, objective: str = "win", others: Policy = uniform)
         br = best_response(spec, objective, card, others)
         rows.append(FirstCard(card, br.value, br.clairvoyant))
     return sorted(rows, key=lambda r: -r.value)
+
+
+_INDEX = {card: i for i, card in enumerate(FULL_DECK)}
+
+
+def _mask(cards) -> int:
+    return sum(1 << _INDEX[c] for c in cards)
+
+
+def _monotone(table: np.ndarray) -> bool:
+    """Whether an objective's table (matadors, points, tricks) is monotone in the points and
+    in the tricks, each way on its own: then its extremes over a box of outcomes lie at the
+    box's corners, and a walk may stop where the corners agree."""
+
+    def one_way(steps: np.ndarray) -> bool:
+        return bool((steps >= 0).all() or (steps <= 0).all())
+
+    return one_way(np.diff(table, axis=1)) and one_way(np.diff(table, axis=2))
+
+
+class CompiledChooser:
+    """The declarer's card at one of its information sets, from the compiled floating-point
+    walk (:mod:`qcards.skat.best_response_kernel`, random opponents): the legal card of
+    highest expected objective, the first of the cards within rounding of it (the order of
+    the exact walk's own ties). The exact walk then follows only that card, so values and
+    outcome distributions stay Fractions while the search over the alternatives runs
+    compiled."""
+
+    def __init__(self, spec: Endgame, goal: Objective, deals: Sequence[_Deal]):
+        from qcards.skat.best_response_kernel import walk  # numba loads only when asked
+
+        self._walk = walk
+        self.tables = rule_tables(spec.trump)
+        self.n = len(spec.players)
+        self.hands = np.array([[_mask(h) for h in d.hands] for d in deals], dtype=np.int64)
+        self.start = np.bitwise_or.reduce(self.hands, axis=1)
+        mats = sorted({d.matadors for d in deals})
+        self.mat = np.array([mats.index(d.matadors) for d in deals], dtype=np.int64)
+        self.base = np.array([d.base for d in deals], dtype=np.int64)
+        rows = spec.declarer_tricks + spec.num_tricks + 1
+        self.obj = np.array([[[float(goal.value(spec, p, t, m)) for t in range(rows)]
+                              for p in range(121)] for m in mats])  # fmt: skip
+        self.scale = float(np.abs(self.obj).max()) or 1.0
+        self.held = np.array([sum(c.value for h in d.hands for c in h) for d in deals],
+                             dtype=np.int64)  # fmt: skip
+        self.prune = _monotone(self.obj)
+        self.declarer_tricks = spec.declarer_tricks
+        self.winner_leads = spec.winner_leads
+        self.fixed_leader = spec.players.index(spec.leader)
+        self.nodes = 0
+
+    def choose(self, group, legal, leader, trick, points, tricks) -> Card:
+        """The card to play from ``legal`` for the deals ``group`` (one information set) at
+        the exact walk's position (``trick`` so far, the walk's ``points`` and ``tricks``)."""
+        first = group[0]
+        now = _mask(frozenset().union(*first.hands))  # the trick's cards still among them
+        played = (int(self.start[first.row]) & ~now) | _mask(trick)
+        remaining = sum(len(h) for h in first.hands) - len(trick)
+        rows = np.array([d.row for d in group], dtype=np.int64)
+        weights = np.array([float(d.weight) for d in group])
+        current = np.full(4, -1, dtype=np.int64)
+        current[: len(trick)] = [_INDEX[c] for c in trick]
+        t = self.tables
+        values = []
+        for card in legal:
+            value, nodes = self._walk(
+                self.hands, self.base, self.mat, self.obj, self.held, self.prune, rows, weights,
+                np.int64(played),
+                current, len(trick), leader, points, self.declarer_tricks + tricks, remaining,
+                _INDEX[card], self.n, t.eff, t.power, t.value, t.suit_mask, self.winner_leads,
+                self.fixed_leader,
+            )  # fmt: skip
+            self.nodes += nodes
+            values.append(value)
+        tolerance = 1e-12 * self.scale * float(weights.sum())
+        best = max(values)
+        return next(c for c, v in zip(legal, values, strict=True) if v >= best - tolerance)
