@@ -15,7 +15,7 @@ plays minimax: :mod:`qcards.skat.double_dummy`). Built in:
     is tested on a position in ``tests/test_play_models.py``).
 ``best-response``
     the declarer's exact best response to random defenders from what it sees
-    (:mod:`qcards.skat.best_response`; small endgames).
+    (:mod:`qcards.skat.best_response`; exact up to about fifteen cards).
 ``softmax``
     the parameterised family pi_theta(card | features) = softmax(theta_role . phi(card)) of
     :func:`softmax_policy`, here with hand-set parameters (:data:`DEFAULT_THETA`); theta = 0
@@ -272,7 +272,8 @@ BUILT_IN: dict[str, PlayModel] = {
         PlayModel("softmax", "softmax over card features with hand-set parameters per role",
                   softmax_policy(DEFAULT_THETA), exact=False),
         PlayModel("best-response", "the declarer's best response, from what it sees, to "
-                  "random defenders (exact, small endgames)", solver=_best_response_outcomes),
+                  "random defenders (exact, up to about fifteen cards)",
+                  solver=_best_response_outcomes),
     )
 }  # fmt: skip
 
