@@ -33,11 +33,11 @@ from fractions import Fraction
 import numpy as np
 
 from qcards.errors import ModelError, ResourceError
-from qcards.skat.cards import FULL_DECK, Card
+from qcards.skat.cards import Card
 from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.referee import num_deals, weighted_deals
-from qcards.skat.rule_tables import rule_tables
+from qcards.skat.rule_tables import CARD_INDEX, card_mask, rule_tables
 from qcards.skat.seat_view import Policy, seat_view, uniform
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
@@ -220,13 +220,6 @@ def first_cards(spec: Endgame, objective: str = "win", others: Policy = uniform)
     return sorted(rows, key=lambda r: -r.value)
 
 
-_INDEX = {card: i for i, card in enumerate(FULL_DECK)}
-
-
-def _mask(cards) -> int:
-    return sum(1 << _INDEX[c] for c in cards)
-
-
 def _monotone(table: np.ndarray) -> bool:
     """Whether an objective's table (matadors, points, tricks) is monotone in the points and
     in the tricks, each way on its own: then its extremes over a box of outcomes lie at the
@@ -252,7 +245,7 @@ class CompiledChooser:
         self._walk = walk
         self.tables = rule_tables(spec.trump)
         self.n = len(spec.players)
-        self.hands = np.array([[_mask(h) for h in d.hands] for d in deals], dtype=np.int64)
+        self.hands = np.array([[card_mask(h) for h in d.hands] for d in deals], dtype=np.int64)
         self.start = np.bitwise_or.reduce(self.hands, axis=1)
         mats = sorted({d.matadors for d in deals})
         self.mat = np.array([mats.index(d.matadors) for d in deals], dtype=np.int64)
@@ -273,13 +266,13 @@ class CompiledChooser:
         """The card to play from ``legal`` for the deals ``group`` (one information set) at
         the exact walk's position (``trick`` so far, the walk's ``points`` and ``tricks``)."""
         first = group[0]
-        now = _mask(frozenset().union(*first.hands))  # the trick's cards still among them
-        played = (int(self.start[first.row]) & ~now) | _mask(trick)
+        now = card_mask(frozenset().union(*first.hands))  # the trick's cards still among them
+        played = (int(self.start[first.row]) & ~now) | card_mask(trick)
         remaining = sum(len(h) for h in first.hands) - len(trick)
         rows = np.array([d.row for d in group], dtype=np.int64)
         weights = np.array([float(d.weight) for d in group])
         current = np.full(4, -1, dtype=np.int64)
-        current[: len(trick)] = [_INDEX[c] for c in trick]
+        current[: len(trick)] = [CARD_INDEX[c] for c in trick]
         t = self.tables
         values = []
         for card in legal:
@@ -287,7 +280,7 @@ class CompiledChooser:
                 self.hands, self.base, self.mat, self.obj, self.held, self.prune, rows, weights,
                 np.int64(played),
                 current, len(trick), leader, points, self.declarer_tricks + tricks, remaining,
-                _INDEX[card], self.n, t.eff, t.power, t.value, t.suit_mask, self.winner_leads,
+                CARD_INDEX[card], self.n, t.eff, t.power, t.value, t.suit_mask, self.winner_leads,
                 self.fixed_leader,
             )  # fmt: skip
             self.nodes += nodes

@@ -78,12 +78,11 @@ from qcards.errors import ModelError
 from qcards.skat import double_dummy_search as search
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.jit import HAVE_NUMBA as HAVE_NUMBA
-from qcards.skat.rule_tables import RuleTables, rule_tables
+from qcards.skat.rule_tables import CARD_INDEX, RuleTables, rule_tables
 from qcards.skat.scoring import SCHNEIDER_LOSS, SCHNEIDER_POINTS, TRICKS, WIN_POINTS
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
 
-_INDEX = {card: i for i, card in enumerate(FULL_DECK)}
 ALL_POINTS = 120
 """Every card point of the deck: a Schwarz's points."""
 _MAX_DEPTH = 40
@@ -306,10 +305,10 @@ def _kernel_args(spec: Endgame, position: Position, unit: bool = False):
     seat_of = np.full(32, -1, dtype=np.int64)
     for seat, hand in enumerate(position.hands):
         for card in hand:
-            seat_mask[seat] |= 1 << _INDEX[card]
-            seat_of[_INDEX[card]] = seat
+            seat_mask[seat] |= 1 << CARD_INDEX[card]
+            seat_of[CARD_INDEX[card]] = seat
     for i, card in enumerate(position.trick):
-        seat_of[_INDEX[card]] = (position.leader + i) % n
+        seat_of[CARD_INDEX[card]] = (position.leader + i) % n
     leader0 = spec.players.index(spec.leader)
     ws = _workspace()
     gen = ws.generation((spec.trump, n, spec.winner_leads, leader0, unit), seat_of)
@@ -328,11 +327,11 @@ def _trick_state(tables: RuleTables, position: Position):
     """(led suit row, winning card, trick points, trick mask) of the current trick."""
     if not position.trick:
         return 0, 0, 0, 0
-    led = int(tables.eff[_INDEX[position.trick[0]]])
-    win = _INDEX[position.trick[0]]
+    led = int(tables.eff[CARD_INDEX[position.trick[0]]])
+    win = CARD_INDEX[position.trick[0]]
     tmask = 0
     for card in position.trick:
-        i = _INDEX[card]
+        i = CARD_INDEX[card]
         tmask |= 1 << i
         if tables.power[led, i] > tables.power[led, win]:
             win = i
@@ -354,7 +353,7 @@ def _solve(
     rem = int(seat_mask.sum())
     rem_pts = sum(c.value for h in position.hands for c in h)
     led, win, tpts, tmask = _trick_state(tables, position)
-    forced_index = _INDEX[forced] if forced is not None else -1
+    forced_index = CARD_INDEX[forced] if forced is not None else -1
     n = len(spec.players)
     winner_leads = bool(spec.winner_leads)
 
@@ -404,7 +403,7 @@ def _probe(
     return int(
         search.search(
             took, int(seat_mask.sum()), rem_pts, position.leader, len(position.trick), led, win,
-            trick_points, tmask, _INDEX[forced] if forced is not None else -1, goal - 1, goal,
+            trick_points, tmask, CARD_INDEX[forced] if forced is not None else -1, goal - 1, goal,
             seat_mask, seat_of, len(spec.players), bool(spec.winner_leads), leader0,
             tables.power, tables.eff, tables.value, tables.suit_mask, tables.order,
             tables.order_len, ws.tt_key, ws.tt_lo, ws.tt_hi, ws.tt_best, ws.bits_mask, gen,

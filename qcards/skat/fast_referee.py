@@ -78,14 +78,12 @@ import numpy as np
 from qcards.errors import ModelError, ResourceError
 from qcards.progress import TIME_BUDGET, duration
 from qcards.skat import fast_referee_kernel as kernel
-from qcards.skat.cards import FULL_DECK, Card
+from qcards.skat.cards import Card
 from qcards.skat.fast_referee_memo import C_HI, EMPTY, KEYS, P_HI, VALUES, W_HI, rehash
 from qcards.skat.referee import MODELS, Evaluation, count_deals, estimate_paths
-from qcards.skat.rule_tables import SUIT_ROWS, rule_tables
+from qcards.skat.rule_tables import CARD_INDEX, SUIT_ROWS, card_mask, rule_tables
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
-
-_INDEX = {card: i for i, card in enumerate(FULL_DECK)}
 
 
 def _memory() -> int:
@@ -185,9 +183,9 @@ def _assignments(pool: tuple[int, ...], sizes: tuple[int, ...]) -> Iterator[tupl
 def deal_arrays(spec: Endgame) -> Deals:
     """Every deal of positive weight (those :func:`qcards.skat.referee.weighted_deals` yields)."""
     players = spec.players
-    known = [sum(1 << _INDEX[c] for c in spec.hands[p]) for p in players]
+    known = [card_mask(spec.hands[p]) for p in players]
     receivers = spec.receivers
-    bits = [1 << _INDEX[c] for c in spec.unknown]
+    bits = [1 << CARD_INDEX[c] for c in spec.unknown]
     values = [c.value for c in spec.unknown]
     seat_of = [players.index(r) if r != SKAT else -1 for r in receivers]
     prior = None if spec.prior.is_uniform else _integer_prior(spec)
@@ -297,7 +295,7 @@ class _Solver:
             done = kernel.solve_deals(
                 self.deals.seats, self.deals.points, out, start, len(spec.players),
                 spec.players.index(spec.leader), spec.winner_leads,
-                _INDEX[first] if first is not None else -1, spec.is_null, goal,
+                CARD_INDEX[first] if first is not None else -1, spec.is_null, goal,
                 self.model == "adversarial", t.power, t.eff, t.value, t.suit_mask, t.order,
                 t.order_len, self.weak, t.order_len, self.dhi, self.dlo, self.lcm,
                 memo.table, memo.stats, self.budget, INLINE, memo.can_grow,

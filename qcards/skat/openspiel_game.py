@@ -19,10 +19,9 @@ from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.declaration import deal_matadors
 from qcards.skat.objectives import check_objective
 from qcards.skat.referee import weighted_deals
+from qcards.skat.rule_tables import CARD_INDEX
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import skat_points
-
-_INDEX = {card: i for i, card in enumerate(FULL_DECK)}
 
 
 def _pyspiel():
@@ -111,7 +110,7 @@ def openspiel_game(spec: Endgame, objective: str = "win"):
 
         def _legal_actions(self, player):
             led = self.trick[0] if self.trick else None
-            return sorted(_INDEX[c] for c in spec.rules.legal_cards(self.hands[player], led))
+            return sorted(CARD_INDEX[c] for c in spec.rules.legal_cards(self.hands[player], led))
 
         def _apply_action(self, action):
             if self.deal is None:
@@ -201,6 +200,6 @@ def openspiel_policy(game, spec: Endgame, policy):
             skat = frozenset(c for c in cards if dealt.get(c) == "skat")
             view = seat_view(spec.rules, cards, tuple(hands), state.leader, tuple(state.trick),
                              skat)  # fmt: skip
-            return {_INDEX[c]: float(w) for c, w in policy(view).items()}
+            return {CARD_INDEX[c]: float(w) for c, w in policy(view).items()}
 
     return Policy()

@@ -16,7 +16,16 @@ from functools import cache
 
 import numpy as np
 
-from qcards.skat.cards import FULL_DECK, SUITS, TRUMP, Rules, Trump
+from qcards.skat.cards import FULL_DECK, SUITS, TRUMP, Card, Rules, Trump
+
+CARD_INDEX: dict[Card, int] = {card: i for i, card in enumerate(FULL_DECK)}
+"""Each card's bit in the compiled searches' masks (its index in ``FULL_DECK``)."""
+
+
+def card_mask(cards) -> int:
+    """The mask of ``cards``: bit :data:`CARD_INDEX` of each set."""
+    return sum(1 << CARD_INDEX[c] for c in cards)
+
 
 SUIT_ROWS = (*SUITS, TRUMP)
 """Effective suits as table rows: the four printed suits, then the trumps."""
