@@ -6,11 +6,13 @@ Each model sits in one seat against two ``heuristic`` players, rotated through t
 the same ``--deals`` duplicate deals (the same seed for every row, so the same cards): its
 Seeger-Fabian points a game, the heuristic players' beside it, and the paired difference with
 its 95% interval. The rows: the paper's random play (``random``), the default ``softmax``
-policy, PIMC with inference (``adversarial:WORLDS``) and PIMC whose beliefs keep only the
-voids (``adversarial:WORLDS:voids``); a ``heuristic`` row against itself is the control (its
-difference must be 0 within the interval). Games an hour are measured for every row (one run:
-the match itself is the median of many games). Target: at least 1,000 games an hour on 2 cores
-for PIMC against heuristic. Results go to ``benchmarks/results/match.md``.
+policy, and PIMC under three beliefs about the deal (:mod:`qcards.skat.beliefs`): weighed by
+the random-play likelihood of the plays (``adversarial:WORLDS``), by the voids alone
+(``adversarial:WORLDS:voids``) and by the heuristic's likelihood of the plays, the model the
+opponents really play (``adversarial:WORLDS:heuristic``); a ``heuristic`` row against itself
+is the control (its difference must be 0 within the interval). Games an hour are measured for
+every row (one run: the match itself is the median of many games). Target: at least 1,000
+games an hour on 2 cores for PIMC against heuristic. Results go to ``benchmarks/results/match.md``.
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ def main() -> int:
     parser.add_argument("--worlds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    models = ["heuristic", "random", "softmax", f"adversarial:{args.worlds}",
-              f"adversarial:{args.worlds}:voids"]  # fmt: skip
+    pimc = f"adversarial:{args.worlds}"
+    models = ["heuristic", "random", "softmax", pimc, f"{pimc}:voids", f"{pimc}:heuristic"]
     rows = []
     for model in models:
         load = os.getloadavg()[0]

@@ -104,10 +104,11 @@ CASES = [
 ]
 
 
-def replay(spec, owner, plays):
-    """The random-play likelihood of ``plays`` on one deal, and the position after them:
-    (likelihood, (hands at the current trick's start by seat, leader, current trick, points,
-    tricks))."""
+def replay(spec, owner, plays, policy=None, tremble=0):
+    """The random-play likelihood of ``plays`` on one deal (``policy``: that model's, each
+    play's probability mixed with ``tremble`` evenly over the legal cards, for every seat), and
+    the position after them: (likelihood, (hands at the current trick's start by seat, leader,
+    current trick, points, tricks))."""
     rules, n = spec.rules, len(spec.players)
     hands = [frozenset(c for c, p in owner.items() if p == who) for who in spec.players]
     leader, trick = spec.players.index(spec.leader), ()
@@ -119,7 +120,13 @@ def replay(spec, owner, plays):
         legal = rules.legal_cards(hands[seat], trick[0] if trick else None)
         if card not in legal:
             return Fraction(0), None
-        likelihood /= len(legal)
+        if policy is None:
+            likelihood /= len(legal)
+        else:
+            skat = frozenset(c for c, p in owner.items() if p == "skat")
+            view = seat_view(rules, frozenset(spec.cards), tuple(hands), leader, trick, skat)
+            pi = policy(view).get(card, 0)
+            likelihood *= (1 - tremble) * pi + tremble / len(legal)
         trick = (*trick, card)
         if len(trick) == n:
             hands, leader, points, tricks = finish(spec, hands, leader, trick, points, tricks)
@@ -171,9 +178,10 @@ def rest_value(spec, state, value, mode, policy=None, skat=frozenset()):
     return walk(*state)
 
 
-def brute_advice(spec, history_text, model, objective="win", inference=True):
-    """Each legal card's exact value for the declarer, by brute force (``inference=False``:
-    every deal consistent with the history weighs the same)."""
+def brute_advice(spec, history_text, model, objective="win", beliefs="random", tremble=0):
+    """Each legal card's exact value for the declarer, by brute force (``beliefs="voids"``:
+    every deal consistent with the history weighs the same; a model's name: the likelihood of
+    every play under its policy, with ``tremble``)."""
     goal = get_objective(objective)
     plays = [(item.split(":")[0], Card.parse(item.split(":")[1])) for item in history_text.split()]
     where = moment(spec, history_text)
@@ -185,8 +193,10 @@ def brute_advice(spec, history_text, model, objective="win", inference=True):
         likelihood, _ = replay(spec, owner, plays)
         if not likelihood:
             continue
-        if not inference:
+        if beliefs == "voids":
             likelihood = Fraction(1)
+        elif beliefs != "random":
+            likelihood, _ = replay(spec, owner, plays, get_model(beliefs).policy, tremble)
         z += likelihood
         for card in where.legal_cards():
             _, state = replay(spec, owner, (*plays, (where.mover, card)))
@@ -212,8 +222,8 @@ def test_advice_equals_brute_force(text, history, model):
 @pytest.mark.parametrize("text,history", [*CASES[3:7], CASES[-1]])
 def test_advice_without_inference_weighs_consistent_deals_equally(text, history):
     spec = parse_spec(text)
-    advice = advise(spec, history, model="adversarial", inference=False)
-    expected = brute_advice(spec, history, "adversarial", inference=False)
+    advice = advise(spec, history, model="adversarial", beliefs="voids")
+    expected = brute_advice(spec, history, "adversarial", beliefs="voids")
     assert {v.card: v.value_exact for v in advice.cards} == expected
     if history == CASES[-1][1]:  # and there the inference changes the values
         inferred = advise(spec, history, model="adversarial")

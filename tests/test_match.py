@@ -92,9 +92,11 @@ def test_paired_differences_are_the_means_differences():
     assert diffs[(0, 1)] == pytest.approx(m1 - m2) and diffs[(1, 2)] == pytest.approx(m2 - m3)
 
 
-def test_a_pimc_player_plays_legal_cards_and_its_records_replay(tmp_path):
-    """Two worlds a card keep it quick; the records' replay checks every card's legality."""
-    result = match(["adversarial:2", "heuristic", "heuristic"], 1, seed=1, records=tmp_path)
+@pytest.mark.parametrize("pimc", ["adversarial:2", "adversarial:2:heuristic"])
+def test_a_pimc_player_plays_legal_cards_and_its_records_replay(tmp_path, pimc):
+    """Two worlds a card keep it quick; the records' replay checks every card's legality.
+    With heuristic beliefs the worlds are resampled by the heuristic's likelihood."""
+    result = match([pimc, "heuristic", "heuristic"], 1, seed=1, records=tmp_path)
     for g in result.games:
         if g.declarer is not None:
             score_record(load_record(tmp_path / f"deal-0001-r{g.rotation}.toml"))
@@ -103,7 +105,11 @@ def test_a_pimc_player_plays_legal_cards_and_its_records_replay(tmp_path):
 def test_players_parse_and_bad_ones_are_refused():
     assert parse_player("adversarial:20") == Player("adversarial", 20)
     assert parse_player("heuristic") == Player("heuristic")
-    for bad in ("oracle", "heuristic:3", "adversarial:0", "best-response"):
+    assert parse_player("adversarial:5:voids") == Player("adversarial", 5, "voids")
+    assert parse_player("adversarial:5:heuristic").label == "adversarial:5:heuristic"
+    assert parse_player("adversarial:5:random").label == "adversarial:5"
+    for bad in ("oracle", "heuristic:3", "adversarial:0", "best-response", "adversarial:5:oracle",
+                "adversarial:5:adversarial", "heuristic:3:voids"):  # fmt: skip
         with pytest.raises(ParameterError):
             parse_player(bad)
     with pytest.raises(ParameterError, match="three"):

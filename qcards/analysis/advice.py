@@ -40,16 +40,17 @@ from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.sweeps import CORES, sweep
 from qcards.intervals import mean_interval
 from qcards.progress import TIME_BUDGET, duration
+from qcards.skat.beliefs import RANDOM, TREMBLE, believe, check_beliefs
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import fresh_seed, sample_owners
 from qcards.skat.declaration import deal_matadors
 from qcards.skat.double_dummy import deal_outcome
-from qcards.skat.history import Moment, moment
+from qcards.skat.history import Moment
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import PlayModel, get_model
-from qcards.skat.referee import num_deals, weighted_deals
+from qcards.skat.referee import num_deals
 from qcards.skat.scoring import WIN_POINTS
 from qcards.skat.seat_view import SeatView
 from qcards.skat.spec import Endgame
@@ -148,6 +149,7 @@ class Advice:
             ``pimc``, ``classical``, ``monte-carlo``); ``reason``: why that method.
         deals: the posterior's deals (exact) or those sampled; ``seed`` when sampled.
         cards: the values, best first.
+        beliefs: how the history weighed the deals (:mod:`qcards.skat.beliefs`).
     """
 
     mover: str
@@ -160,6 +162,7 @@ class Advice:
     deals: int
     seed: int | None
     cards: tuple[CardValue, ...]
+    beliefs: str = RANDOM
 
     @property
     def best(self) -> Card:
@@ -176,6 +179,7 @@ class Advice:
             "reason": self.reason,
             "deals": self.deals,
             "seed": self.seed,
+            "beliefs": self.beliefs,
             "cards": [c.to_json() for c in self.cards],
         }
 
@@ -190,7 +194,8 @@ def advise(
     seed: int | None = None,
     force: bool = False,
     scheduler: str | None = None,
-    inference: bool = True,
+    beliefs: str = RANDOM,
+    tremble: float = float(TREMBLE),
 ) -> Advice:
     """Every legal card of the seat to move after ``history`` (``"A:SA B:S7"``, may end in the
     middle of a trick), valued under ``model`` for the declarer's ``objective``, best first for
@@ -211,13 +216,15 @@ def advise(
         scheduler: solve the double-dummy deals as Dask tasks (``"local"`` or an address;
             :func:`~qcards.execution.sweeps.sweep`); ``None`` spreads them over this
             process's cores in threads.
-        inference: weigh the deals by the random-play likelihood of the history (how often
-            each player followed suit); ``False``: only the cards played and the voids count
-            (:func:`qcards.skat.history.moment`).
+        beliefs: how the deals are weighed by the history (:mod:`qcards.skat.beliefs`):
+            ``random``, the random-play likelihood (how often each player followed suit);
+            ``voids``, only the cards played and the voids; or a play model with a policy
+            (``heuristic``, ``softmax``), the likelihood of the plays under that model, mixed
+            with ``tremble`` (each legal card's share when a player leaves the model).
 
     Raises:
         ModelError: a history that breaks a rule, a mover whose hand the spec does not know,
-            a finished game, a model that cannot advise mid-game.
+            a finished game, a model that cannot advise mid-game, unknown beliefs.
         ParameterError: an unknown method or objective, or a bad ``samples``.
         ResourceError: ``exact`` on a game too large to enumerate.
     """
@@ -229,8 +236,8 @@ def advise(
                                 or samples < 1):  # fmt: skip
         raise ParameterError("shots", f"must be a positive integer, got {samples!r}")
     goal = check_objective(spec, objective)
-    where = moment(spec, history, inference)
-    legal = where.legal_cards()
+    belief = check_beliefs(beliefs, tremble)
+    source = believe(spec, history, belief)
     play_model = get_model(model)
     if play_model.solver is not None:
         raise ModelError(
@@ -240,6 +247,15 @@ def advise(
         )
     if samples is not None and method == EXACT:
         raise ParameterError("shots", "an exact valuation draws no samples: leave them out")
+    advice = _value_cards(source, goal, play_model, method, samples, seed, force, scheduler)
+    return dataclasses.replace(advice, beliefs=belief.label)
+
+
+def _value_cards(source, goal, play_model, method, samples, seed, force, scheduler) -> Advice:
+    """The work of :func:`advise`, its arguments checked: each legal card valued over the
+    believed deals ``source``."""
+    where, belief, model = source.where, source.beliefs, play_model.name
+    legal = where.legal_cards()
     sampled = method == SAMPLED or samples is not None
     reason = "sampled deals were asked for" if sampled else "every deal of the posterior"
     if play_model.minimax:
@@ -256,36 +272,49 @@ def advise(
                 )
             else:
                 _check_time(seconds, force, f"solving all {deals:,} deals", "{shots} (PIMC)")
-                values = _exact_double_dummy(where, legal, scheduler)
-                return _advice(where, goal, model, "double-dummy", reason, deals, None, legal,
-                               values, True)  # fmt: skip
+                values = _exact_double_dummy(where, legal, source.exact(), scheduler)
+                return _advice(where, goal, model, "double-dummy", source.explain(reason),
+                               deals, None, legal, values, belief.exact)  # fmt: skip
         seed = fresh_seed(seed)
         count = samples or default_deals(where.spec, legal)
         _check_time(per_deal * count / CORES, force, f"PIMC on {count:,} deals", "fewer {shots}")
-        arrays = _pimc(where, legal, count, seed, scheduler)
-        return _sampled_advice(where, goal, model, "pimc", reason, count, seed, legal, arrays)
+        owners = source.sample(count, np.random.default_rng(seed))
+        arrays = _pimc(where, legal, owners, scheduler)
+        return _sampled_advice(where, goal, model, "pimc", source.explain(reason), count, seed,
+                               legal, arrays)  # fmt: skip
     if not sampled:
         try:
-            values = [_exact_played(where, card, play_model) for card in legal]
+            believed = source.exact()
+            values = [_exact_played(where, card, play_model, believed) for card in legal]
         except ResourceError:
             if method == EXACT:
                 raise
             reason = "too many play paths to enumerate: games played on sampled deals"
         else:
-            return _advice(where, goal, model, "classical", reason, num_deals(where.spec),
-                           None, legal, values, play_model.exact)  # fmt: skip
+            return _advice(where, goal, model, "classical", source.explain(reason),
+                           num_deals(where.spec), None, legal, values,
+                           play_model.exact and belief.exact)  # fmt: skip
     seed = fresh_seed(seed)
     count = samples or DEFAULT_GAMES
     start = time.perf_counter()
     playouts(where.spec, TIMED_GAMES, seed, play_model.policy, opening=(*where.opening, legal[0]))
     per_game = (time.perf_counter() - start) / TIMED_GAMES
     _check_time(per_game * count * len(legal), force, f"{count:,} games a card", "fewer {shots}")
+    owners = source.sample(count, np.random.default_rng(seed)) if belief.reweights else None
     arrays = [
-        playouts(where.spec, count, seed, play_model.policy, opening=(*where.opening, card))
+        playouts(
+            where.spec,
+            count,
+            seed,
+            play_model.policy,
+            opening=(*where.opening, card),
+            owners=owners,
+        )  # fmt: skip
         for card in legal
     ]
     arrays = [(p, t, m) for p, _w, t, m in arrays]
-    return _sampled_advice(where, goal, model, "monte-carlo", reason, count, seed, legal, arrays)
+    return _sampled_advice(where, goal, model, "monte-carlo", source.explain(reason), count,
+                           seed, legal, arrays)  # fmt: skip
 
 
 def default_deals(spec: Endgame, legal: Sequence[Card]) -> int:
@@ -330,19 +359,19 @@ def _check_time(seconds: float, force: bool, what: str, instead: str) -> None:
 # ----------------------------------------------------------------------------- exact
 
 
-def _exact_played(where: Moment, card: Card, play_model: PlayModel) -> dict:
-    """The exact outcome distribution after ``card`` under a model's policy (or random)."""
+def _exact_played(where: Moment, card: Card, play_model: PlayModel, deals: list) -> dict:
+    """The exact outcome distribution after ``card`` under a model's policy (or random), over
+    the believed ``deals``."""
     return outcome_distribution(
-        where.spec, policy=play_model.policy, opening=(*where.opening, card)
+        where.spec, policy=play_model.policy, opening=(*where.opening, card), deals=deals
     )
 
 
 def _exact_double_dummy(
-    where: Moment, legal: Sequence[Card], scheduler: str | None = None
+    where: Moment, legal: Sequence[Card], deals: list, scheduler: str | None = None
 ) -> list[dict]:
-    """Each card's exact outcome distribution, every deal of the posterior solved double
-    dummy after it."""
-    deals = list(weighted_deals(where.spec))
+    """Each card's exact outcome distribution, every believed deal (with its probability)
+    solved double dummy after it."""
     solved = _solve_deals(where, legal, [owner for owner, _q in deals], scheduler)
     out: list[dict] = [{} for _ in legal]
     for (_owner, q), outcomes in zip(deals, solved, strict=True):
@@ -400,11 +429,10 @@ def _advice(where, goal, model, method, reason, deals, seed, legal, dists, exact
 
 
 def _pimc(
-    where: Moment, legal: Sequence[Card], count: int, seed: int, scheduler: str | None = None
+    where: Moment, legal: Sequence[Card], owners: list, scheduler: str | None = None
 ) -> list[tuple]:
-    """PIMC: ``count`` deals of the posterior, each solved double dummy after every card, by
-    the level searches when they answer (:func:`levels_only`)."""
-    owners = sample_owners(where.spec, np.random.default_rng(seed), count)
+    """PIMC: the sampled deals of the posterior, each solved double dummy after every card,
+    by the level searches when they answer (:func:`levels_only`)."""
     rows = np.array(
         _solve_deals(where, legal, owners, scheduler, not levels_only(where.spec)),
         dtype=np.int64,

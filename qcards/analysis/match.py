@@ -18,8 +18,11 @@ How each model picks a card, from what its seat has seen:
   everything else unseen; the declarer knows its discard), the history so far, the posterior
   over the deal given every card played (:func:`qcards.skat.history.moment`), and the card
   :func:`qcards.analysis.advice.advise` ranks first on ``worlds`` sampled deals;
-  ``adversarial:WORLDS:voids`` is PIMC without the inference: its deals keep the cards played
-  and the voids, all equally likely.
+  ``adversarial:WORLDS:BELIEFS`` names how the deals are weighed (:mod:`qcards.skat.beliefs`):
+  ``random`` (the default: the random-play likelihood of the plays), ``voids`` (the cards
+  played and the voids alone, all consistent deals equally likely) or a play model with a
+  policy (``heuristic``: the likelihood of the plays if the others play the heuristic, with
+  a tremble).
 
 Every game is written as a record (:mod:`qcards.skat.game_record`) that ``qcards score``
 replays card by card, and the whole match repeats from its seed.
@@ -36,11 +39,12 @@ from typing import Any
 import numpy as np
 
 from qcards.analysis.advice import advise
-from qcards.errors import ParameterError
+from qcards.errors import ModelError, ParameterError
 from qcards.execution.sweeps import sweep
 from qcards.files import write_text
 from qcards.intervals import mean_interval
 from qcards.skat import bidding_rules
+from qcards.skat.beliefs import RANDOM, VOIDS, check_beliefs
 from qcards.skat.cards import FULL_DECK, Card, Trump, points, rules_of
 from qcards.skat.deal_sampling import fresh_seed
 from qcards.skat.game_record import parse_record, record_toml
@@ -57,46 +61,50 @@ DEFAULT_WORLDS = 10
 
 @dataclass(frozen=True)
 class Player:
-    """A play model and its budget (PIMC's worlds a decision, and whether its beliefs weigh
-    the deals by the plays' likelihood; unused by policy models)."""
+    """A play model and its budget (PIMC's worlds a decision, and how its beliefs weigh the
+    deals by the plays: :mod:`qcards.skat.beliefs`; unused by policy models)."""
 
     model: str
     worlds: int = DEFAULT_WORLDS
-    inference: bool = True
+    beliefs: str = RANDOM
 
     @property
     def label(self) -> str:
         if self.model != "adversarial":
             return self.model
-        return f"{self.model}:{self.worlds}" + ("" if self.inference else f":{NO_INFERENCE}")
-
-
-NO_INFERENCE = "voids"
-"""The suffix of a PIMC player whose beliefs keep only the voids (no likelihood)."""
+        suffix = "" if self.beliefs == RANDOM else f":{self.beliefs}"
+        return f"{self.model}:{self.worlds}{suffix}"
 
 
 def parse_player(text: str) -> Player:
-    """``MODEL``, ``adversarial:WORLDS`` or ``adversarial:WORLDS:voids`` (PIMC whose beliefs
-    keep only the cards played and the voids) (:class:`ParameterError` naming ``player``
+    """``MODEL``, ``adversarial:WORLDS`` or ``adversarial:WORLDS:BELIEFS`` (PIMC whose beliefs
+    weigh the deals by ``random``, ``voids`` or a play model's likelihood of the plays:
+    :func:`qcards.skat.beliefs.check_beliefs`) (:class:`ParameterError` naming ``player``
     otherwise)."""
     text = str(text)
-    inference = not text.endswith(f":{NO_INFERENCE}")
-    model, _, budget = text.removesuffix(f":{NO_INFERENCE}").partition(":")
+    model, _, rest = text.partition(":")
+    budget, _, beliefs = rest.partition(":")
     if model not in model_names() or get_model(model).solver is not None:
         usable = [m for m in model_names() if get_model(m).solver is None]
         raise ParameterError(
             "player", f"{{player}} {text!r}: unknown or unusable model {model!r} (expected one of "
-            f"{', '.join(usable)}, optionally :WORLDS for adversarial)",
+            f"{', '.join(usable)}, optionally :WORLDS[:BELIEFS] for adversarial)",
         )  # fmt: skip
-    if not budget and inference:
+    if not rest:
         return Player(model)
     if model != "adversarial" or not budget.isdigit() or int(budget) < 1:
         raise ParameterError(
             "player",
             f"{{player}} {text!r}: only adversarial takes a budget, a positive number of worlds "
-            f"(and then :{NO_INFERENCE} for beliefs without the likelihood)",
+            f"(and then :BELIEFS: {RANDOM}, {VOIDS} or a play model with a policy)",
         )
-    return Player(model, int(budget), inference)
+    if not beliefs:
+        return Player(model, int(budget))
+    try:
+        check_beliefs(beliefs)
+    except ModelError as exc:
+        raise ParameterError("player", f"{{player}} {text!r}: {exc}") from None
+    return Player(model, int(budget), beliefs)
 
 
 @dataclass(frozen=True)
@@ -300,8 +308,8 @@ def _play(players, seats, hands, declarer_seat, game, discard, rng):
 
 
 def _pimc_card(player, rules, game, names, order, seat, at_start, discard, history, rng) -> Card:
-    """PIMC with inference: the seat's game from its first card, the plays so far, and the
-    card :func:`advise` ranks first on the player's worlds."""
+    """PIMC: the seat's game from its first card, the plays so far weighed by the player's
+    beliefs, and the card :func:`advise` ranks first on the player's worlds."""
     me = names[order.index(seat)]
     declarer = seat == order[0]
     others = [s for s in order if s != seat]
@@ -323,5 +331,5 @@ def _pimc_card(player, rules, game, names, order, seat, at_start, discard, histo
     spec = spec_from_dict(data, f"<{me}'s view>")
     seed = int(rng.integers(2**31))
     advice = advise(spec, tuple(history), "adversarial", samples=player.worlds, seed=seed,
-                    force=True, inference=player.inference)  # fmt: skip
+                    force=True, beliefs=player.beliefs)  # fmt: skip
     return advice.best

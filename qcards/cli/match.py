@@ -13,11 +13,12 @@ def add_parser(sub) -> None:
         "deals, scored in Seeger-Fabian points with paired 95%% intervals",
     )
     p.add_argument(
-        "--player", action="append", metavar="MODEL[:WORLDS]", default=None,
+        "--player", action="append", metavar="MODEL[:WORLDS[:BELIEFS]]", default=None,
         help="a player, three times in seat order of the first rotation: random, heuristic, "
-        "softmax, or adversarial[:WORLDS[:voids]] (PIMC with inference, WORLDS sampled deals a "
-        "card, default 10; :voids for beliefs from the voids alone); default: adversarial:10, "
-        "heuristic, heuristic",
+        "softmax, or adversarial[:WORLDS[:BELIEFS]] (PIMC, WORLDS sampled deals a card, "
+        "default 10; BELIEFS weigh the deals by the plays: random, the default, voids for the "
+        "voids alone, or a play model such as heuristic for its likelihood); default: "
+        "adversarial:10, heuristic, heuristic",
     )  # fmt: skip
     p.add_argument("--deals", type=int, default=10, help="deals, each played three times")
     p.add_argument("--seed", type=int, default=0, help="the seed of the deals and the play")

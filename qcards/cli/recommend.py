@@ -20,6 +20,7 @@ from qcards.cli.common import (
     spec_argument,
 )
 from qcards.errors import ParameterError
+from qcards.skat.beliefs import RANDOM, TREMBLE, check_beliefs
 from qcards.skat.history import moment
 from qcards.skat.referee import num_deals
 
@@ -40,12 +41,31 @@ def add_parser(sub) -> None:
     spec_argument(p)
     evaluation_arguments(p, "how the cards are valued")
     objective_argument(p)
+    p.add_argument(
+        "--beliefs",
+        default=RANDOM,
+        metavar="NAME",
+        help="how the history weighs the deals: random (the random-play likelihood, default), "
+        "voids (only the cards played and the voids), or a play model with a policy "
+        "(heuristic, softmax: the likelihood of the plays under it, with --tremble)",
+    )
+    p.add_argument(
+        "--tremble",
+        type=float,
+        default=float(TREMBLE),
+        metavar="SHARE",
+        help=f"with a model's beliefs, each legal card's share when a player leaves the model "
+        f"(0 to 1, default {float(TREMBLE):g})",
+    )
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     spec = load_spec(args.spec)
+    beliefs = check_beliefs(args.beliefs, args.tremble)
     rest = spec
+    if args.history and beliefs.name != RANDOM:
+        return _advice(args, spec)  # the declarer's ranking weighs the history by random play
     if args.history or spec.leader != spec.declarer:
         where = moment(spec, args.history or ())
         if where.trick or where.mover != spec.declarer:
@@ -145,6 +165,8 @@ def _advice(args, spec) -> int:
         seed=args.seed,
         force=args.force,
         scheduler=args.dask,
+        beliefs=args.beliefs,
+        tremble=args.tremble,
     )
     if args.json:
         print_json(advice.to_json())

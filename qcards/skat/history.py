@@ -108,7 +108,7 @@ def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> E
     naming the play. The returned spec writes its posterior as a ``[prior]`` table
     (:meth:`Endgame.to_toml`), likelihood included.
     """
-    history = _plays(spec, history)
+    history = as_plays(spec, history)
     n = len(spec.players)
     if len(history) % n:
         raise ModelError(
@@ -130,7 +130,7 @@ def moment(
     Raises:
         ModelError: as :func:`after_history`, for any play that breaks a rule.
     """
-    history = _plays(spec, history)
+    history = as_plays(spec, history)
     players, n, rules = spec.players, len(spec.players), spec.rules
     if len(history) > n * spec.num_tricks:
         raise ModelError(
@@ -208,7 +208,8 @@ def moment(
     return Moment(rest, tuple(current))
 
 
-def _plays(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> tuple:
+def as_plays(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> tuple:
+    """The history as ``(player, card)`` pairs (a string is parsed: :func:`parse_history`)."""
     return parse_history(history, spec) if isinstance(history, str) else tuple(history)
 
 

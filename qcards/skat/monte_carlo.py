@@ -92,20 +92,26 @@ def playouts(
     policy: Policy | None = None,
     first: Card | None = None,
     opening: Sequence[Card] = (),
+    owners: Sequence[dict[Card, str]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``samples`` games of ``spec``, random or by ``policy`` (``first``: the declarer's first
     card; ``opening``: the first trick's first cards, as :func:`play_random_game`): the
     declarer's final points, whether it won, its tricks and a declared game's matadors (0
-    without a declaration)."""
+    without a declaration). ``owners``: the deals to play, one game each (``samples`` of
+    them), in place of deals drawn from the spec's prior (beliefs that reweigh deals draw
+    them: :func:`qcards.skat.beliefs.believed_sample`)."""
     if first is not None:
         check_first(spec, first)
     rng = np.random.default_rng(seed)
-    table = spec_receiver_table(spec)
     points = np.empty(samples, dtype=np.int64)
     tricks = np.empty(samples, dtype=np.int64)
     matadors = np.zeros(samples, dtype=np.int64)
     wins = np.empty(samples, dtype=bool)
-    for i, owner in enumerate(sample_owners(spec, rng, samples, table)):
+    if owners is None:
+        owners = sample_owners(spec, rng, samples, spec_receiver_table(spec))
+    elif len(owners) != samples:
+        raise ValueError(f"playouts: {len(owners)} deals for {samples} games")
+    for i, owner in enumerate(owners):
         points[i], tricks[i] = play_random_game(spec, owner, rng, policy, first, opening)
         wins[i] = spec.declarer_wins(int(points[i]), int(tricks[i]))
         matadors[i] = deal_matadors(spec.declaration, owner)

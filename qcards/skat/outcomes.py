@@ -17,7 +17,7 @@ tests check it against the plain enumeration of play paths
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cache
 
@@ -42,6 +42,7 @@ def outcome_distribution(
     first: Card | None = None,
     policy: Policy | None = None,
     opening: Sequence[Card] = (),
+    deals: Iterable[tuple[dict[Card, str], Fraction | float]] | None = None,
 ) -> dict[Outcome, Fraction]:
     """The exact distribution of the outcome under random play (the paper's circuits' model),
     or under ``policy`` (a play model's, :mod:`qcards.skat.play_models`: Fractions stay exact,
@@ -49,7 +50,9 @@ def outcome_distribution(
     the declarer's first card; ``opening`` fixes the first trick's first cards instead, whoever
     plays them (the cards already on the table and a card to try: :mod:`qcards.analysis.advice`;
     each must be legal in every deal the prior weighs, as :func:`qcards.skat.history.moment`
-    guarantees).
+    guarantees). ``deals``: the deals with their probabilities, in place of the spec's prior
+    (:func:`~qcards.skat.referee.weighted_deals`), as beliefs that reweigh them give them
+    (:func:`qcards.skat.beliefs.believed_deals`).
 
     Raises:
         ResourceError: the game has more than :data:`MAX_PATHS` play paths (estimated).
@@ -115,7 +118,7 @@ def outcome_distribution(
         return spread(hands, leader, (), skat)
 
     start_leader = players.index(spec.leader)
-    for owner, deal_probability in weighted_deals(spec):
+    for owner, deal_probability in weighted_deals(spec) if deals is None else deals:
         hands = tuple(frozenset(c for c, p in owner.items() if p == who) for who in players)
         base_points = spec.declarer_points + skat_points(owner)
         matadors = deal_matadors(declared, owner)
