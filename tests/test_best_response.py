@@ -9,12 +9,16 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from test_advice import DECLARER_VIEW
 
 from qcards.analysis.evaluate import evaluate
 from qcards.errors import ModelError
+from qcards.skat.beliefs import Beliefs, believe, check_beliefs
 from qcards.skat.best_response import best_response, first_cards
-from qcards.skat.cards import Trump
+from qcards.skat.cards import Card, Trump
+from qcards.skat.play_models import get_model
 from qcards.skat.referee import weighted_deals
+from qcards.skat.seat_view import seat_view, uniform
 from qcards.skat.spec import parse_spec
 
 from conftest import generated_specs, random_spec, spec_text
@@ -167,3 +171,51 @@ def test_the_compiled_chooser_plays_against_random_opponents_only():
     spec = parse_spec(OPEN)
     with pytest.raises(ModelError, match="random opponents only"):
         best_response(spec, others=get_model("heuristic").policy, compiled=True)
+
+
+@pytest.mark.parametrize("model", ["random", "heuristic"])
+def test_the_best_response_after_an_opening_is_consistent_with_the_whole_trick(model):
+    """Beliefs and the best response agree (Bayes): from the trick's start, where the defenders
+    lead and the declarer answers, the best response's value is the average over the defenders'
+    two opening cards, weighted by their probability under the policy, of the best answer's
+    value after them, each valued from the beliefs that policy gives (no tremble), with the
+    opening as :func:`best_response` takes it. The compiled chooser (random opponents) gives
+    the same values after the opening."""
+    spec = parse_spec(DECLARER_VIEW)
+    policy = get_model(model).policy
+    rules, cards = spec.rules, frozenset(spec.cards)
+    whole = best_response(spec, others=policy, clairvoyant=False, compiled=False).value
+    leader = spec.players.index(spec.leader)
+    openings: dict[tuple, Fraction] = {}
+    for owner, q in weighted_deals(spec):
+        hands = tuple(frozenset(c for c, p in owner.items() if p == w) for w in spec.players)
+        first = seat_view(rules, cards, hands, leader, (), frozenset())
+        for b, pb in policy(first).items():
+            second = seat_view(rules, cards, hands, leader, (b,), frozenset())
+            for c, pc in policy(second).items():
+                openings[(b, c)] = openings.get((b, c), Fraction(0)) + q * pb * pc
+    beliefs = Beliefs(model, policy, Fraction(0))
+    total = Fraction(0)
+    for (b, c), p in openings.items():
+        if not p:
+            continue
+        source = believe(spec, f"B:{b} C:{c}", beliefs)
+        where, deals = source.where, source.exact()
+        rows = first_cards(where.spec, "win", policy, where.opening, deals, clairvoyant=False)
+        total += p * rows[0].value
+        if model == "random":
+            for row in rows:
+                compiled = best_response(where.spec, "win", row.card, uniform, False, True,
+                                         opening=where.opening, deals=deals)  # fmt: skip
+                assert compiled.value == row.value
+    assert total == whole
+    assert 0 < whole < 1
+
+
+def test_an_opening_must_end_at_the_declarers_turn():
+    spec = parse_spec(DECLARER_VIEW)
+    with pytest.raises(ModelError, match="it is C's turn"):
+        best_response(spec, opening=(Card.parse("C10"),))
+    source = believe(spec, "B:C10 C:CK", check_beliefs("random"))
+    with pytest.raises(ModelError, match="not a legal card"):
+        best_response(source.where.spec, first=Card.parse("HA"), opening=source.where.opening)

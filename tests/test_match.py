@@ -7,12 +7,14 @@ import json
 
 import pytest
 
-from qcards.analysis.match import Player, deal_cards, match, parse_player
+from qcards.analysis.match import deal_cards, match
+from qcards.analysis.match_players import Player, parse_player
 from qcards.cli import main
 from qcards.errors import ParameterError
 from qcards.skat import bidding_rules as rules
 from qcards.skat.cards import Card
 from qcards.skat.game_record import load_record, score_record
+from qcards.skat.play_models import FEATURES
 from qcards.skat.scoring import BID_VALUES
 
 
@@ -108,8 +110,10 @@ def test_players_parse_and_bad_ones_are_refused():
     assert parse_player("adversarial:5:voids") == Player("adversarial", 5, "voids")
     assert parse_player("adversarial:5:heuristic").label == "adversarial:5:heuristic"
     assert parse_player("adversarial:5:random").label == "adversarial:5"
-    for bad in ("oracle", "heuristic:3", "adversarial:0", "best-response", "adversarial:5:oracle",
-                "adversarial:5:adversarial", "heuristic:3:voids"):  # fmt: skip
+    assert parse_player("best-response:5:heuristic") == Player("best-response", 5, "heuristic")
+    assert parse_player("best-response").label == "best-response:10"
+    for bad in ("oracle", "heuristic:3", "adversarial:0", "best-response:0", "adversarial:5:oracle",
+                "adversarial:5:adversarial", "heuristic:3:voids", "random:x.json"):  # fmt: skip
         with pytest.raises(ParameterError):
             parse_player(bad)
     with pytest.raises(ParameterError, match="three"):
@@ -131,3 +135,49 @@ def test_cli_match(capsys, tmp_path):
     assert main(["match", "--player", "heuristic", "--deals", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error:") and "--player" in err[0]
+
+
+def test_a_softmax_player_reads_fitted_parameters(tmp_path):
+    """``softmax:FILE`` plays the parameters of ``qcards fit --json``; all-zero parameters are
+    the uniform policy, so the match is the random player's, game for game (the same draws)."""
+    zero = {role: {f: 0.0 for f in FEATURES} for role in ("declarer", "defender")}
+    path = tmp_path / "fit.json"
+    path.write_text(json.dumps({"objective": "win", "theta": zero}))
+    player = parse_player(f"softmax:{path}")
+    assert player.theta == zero and player.label == f"softmax:{path}"
+    fitted = match([player, "heuristic", "heuristic"], 2, seed=3)
+    uniform = match(["random", "heuristic", "heuristic"], 2, seed=3)
+    assert [g.points for g in fitted.games] == [g.points for g in uniform.games]
+    assert fitted.to_json()["players"][0] == f"softmax:{path}"
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (None, "no such file"),
+        ("{", "not JSON"),
+        ('{"theta": [1, 2]}', "expected"),
+        ('{"declarer": {"colour": 1.0}}', "unknown feature 'colour'"),
+        ('{"chooser": {"points": 1.0}}', "unknown role 'chooser'"),
+    ],
+)
+def test_bad_parameter_files_are_refused(tmp_path, content, message):
+    path = tmp_path / "theta.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(ParameterError, match=message) as caught:
+        parse_player(f"softmax:{path}")
+    assert caught.value.parameter == "player"
+
+
+def test_a_best_response_player_plays_legal_cards_and_its_records_replay(tmp_path):
+    """The best response takes over from PIMC in the declarer's last tricks; every card it
+    plays is legal (the records replay), and the match repeats from its seed."""
+    players = ["best-response:2:heuristic", "heuristic", "heuristic"]
+    result = match(players, 1, seed=1, records=tmp_path)
+    assert any(g.declarer == 0 for g in result.games)  # it declared at least once
+    for g in result.games:
+        if g.declarer is not None:
+            score_record(load_record(tmp_path / f"deal-0001-r{g.rotation}.toml"))
+    again = match(players, 1, seed=1)
+    assert [g.points for g in again.games] == [g.points for g in result.games]

@@ -1,28 +1,18 @@
 """Matches: complete games of Skat between players, on duplicate deals, scored in Seeger-Fabian
 points with paired 95% intervals.
 
-A *player* is a play model and its budget (:func:`parse_player`: ``heuristic``, ``random``,
-``softmax``, ``adversarial:20``, PIMC with 20 worlds a card). Every deal is played three
+A *player* is a play model with its budget and beliefs
+(:mod:`qcards.analysis.match_players`: ``heuristic``, ``random``, ``softmax`` or
+``softmax:FILE`` with fitted parameters, ``adversarial:20`` for PIMC with 20 worlds a card,
+``best-response:20:heuristic`` for the declarer's exact best response to heuristic opponents
+in the last tricks). Every deal is played three
 times with the players rotated through the seats (forehand, middlehand, rearhand), so each
 player holds every hand once and luck of the deal cancels in the differences between players.
 A game goes as at the table: the auction and the declarer's game and discard by the rules of
 :mod:`qcards.skat.bidding_rules` (the same for every player: a match compares card play), the
-pick-up, ten tricks in which each seat plays its player's card, and the ISkO settlement
-(:func:`qcards.skat.scoring.settle`; Seeger-Fabian points, a deal everyone passes scores 0).
-
-How each model picks a card, from what its seat has seen:
-
-* a policy model (``random``, ``heuristic``, ``softmax``) draws from its policy over the seat's
-  view (:mod:`qcards.skat.play_models`);
-* ``adversarial`` is PIMC with inference: the seat's game as a spec (its own cards known,
-  everything else unseen; the declarer knows its discard), the history so far, the posterior
-  over the deal given every card played (:func:`qcards.skat.history.moment`), and the card
-  :func:`qcards.analysis.advice.advise` ranks first on ``worlds`` sampled deals;
-  ``adversarial:WORLDS:BELIEFS`` names how the deals are weighed (:mod:`qcards.skat.beliefs`):
-  ``random`` (the default: the random-play likelihood of the plays), ``voids`` (the cards
-  played and the voids alone, all consistent deals equally likely) or a play model with a
-  policy (``heuristic``: the likelihood of the plays if the others play the heuristic, with
-  a tremble).
+pick-up, ten tricks in which each seat plays its player's card (chosen from what its seat has
+seen), and the ISkO settlement (:func:`qcards.skat.scoring.settle`; Seeger-Fabian points, a
+deal everyone passes scores 0).
 
 Every game is written as a record (:mod:`qcards.skat.game_record`) that ``qcards score``
 replays card by card, and the whole match repeats from its seed.
@@ -38,73 +28,27 @@ from typing import Any
 
 import numpy as np
 
-from qcards.analysis.advice import advise
-from qcards.errors import ModelError, ParameterError
+from qcards.analysis.match_players import (
+    HAND,
+    SEARCHERS,
+    Player,
+    parse_player,
+    policy_card,
+    search_card,
+    seat_spec,
+)
+from qcards.errors import ParameterError
 from qcards.execution.sweeps import sweep
 from qcards.files import write_text
 from qcards.intervals import mean_interval
 from qcards.skat import bidding_rules
-from qcards.skat.beliefs import RANDOM, VOIDS, check_beliefs
 from qcards.skat.cards import FULL_DECK, Card, Trump, points, rules_of
 from qcards.skat.deal_sampling import fresh_seed
 from qcards.skat.game_record import parse_record, record_toml
-from qcards.skat.play_models import get_model, model_names
 from qcards.skat.scoring import Declaration, matadors, settle
 from qcards.skat.seat_view import seat_view
-from qcards.skat.spec import SKAT, spec_from_dict
 
 SEATS = 3
-HAND = 10
-DEFAULT_WORLDS = 10
-"""PIMC's sampled deals a card decision when a player gives no budget."""
-
-
-@dataclass(frozen=True)
-class Player:
-    """A play model and its budget (PIMC's worlds a decision, and how its beliefs weigh the
-    deals by the plays: :mod:`qcards.skat.beliefs`; unused by policy models)."""
-
-    model: str
-    worlds: int = DEFAULT_WORLDS
-    beliefs: str = RANDOM
-
-    @property
-    def label(self) -> str:
-        if self.model != "adversarial":
-            return self.model
-        suffix = "" if self.beliefs == RANDOM else f":{self.beliefs}"
-        return f"{self.model}:{self.worlds}{suffix}"
-
-
-def parse_player(text: str) -> Player:
-    """``MODEL``, ``adversarial:WORLDS`` or ``adversarial:WORLDS:BELIEFS`` (PIMC whose beliefs
-    weigh the deals by ``random``, ``voids`` or a play model's likelihood of the plays:
-    :func:`qcards.skat.beliefs.check_beliefs`) (:class:`ParameterError` naming ``player``
-    otherwise)."""
-    text = str(text)
-    model, _, rest = text.partition(":")
-    budget, _, beliefs = rest.partition(":")
-    if model not in model_names() or get_model(model).solver is not None:
-        usable = [m for m in model_names() if get_model(m).solver is None]
-        raise ParameterError(
-            "player", f"{{player}} {text!r}: unknown or unusable model {model!r} (expected one of "
-            f"{', '.join(usable)}, optionally :WORLDS[:BELIEFS] for adversarial)",
-        )  # fmt: skip
-    if not rest:
-        return Player(model)
-    if model != "adversarial" or not budget.isdigit() or int(budget) < 1:
-        raise ParameterError(
-            "player",
-            f"{{player}} {text!r}: only adversarial takes a budget, a positive number of worlds "
-            f"(and then :BELIEFS: {RANDOM}, {VOIDS} or a play model with a policy)",
-        )
-    if not beliefs:
-        return Player(model, int(budget))
-    try:
-        check_beliefs(beliefs)
-    except ModelError as exc:
-        raise ParameterError("player", f"{{player}} {text!r}: {exc}") from None
-    return Player(model, int(budget), beliefs)
 
 
 @dataclass(frozen=True)
@@ -284,17 +228,17 @@ def _play(players, seats, hands, declarer_seat, game, discard, rng):
         for k in range(SEATS):
             seat = (leader + k) % SEATS
             player = players[seats[seat]]
-            if player.model == "adversarial":
-                card = _pimc_card(player, rules, game, names, order, seat, at_start, discard,
-                                  history, rng)  # fmt: skip
+            if player.model in SEARCHERS:
+                me = names[order.index(seat)]
+                hidden = [c for s in order if s != seat for c in at_start[s]]
+                spec = seat_spec(names, game, me, names[order.index(0)], at_start[seat], hidden,
+                                 discard, seat == declarer_seat)  # fmt: skip
+                card = search_card(player, spec, history, int(rng.integers(2**31)))
             else:
                 spec_hands = tuple(trick_start[s] for s in order)
                 view = seat_view(rules, all_cards, spec_hands, order.index(leader), tuple(trick),
                                  frozenset(discard))  # fmt: skip
-                weights = get_model(player.model).policy(view)
-                options = [c for c, w in weights.items() if w]
-                p = np.array([float(weights[c]) for c in options])
-                card = options[int(rng.choice(len(options), p=p / p.sum()))]
+                card = policy_card(player, view, rng)
             trick.append(card)
             live[seat].discard(card)
             history.append((names[order.index(seat)], card))
@@ -305,31 +249,3 @@ def _play(players, seats, hands, declarer_seat, game, discard, rng):
         tricks.append(tuple(trick))
         leader = winner
     return tricks, (won_points, won_tricks)
-
-
-def _pimc_card(player, rules, game, names, order, seat, at_start, discard, history, rng) -> Card:
-    """PIMC: the seat's game from its first card, the plays so far weighed by the player's
-    beliefs, and the card :func:`advise` ranks first on the player's worlds."""
-    me = names[order.index(seat)]
-    declarer = seat == order[0]
-    others = [s for s in order if s != seat]
-    unknown = [c for s in others for c in at_start[s]]
-    sizes = {names[order.index(s)]: HAND for s in others}
-    if not declarer:
-        unknown += list(discard)
-        sizes[SKAT] = len(discard)
-    data = {
-        "players": list(names),
-        "trump": "null" if game == "null" else game,
-        "leader": names[order.index(0)],
-        "declarer_points": points(discard) if declarer else 0,
-        "hands": {me: [str(c) for c in at_start[seat]]},
-        "unknown": {"cards": [str(c) for c in unknown], "sizes": sizes},
-    }
-    if game != "null":
-        data["target"] = 61
-    spec = spec_from_dict(data, f"<{me}'s view>")
-    seed = int(rng.integers(2**31))
-    advice = advise(spec, tuple(history), "adversarial", samples=player.worlds, seed=seed,
-                    force=True, beliefs=player.beliefs)  # fmt: skip
-    return advice.best

@@ -26,7 +26,7 @@ The walk is exponential in the endgame's length (:data:`MAX_DEALS` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -86,10 +86,18 @@ def best_response(
     others: Policy = uniform,
     clairvoyant: bool = True,
     compiled: bool | None = None,
+    opening: Sequence[Card] = (),
+    deals: Iterable[tuple[dict[Card, str], Fraction | float]] | None = None,
 ) -> BestResponse:
     """The declarer's exact best response against ``others`` (the policy of every other seat),
     maximising its expected ``objective``; ``first`` fixes its first card; ``clairvoyant``:
     also the clairvoyant declarer's value (a second search of the same size; else ``None``).
+
+    ``opening``: the first trick's cards already played by the seats before the declarer (the
+    middle of a trick, :class:`qcards.skat.history.Moment`); the deals' weights must already
+    hold their likelihood, as a moment's posterior does. ``deals``: the deals with their
+    probabilities in place of the spec's prior (beliefs that reweigh them:
+    :class:`qcards.skat.beliefs.BelievedDeals`).
 
     ``compiled`` (default: whenever ``others`` is :func:`uniform`): the declarer's choices come
     from the compiled floating-point walk (:class:`CompiledChooser`), and this walk follows
@@ -99,28 +107,30 @@ def best_response(
         ResourceError: more than :data:`MAX_DEALS` deals.
         ModelError: an objective the spec cannot score.
     """
-    check_first(spec, first)
+    _check_turn(spec, first, opening)
     goal = check_objective(spec, objective)
     if compiled is None:
         compiled = others is uniform
     if compiled and others is not uniform:
         raise ModelError("the compiled best response plays against random opponents only")
     limit = COMPILED_MAX_DEALS if compiled else MAX_DEALS
-    if num_deals(spec) > limit:
+    deals = None if deals is None else list(deals)
+    count = num_deals(spec) if deals is None else len(deals)
+    if count > limit:
         raise ResourceError(
-            f"the exact best response carries every deal through its search: {num_deals(spec):,} "
+            f"the exact best response carries every deal through its search: {count:,} "
             f"deals are more than the {limit:,} it takes on; use a smaller endgame"
         )
     rules = spec.rules
     n = len(spec.players)
     cards = frozenset(spec.cards)
-    deals = []
-    for owner, probability in weighted_deals(spec):
+    carried = []
+    for owner, probability in weighted_deals(spec) if deals is None else deals:
         hands = tuple(frozenset(c for c, p in owner.items() if p == who) for who in spec.players)
-        deals.append(_Deal(probability, hands, frozenset(skat_of(owner)),
-                           spec.declarer_points + skat_points(owner),
-                           deal_matadors(spec.declaration, owner), len(deals)))  # fmt: skip
-    chooser = CompiledChooser(spec, goal, deals) if compiled else None
+        carried.append(_Deal(probability, hands, frozenset(skat_of(owner)),
+                             spec.declarer_points + skat_points(owner),
+                             deal_matadors(spec.declaration, owner), len(carried)))  # fmt: skip
+    chooser = CompiledChooser(spec, goal, carried) if compiled else None
     nodes = 0
 
     def walk(active: Sequence[_Deal], leader, trick, points, tricks, forced, clairvoyant):
@@ -187,11 +197,11 @@ def best_response(
         return walk(rest, next_leader, (), points + gain, tricks + (winner == 0), None,
                     clairvoyant)  # fmt: skip
 
-    if not deals:  # pragma: no cover - a spec always has a deal
-        raise ModelError("the spec has no deal")
-    start = spec.players.index(spec.leader)
-    value, dist = walk(deals, start, (), 0, 0, first, False)
-    seen = walk(deals, start, (), 0, 0, first, True)[0] if clairvoyant else None
+    if not carried:
+        raise ModelError("the best response has no deal to play")
+    start, trick = spec.players.index(spec.leader), tuple(opening)
+    value, dist = walk(carried, start, trick, 0, 0, first, False)
+    seen = walk(carried, start, trick, 0, 0, first, True)[0] if clairvoyant else None
     if chooser is not None:
         nodes += chooser.nodes
     return BestResponse(value, dict(sorted(dist.items())), seen, nodes)
@@ -207,17 +217,47 @@ class FirstCard:
     clairvoyant: Fraction | float
 
 
-def first_cards(spec: Endgame, objective: str = "win", others: Policy = uniform) -> list[FirstCard]:
-    """Every first card of the declarer (who must lead), best first by the best response's
-    value. PIMC would choose the card of highest ``clairvoyant`` value; where that card's
-    ``value`` falls short of the best, strategy fusion costs the declarer the difference."""
-    if spec.leader != spec.declarer or not spec.hands[spec.declarer]:
-        raise ModelError("first cards need the declarer to lead, with its hand known")
+def first_cards(
+    spec: Endgame,
+    objective: str = "win",
+    others: Policy = uniform,
+    opening: Sequence[Card] = (),
+    deals: Sequence[tuple[dict[Card, str], Fraction | float]] | None = None,
+    clairvoyant: bool = True,
+) -> list[FirstCard]:
+    """Every legal first card of the declarer (who leads, or plays after ``opening``), best
+    first by the best response's value (``deals`` and ``opening`` as :func:`best_response`).
+    PIMC would choose the card of highest ``clairvoyant`` value; where that card's ``value``
+    falls short of the best, strategy fusion costs the declarer the difference."""
+    declarer = spec.declarer
+    if spec.sizes.get(declarer) or not spec.hands[declarer]:
+        raise ModelError("first cards need the declarer's hand known")
+    _check_turn(spec, None, opening)
+    legal = spec.rules.legal_cards(spec.hands[declarer], opening[0] if opening else None)
     rows = []
-    for card in spec.hands[spec.declarer]:
-        br = best_response(spec, objective, card, others)
+    for card in legal:
+        br = best_response(spec, objective, card, others, clairvoyant, opening=opening,
+                           deals=deals)  # fmt: skip
         rows.append(FirstCard(card, br.value, br.clairvoyant))
     return sorted(rows, key=lambda r: -r.value)
+
+
+def _check_turn(spec: Endgame, first: Card | None, opening: Sequence[Card]) -> None:
+    """The declarer's first card must be its own and, after ``opening``, the declarer must be
+    the next to play (:class:`ModelError` otherwise)."""
+    if not opening:
+        check_first(spec, first)
+        return
+    players = spec.players
+    mover = players[(players.index(spec.leader) + len(opening)) % len(players)]
+    if mover != spec.declarer or len(opening) >= len(players):
+        raise ModelError(
+            f"after the opening {' '.join(map(str, opening))} it is {mover}'s turn, not the "
+            f"declarer {spec.declarer}'s"
+        )
+    if first is not None and first not in spec.rules.legal_cards(spec.hands[spec.declarer],
+                                                                 opening[0]):  # fmt: skip
+        raise ModelError(f"first card {first} is not a legal card of the declarer's known hand")
 
 
 def _monotone(table: np.ndarray) -> bool:

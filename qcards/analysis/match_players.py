@@ -1,0 +1,213 @@
+"""The players of a match: a play model, its budget and beliefs, and how it picks a card from
+what its seat has seen.
+
+:func:`parse_player` reads ``--player``:
+
+``random``, ``heuristic``, ``softmax``
+    a policy model draws from its policy over the seat's view
+    (:mod:`qcards.skat.play_models`);
+``softmax:FILE``
+    the softmax family with the parameters of ``FILE``, the JSON that ``qcards fit --json``
+    writes (its ``theta``) or a bare ``{"declarer": {...}, "defender": {...}}``: the fitted
+    policy as a player;
+``adversarial[:WORLDS[:BELIEFS]]``
+    PIMC: the seat's game as a spec (its own cards known, everything else unseen; the declarer
+    knows its discard), the history so far weighed by ``BELIEFS``
+    (:mod:`qcards.skat.beliefs`: ``random`` by default, ``voids``, or a play model such as
+    ``heuristic``), and the card :func:`qcards.analysis.advice.advise` ranks first on WORLDS
+    sampled deals (default :data:`DEFAULT_WORLDS`);
+``best-response[:WORLDS[:BELIEFS]]``
+    the declarer's exact best response (:func:`qcards.skat.best_response.first_cards`) to
+    opponents who play the ``BELIEFS`` model (``random`` by default: random opponents; ``voids``
+    also assumes random play), from the deals it believes in, once they are at most
+    :data:`BEST_RESPONSE_DEALS`; before that, and as a defender (the best response is the
+    declarer's), it plays as ``adversarial`` with the same worlds and beliefs. Its objective is
+    the declarer's chance to win, as PIMC's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from qcards.analysis.advice import advise
+from qcards.errors import FileError, ModelError, ParameterError
+from qcards.files import read_text
+from qcards.skat.beliefs import RANDOM, VOIDS, believe, check_beliefs
+from qcards.skat.best_response import first_cards
+from qcards.skat.cards import Card, points
+from qcards.skat.play_models import get_model, model_names, softmax_policy
+from qcards.skat.referee import num_deals
+from qcards.skat.seat_view import SeatView, uniform
+from qcards.skat.spec import SKAT, Endgame, spec_from_dict
+
+DEFAULT_WORLDS = 10
+"""PIMC's sampled deals a card decision when a player gives no budget."""
+
+BEST_RESPONSE = "best-response"
+ADVERSARIAL = "adversarial"
+SEARCHERS = (ADVERSARIAL, BEST_RESPONSE)
+"""The players that search from the seat's game (:func:`seat_spec`) instead of a policy."""
+
+BEST_RESPONSE_DEALS = 100
+"""The most deals (of the seat's beliefs) at which a ``best-response`` declarer searches
+exactly: the last four tricks of a game (70 deals at a trick's start, under a second against
+heuristic opponents; five tricks, 252 deals, took 18 s in the walk that tries every card)."""
+
+HAND = 10
+"""The cards each seat is dealt."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """A play model and its budget: PIMC's worlds a decision and the beliefs that weigh the
+    deals by the plays (searching players); a softmax player's parameters file and values."""
+
+    model: str
+    worlds: int = DEFAULT_WORLDS
+    beliefs: str = RANDOM
+    theta_file: str | None = None
+    theta: Mapping[str, Mapping[str, float]] | None = field(default=None, compare=False)
+
+    @property
+    def label(self) -> str:
+        if self.theta_file is not None:
+            return f"{self.model}:{self.theta_file}"
+        if self.model not in SEARCHERS:
+            return self.model
+        suffix = "" if self.beliefs == RANDOM else f":{self.beliefs}"
+        return f"{self.model}:{self.worlds}{suffix}"
+
+
+def parse_player(text: str) -> Player:
+    """A player from its ``--player`` text (see the module; :class:`ParameterError` naming
+    ``player`` otherwise)."""
+    text = str(text)
+    model, _, rest = text.partition(":")
+    usable = [m for m in model_names() if get_model(m).solver is None or m == BEST_RESPONSE]
+    if model not in usable:
+        raise ParameterError(
+            "player", f"{{player}} {text!r}: unknown or unusable model {model!r} (expected one of "
+            f"{', '.join(usable)}, optionally :WORLDS[:BELIEFS] for {ADVERSARIAL} and "
+            f"{BEST_RESPONSE}, :FILE for softmax)",
+        )  # fmt: skip
+    if not rest:
+        return Player(model)
+    if model == "softmax":
+        return Player(model, theta_file=rest, theta=_theta(text, rest))
+    budget, _, beliefs = rest.partition(":")
+    if model not in SEARCHERS or not budget.isdigit() or int(budget) < 1:
+        raise ParameterError(
+            "player",
+            f"{{player}} {text!r}: only {ADVERSARIAL} and {BEST_RESPONSE} take a budget, a "
+            f"positive number of worlds (and then :BELIEFS: {RANDOM}, {VOIDS} or a play model "
+            "with a policy)",
+        )
+    if not beliefs:
+        return Player(model, int(budget))
+    try:
+        check_beliefs(beliefs)
+    except ModelError as exc:
+        raise ParameterError("player", f"{{player}} {text!r}: {exc}") from None
+    return Player(model, int(budget), beliefs)
+
+
+def _theta(text: str, path: str) -> dict:
+    """A softmax player's parameters from ``path`` (``qcards fit --json`` output or a bare
+    theta), checked by :func:`softmax_policy`."""
+    where = f"{{player}} {text!r}: {path}"
+    try:
+        data = json.loads(read_text(path, FileError, "the parameters"))
+    except json.JSONDecodeError as exc:
+        message = f"{where}: not JSON ({exc.msg}, line {exc.lineno})"
+        raise ParameterError("player", message) from None
+    except FileError as exc:
+        raise ParameterError("player", f"{{player}} {text!r}: {exc}") from None
+    theta = data.get("theta", data) if isinstance(data, dict) else None
+    if not isinstance(theta, dict) or not all(isinstance(w, dict) for w in theta.values()):
+        raise ParameterError(
+            "player", f"{where}: expected {{\"theta\": {{\"declarer\": {{FEATURE: NUMBER}}, "
+            "\"defender\": {...}}} or the theta itself",
+        )  # fmt: skip
+    try:
+        softmax_policy(theta)
+        return {r: {f: float(v) for f, v in w.items()} for r, w in theta.items()}
+    except (ModelError, TypeError, ValueError) as exc:
+        raise ParameterError("player", f"{where}: {exc}") from None
+
+
+@cache
+def _policy(player: Player):
+    if player.theta is not None:
+        return softmax_policy(player.theta)
+    return get_model(player.model).policy
+
+
+def policy_card(player: Player, view: SeatView, rng: np.random.Generator) -> Card:
+    """A policy player's card: drawn from its policy over the seat's view."""
+    weights = _policy(player)(view)
+    options = [c for c, w in weights.items() if w]
+    p = np.array([float(weights[c]) for c in options])
+    return options[int(rng.choice(len(options), p=p / p.sum()))]
+
+
+def seat_spec(
+    names: list[str],
+    game: str,
+    me: str,
+    leader: str,
+    hand: tuple[Card, ...],
+    hidden: list[Card],
+    discard: tuple[Card, ...],
+    declarer: bool,
+) -> Endgame:
+    """The game as the seat ``me`` sees it at the first trick: its ``hand`` known, the other
+    seats' cards (``hidden``) unseen, ten each; the declarer knows its ``discard`` (its points
+    already counted), a defender does not (the Skat's cards unseen too). ``names`` puts the
+    declarer first; ``leader`` leads the first trick."""
+    unknown = list(hidden)
+    sizes = {name: HAND for name in names if name != me}
+    if not declarer:
+        unknown += list(discard)
+        sizes[SKAT] = len(discard)
+    data = {
+        "players": list(names),
+        "trump": game,
+        "leader": leader,
+        "declarer_points": points(discard) if declarer else 0,
+        "hands": {me: [str(c) for c in hand]},
+        "unknown": {"cards": [str(c) for c in unknown], "sizes": sizes},
+    }
+    if game != "null":
+        data["target"] = 61
+    return spec_from_dict(data, f"<{me}'s view>")
+
+
+def search_card(player: Player, spec: Endgame, history: list[tuple[str, Card]], seed: int) -> Card:
+    """A searching player's card at ``spec`` (the seat's game) after ``history``."""
+    if player.model == BEST_RESPONSE:
+        card = _best_response_card(player, spec, history)
+        if card is not None:
+            return card
+    advice = advise(spec, tuple(history), ADVERSARIAL, samples=player.worlds, seed=seed,
+                    force=True, beliefs=player.beliefs)  # fmt: skip
+    return advice.best
+
+
+def _best_response_card(player: Player, spec: Endgame, history) -> Card | None:
+    """The declarer's best-response card once its believed deals are few enough (``None``
+    before, and for a defender)."""
+    source = believe(spec, history, check_beliefs(player.beliefs))
+    where = source.where
+    if where.mover != spec.declarer or num_deals(where.spec) > BEST_RESPONSE_DEALS:
+        return None
+    legal = where.legal_cards()
+    if len(legal) == 1:
+        return legal[0]
+    others = source.beliefs.policy or uniform
+    rows = first_cards(where.spec, "win", others, where.opening, source.exact(), clairvoyant=False)
+    return rows[0].card
