@@ -2,17 +2,22 @@
 
 Run ``python benchmarks/bench_match.py [--deals 30] [--worlds 10] [--seed 1]``.
 
-Each model sits in one seat against two ``heuristic`` players, rotated through the seats, on
-the same ``--deals`` duplicate deals (the same seed for every row, so the same cards): its
+Each model sits in one seat against two ``heuristic`` players, rotated through the seats, on the
+same ``--deals`` duplicate deals (the same seed for every row, so the same cards): its
 Seeger-Fabian points a game, the heuristic players' beside it, and the paired difference with
 its 95% interval. The rows: the paper's random play (``random``), the default ``softmax``
-policy, and PIMC under three beliefs about the deal (:mod:`qcards.skat.beliefs`): weighed by
-the random-play likelihood of the plays (``adversarial:WORLDS``), by the voids alone
+policy, and PIMC under three beliefs about the deal (:mod:`qcards.skat.beliefs`): weighed by the
+random-play likelihood of the plays (``adversarial:WORLDS``), by the voids alone
 (``adversarial:WORLDS:voids``) and by the heuristic's likelihood of the plays, the model the
-opponents really play (``adversarial:WORLDS:heuristic``); a ``heuristic`` row against itself
-is the control (its difference must be 0 within the interval). Games an hour are measured for
-every row (one run: the match itself is the median of many games). Target: at least 1,000
-games an hour on 2 cores for PIMC against heuristic. Results go to ``benchmarks/results/match.md``.
+opponents really play (``adversarial:WORLDS:heuristic``); the softmax policy with the parameters
+``qcards fit`` found on the full-game example (``--theta``, default
+``benchmarks/results/fit-full-game.json``, written by ``qcards fit qcards/specs/full-game.toml
+--shots 300 --rounds 2 --maxiter 25 --seed 1 --json``); and the declarer's exact best response
+to heuristic opponents in the last four tricks, PIMC with heuristic beliefs before
+(``best-response:WORLDS:heuristic``). A ``heuristic`` row against itself is the control (its
+difference must be 0 within the interval). Games an hour are measured for every row (one run:
+the match itself is the median of many games). Target: at least 1,000 games an hour on 2 cores
+for PIMC against heuristic. Results go to ``benchmarks/results/match.md``.
 """
 
 from __future__ import annotations
@@ -36,9 +41,11 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--worlds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--theta", default=str(HERE / "results" / "fit-full-game.json"))
     args = parser.parse_args()
     pimc = f"adversarial:{args.worlds}"
-    models = ["heuristic", "random", "softmax", pimc, f"{pimc}:voids", f"{pimc}:heuristic"]
+    models = ["heuristic", "random", "softmax", f"softmax:{args.theta}", pimc, f"{pimc}:voids",
+              f"{pimc}:heuristic", f"best-response:{args.worlds}:heuristic"]  # fmt: skip
     rows = []
     for model in models:
         load = os.getloadavg()[0]
@@ -50,8 +57,9 @@ def main() -> int:
         diff = per_game[:, 0] - (per_game[:, 1] + per_game[:, 2]) / 2
         half = 1.96 * diff.std(ddof=1) / math.sqrt(len(diff))
         games = len(result.games)
+        name = model.replace(args.theta, Path(args.theta).name)
         row = (
-            f"| `{model}` | {mine:.1f} [{ci[0]:.1f}, {ci[1]:.1f}] | {other:.1f}, {third:.1f} | "
+            f"| `{name}` | {mine:.1f} [{ci[0]:.1f}, {ci[1]:.1f}] | {other:.1f}, {third:.1f} | "
             f"{diff.mean():+.1f} [{diff.mean() - half:+.1f}, {diff.mean() + half:+.1f}] "
             f"| {games} | {games / seconds * 3600:,.0f} | {load:.1f} |"
         )
