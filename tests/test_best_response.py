@@ -130,13 +130,16 @@ def test_pimcs_first_card_is_never_better_than_the_best_response():
         assert all(r.clairvoyant >= r.value for r in rows)
 
 
+@pytest.mark.parametrize("model", ["random", "heuristic"])
 @pytest.mark.parametrize("params", CASES[:10], ids=str)
-def test_the_compiled_chooser_gives_the_python_walks_numbers(params):
+def test_the_compiled_chooser_gives_the_python_walks_numbers(params, model):
     # the compiled walk picks the declarer's cards, the exact walk follows them: the same
-    # Fractions and the same outcome distribution as the walk that tries every card itself
+    # Fractions and the same outcome distribution as the walk that tries every card itself,
+    # against random and against heuristic opponents (the heuristic's compiled twin)
     spec = random_spec(*params)
-    fast = best_response(spec, compiled=True)
-    slow = best_response(spec, compiled=False)
+    others = get_model(model).policy
+    fast = best_response(spec, others=others, compiled=True)
+    slow = best_response(spec, others=others, compiled=False)
     assert (fast.value, fast.clairvoyant, fast.outcomes) == (slow.value, slow.clairvoyant,
                                                              slow.outcomes)  # fmt: skip
 
@@ -145,6 +148,10 @@ def test_the_compiled_chooser_on_a_twelve_card_endgame_and_a_score():
     spec = random_spec(3, 3, 4, Trump.CLUBS, True, True, max_qubits=10_000)
     fast, slow = best_response(spec, compiled=True), best_response(spec, compiled=False)
     assert fast.value == slow.value > 0 and fast.clairvoyant == slow.clairvoyant > fast.value
+    others = get_model("heuristic").policy
+    fast = best_response(spec, others=others, clairvoyant=False)
+    slow = best_response(spec, others=others, clairvoyant=False, compiled=False)
+    assert (fast.value, fast.outcomes) == (slow.value, slow.outcomes)
     for name in ("declared-hand", "declared-pickup", "declared-tiny"):
         declared = parse_spec(spec_text(name))
         for objective in ("score", "seeger-fabian"):
@@ -165,12 +172,10 @@ def test_pruning_needs_a_monotone_objective():
     assert not _monotone(bumpy)
 
 
-def test_the_compiled_chooser_plays_against_random_opponents_only():
-    from qcards.skat.play_models import get_model
-
+def test_the_compiled_chooser_plays_against_random_or_heuristic_opponents_only():
     spec = parse_spec(OPEN)
-    with pytest.raises(ModelError, match="random opponents only"):
-        best_response(spec, others=get_model("heuristic").policy, compiled=True)
+    with pytest.raises(ModelError, match="random or heuristic opponents only"):
+        best_response(spec, others=get_model("softmax").policy, compiled=True)
 
 
 @pytest.mark.parametrize("model", ["random", "heuristic"])

@@ -17,8 +17,8 @@ is worth (:attr:`BestResponse.clairvoyant`).
 
 Hand-written, not OpenSpiel's exact best response: OpenSpiel's walks the game tree deal by
 deal in Python (:mod:`qcards.skat.openspiel_game`; the tests hold the two equal), where this
-walk carries the deals of a public history together. Against random opponents the declarer's
-choices come from a compiled floating-point walk (:class:`CompiledChooser`,
+walk carries the deals of a public history together. Against random or heuristic opponents
+the declarer's choices come from a compiled floating-point walk (:class:`CompiledChooser`,
 :mod:`qcards.skat.best_response_kernel`) and this walk follows only the chosen cards, exactly.
 The walk is exponential in the endgame's length (:data:`MAX_DEALS` and
 :data:`COMPILED_MAX_DEALS` bound the deals it takes on).
@@ -35,9 +35,10 @@ import numpy as np
 from qcards.errors import ModelError, ResourceError
 from qcards.skat.cards import Card
 from qcards.skat.declaration import deal_matadors, skat_of
+from qcards.skat.heuristic import heuristic
 from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.referee import num_deals, weighted_deals
-from qcards.skat.rule_tables import CARD_INDEX, card_mask, rule_tables
+from qcards.skat.rule_tables import CARD_INDEX, TRUMP_ROW, card_mask, rule_tables
 from qcards.skat.seat_view import Policy, seat_view, uniform
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
@@ -46,6 +47,10 @@ MAX_DEALS = 2000
 """The most deals the exact walk takes on (it carries every deal at every node)."""
 COMPILED_MAX_DEALS = 20_000
 """The most deals the walk takes on when the compiled chooser picks the declarer's cards."""
+
+COMPILED_POLICIES: dict[Policy, bool] = {uniform: False, heuristic: True}
+"""The opponents' policies the compiled chooser plays, by the function itself: whether the
+compiled walk plays the heuristic (:mod:`qcards.skat.heuristic_kernel`) or uniformly."""
 
 Outcome = tuple[int, int, int]
 
@@ -99,7 +104,8 @@ def best_response(
     probabilities in place of the spec's prior (beliefs that reweigh them:
     :class:`qcards.skat.beliefs.BelievedDeals`).
 
-    ``compiled`` (default: whenever ``others`` is :func:`uniform`): the declarer's choices come
+    ``compiled`` (default: whenever ``others`` is :func:`uniform` or the ``heuristic``, the
+    policies the compiled walk plays, :data:`COMPILED_POLICIES`): the declarer's choices come
     from the compiled floating-point walk (:class:`CompiledChooser`), and this walk follows
     only the chosen cards, in exact arithmetic; else this walk tries every card itself.
 
@@ -109,10 +115,13 @@ def best_response(
     """
     _check_turn(spec, first, opening)
     goal = check_objective(spec, objective)
+    code = COMPILED_POLICIES.get(others)
     if compiled is None:
-        compiled = others is uniform
-    if compiled and others is not uniform:
-        raise ModelError("the compiled best response plays against random opponents only")
+        compiled = code is not None
+    if compiled and code is None:
+        raise ModelError(
+            "the compiled best response plays against random or heuristic opponents only"
+        )
     limit = COMPILED_MAX_DEALS if compiled else MAX_DEALS
     deals = None if deals is None else list(deals)
     count = num_deals(spec) if deals is None else len(deals)
@@ -130,7 +139,7 @@ def best_response(
         carried.append(_Deal(probability, hands, frozenset(skat_of(owner)),
                              spec.declarer_points + skat_points(owner),
                              deal_matadors(spec.declaration, owner), len(carried)))  # fmt: skip
-    chooser = CompiledChooser(spec, goal, carried) if compiled else None
+    chooser = CompiledChooser(spec, goal, carried, code) if compiled else None
     nodes = 0
 
     def walk(active: Sequence[_Deal], leader, trick, points, tricks, forced, clairvoyant):
@@ -273,13 +282,15 @@ def _monotone(table: np.ndarray) -> bool:
 
 class CompiledChooser:
     """The declarer's card at one of its information sets, from the compiled floating-point
-    walk (:mod:`qcards.skat.best_response_kernel`, random opponents): the legal card of
-    highest expected objective, the first of the cards within rounding of it (the order of
-    the exact walk's own ties). The exact walk then follows only that card, so values and
+    walk (:mod:`qcards.skat.best_response_kernel`, random or heuristic opponents): the legal
+    card of highest expected objective, the first of the cards within rounding of it (the
+    order of the exact walk's own ties). The exact walk then follows only that card, so values and
     outcome distributions stay Fractions while the search over the alternatives runs
     compiled."""
 
-    def __init__(self, spec: Endgame, goal: Objective, deals: Sequence[_Deal]):
+    def __init__(
+        self, spec: Endgame, goal: Objective, deals: Sequence[_Deal], heuristic: bool = False
+    ):
         from qcards.skat.best_response_kernel import walk  # numba loads only when asked
 
         self._walk = walk
@@ -287,6 +298,9 @@ class CompiledChooser:
         self.n = len(spec.players)
         self.hands = np.array([[card_mask(h) for h in d.hands] for d in deals], dtype=np.int64)
         self.start = np.bitwise_or.reduce(self.hands, axis=1)
+        self.skat = np.array([card_mask(d.skat) for d in deals], dtype=np.int64)
+        self.heuristic = heuristic
+        self.null = spec.rules.trump.is_null
         mats = sorted({d.matadors for d in deals})
         self.mat = np.array([mats.index(d.matadors) for d in deals], dtype=np.int64)
         self.base = np.array([d.base for d in deals], dtype=np.int64)
@@ -321,7 +335,8 @@ class CompiledChooser:
                 np.int64(played),
                 current, len(trick), leader, points, self.declarer_tricks + tricks, remaining,
                 CARD_INDEX[card], self.n, t.eff, t.power, t.value, t.suit_mask, self.winner_leads,
-                self.fixed_leader,
+                self.fixed_leader, self.heuristic, self.start, self.skat, self.null, t.strength,
+                t.sort_rank, TRUMP_ROW,
             )  # fmt: skip
             self.nodes += nodes
             values.append(value)

@@ -1,5 +1,6 @@
 """The compiled walk of :mod:`qcards.skat.best_response`: the declarer's best response to
-uniformly random opponents, in floating point, over every deal at once.
+uniformly random or heuristic opponents (:mod:`qcards.skat.heuristic_kernel`), in floating
+point, over every deal at once.
 
 The walk is the one of :func:`qcards.skat.best_response.best_response` (the public histories;
 the declarer chooses one card for all the deals it cannot tell apart, the other seats branch
@@ -16,18 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from qcards.skat.bits import lowest_card, popcount
+from qcards.skat.heuristic_kernel import heuristic_set
 from qcards.skat.jit import njit
 
 MAX_SEATS = 4
-
-
-@njit
-def _popcount(x):
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
 
 
 @njit
@@ -92,6 +86,7 @@ def _decided(act, count, base, mat, obj, held, points, tricks, gone, tricks_left
 def walk(
     hands, base, mat, obj, held, prune, act0, w0, played0, trick0, tlen0, leader0, points0,
     tricks0, remaining, forced, n, eff, power, value, suit_mask, winner_leads, fixed_leader,
+    heuristic_opponents, start, skat, null, strength, sort_rank, trump_row,
 ):  # fmt: skip
     """The best response's expected objective from one position, and the nodes visited.
 
@@ -107,6 +102,11 @@ def walk(
     caller): at a trick boundary where, for every deal, the objective has the same value at the
     four corners of what the declarer can still reach (``held[d]``: the points of the hands'
     cards at the start), that value is the node's, without a walk below it.
+
+    ``heuristic_opponents``: the other seats play the heuristic, which reads the cards a seat
+    cannot see (the hands still held, ``start[d]`` less the cards played, and the Skat
+    ``skat[d]``; the rest of the arguments are :func:`~qcards.skat.heuristic_kernel.
+    heuristic_set`'s tables); else they play uniformly among their legal cards.
     """
     levels = remaining + 1
     deals = act0.shape[0]
@@ -139,7 +139,7 @@ def walk(
     rest = played0
     while rest:
         low = rest & -rest
-        gone[0] += value[_popcount(low - 1)]
+        gone[0] += value[lowest_card(low)]
         rest ^= low
     if remaining == 0:
         return _terminal(act[0], wt[0], cnt[0], base, mat, obj, points0, tricks0), nodes
@@ -160,7 +160,7 @@ def walk(
             continue
         bit = cand[lv] & -cand[lv]
         cand[lv] ^= bit
-        card = _popcount(bit - 1)
+        card = lowest_card(bit)
         seat = (leader[lv] + tlen[lv]) % n
         child = lv + 1
         # the deals in which this card is played, and their weights
@@ -173,11 +173,17 @@ def walk(
             k = 0
             for i in range(cnt[lv]):
                 d = act[lv, i]
-                legal = _legal(hands[d, seat] & ~played[lv], trick[lv, 0], tlen[lv], eff,
-                               suit_mask)  # fmt: skip
-                if legal & bit:
+                hand = hands[d, seat] & ~played[lv]
+                if not heuristic_opponents:
+                    chosen = _legal(hand, trick[lv, 0], tlen[lv], eff, suit_mask)
+                else:
+                    out = ((start[d] & ~played[lv]) | skat[d]) & ~hand
+                    chosen = heuristic_set(hand, out, trick[lv], tlen[lv], leader[lv], seat, n,
+                                           null, eff, power, value, strength, sort_rank,
+                                           suit_mask, trump_row)  # fmt: skip
+                if chosen & bit:
                     act[child, k] = d
-                    wt[child, k] = wt[lv, i] / _popcount(legal)
+                    wt[child, k] = wt[lv, i] / popcount(chosen)
                     k += 1
             cnt[child] = k
             if k == 0:

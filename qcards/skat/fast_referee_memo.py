@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qcards.skat.bits import popcount
 from qcards.skat.jit import njit
 
 # value columns of the accumulators: numerators as (high, low) words
@@ -116,17 +117,9 @@ def lookup(table, alive, lead, st, seat_of, weak, weak_len, value, suit_mask, st
 
 
 @njit
-def _popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
-
-
-@njit
 def _cards(row0):
     """The live cards of a stored position (its key's first word holds their renamed mask)."""
-    return _popcount(np.int64(row0 & np.uint64(0xFFFFFFFF)))
+    return popcount(np.int64(row0 & np.uint64(0xFFFFFFFF)))
 
 
 @njit

@@ -29,6 +29,7 @@ def card_mask(cards) -> int:
 
 SUIT_ROWS = (*SUITS, TRUMP)
 """Effective suits as table rows: the four printed suits, then the trumps."""
+TRUMP_ROW = SUIT_ROWS.index(TRUMP)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ class RuleTables:
     suit_mask: np.ndarray  # [suit row]: mask of the cards of that effective suit
     order: np.ndarray  # [suit row, k]: cards of the suit, strongest first
     order_len: np.ndarray  # [suit row]
+    strength: np.ndarray  # [card]: Rules.strength, the rank inside its effective suit
+    sort_rank: np.ndarray  # [card]: the position in Rules.sort_key's order (legal cards' order)
 
 
 @cache
@@ -56,7 +59,7 @@ def rule_tables(trump: Trump) -> RuleTables:
     value = np.array([c.value for c in FULL_DECK], dtype=np.int64)
     strength = [rules.strength(c) for c in FULL_DECK]
     span = max(strength) + 1
-    trump_row = SUIT_ROWS.index(TRUMP)
+    trump_row = TRUMP_ROW
     power = np.zeros((len(SUIT_ROWS), len(FULL_DECK)), dtype=np.int64)
     for led in range(len(SUIT_ROWS)):
         for i in range(len(FULL_DECK)):
@@ -75,4 +78,8 @@ def rule_tables(trump: Trump) -> RuleTables:
             suit_mask[row] |= 1 << i
             order[row, k] = i
         order_len[row] = len(members)
-    return RuleTables(power, eff, value, suit_mask, order, order_len)
+    sort_rank = np.empty(len(FULL_DECK), dtype=np.int64)
+    for k, card in enumerate(sorted(FULL_DECK, key=rules.sort_key)):
+        sort_rank[CARD_INDEX[card]] = k
+    return RuleTables(power, eff, value, suit_mask, order, order_len,
+                      np.array(strength, dtype=np.int64), sort_rank)  # fmt: skip
