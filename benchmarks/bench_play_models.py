@@ -13,6 +13,8 @@ Run ``python benchmarks/bench_play_models.py [--repeat 3] [--quick]``.
    default) against the walk that tries every card itself (the baseline, up to twelve cards;
    both must give the same Fractions), with the clairvoyant declarer's search timed beside it.
    Targets: twelve cards in at most 10 s, fifteen in at most 2 minutes.
+4. The same against heuristic defenders (the compiled chooser plays the heuristic's compiled
+   twin, :mod:`qcards.skat.heuristic_kernel`).
 
 The load average is printed with each table; results go to ``benchmarks/results/play_models.md``.
 """
@@ -107,25 +109,28 @@ def bench_games(shots: int, repeat: int) -> list[str]:
     ]
 
 
-def bench_best_response(tricks: tuple[int, ...], python_up_to: int) -> list[str]:
-    """The best response with the compiled chooser (the default against random opponents) and,
-    up to ``python_up_to`` tricks, the walk that tries every card itself (the baseline); both
-    give the same Fractions (checked here)."""
-    best_response(random_spec(1, 3, 2, Trump.CLUBS, True, True))  # compile the kernel first
+def bench_best_response(
+    tricks: tuple[int, ...], python_up_to: int, model: str = "random"
+) -> list[str]:
+    """The best response to ``model`` defenders with the compiled chooser (the default against
+    random and heuristic opponents) and, up to ``python_up_to`` tricks, the walk that tries
+    every card itself (the baseline); both give the same Fractions (checked here)."""
+    others = get_model(model).policy
+    best_response(random_spec(1, 3, 2, Trump.CLUBS, True, True), others=others)  # compile first
     rows = []
     for t in tricks:
         for seed in (1, 2, 3):
             spec = random_spec(seed, 3, t, Trump.CLUBS, True, True, max_qubits=10_000)
             start = time.perf_counter()
-            br = best_response(spec, clairvoyant=False)
+            br = best_response(spec, clairvoyant=False, others=others)
             seconds = time.perf_counter() - start
             start = time.perf_counter()
-            both = best_response(spec)
+            both = best_response(spec, others=others)
             with_clairvoyant = time.perf_counter() - start
             baseline = "-"
             if t <= python_up_to:
                 start = time.perf_counter()
-                slow = best_response(spec, clairvoyant=False, compiled=False)
+                slow = best_response(spec, clairvoyant=False, compiled=False, others=others)
                 walk = time.perf_counter() - start
                 assert slow.value == br.value and slow.outcomes == br.outcomes
                 baseline = f"{walk:.2f} ({walk / seconds:.1f}x)"
@@ -136,7 +141,7 @@ def bench_best_response(tricks: tuple[int, ...], python_up_to: int) -> list[str]
             )
             print(rows[-1], flush=True)
     return [
-        f"### The exact best response to random defenders (one run each; {load()})",
+        f"### The exact best response to {model} defenders (one run each; {load()})",
         "",
         "Seconds; the baseline is the walk that tries every card itself (`compiled=False`), "
         "its ratio to the compiled chooser's time in brackets; nodes count both walks'.",
@@ -165,6 +170,7 @@ def main() -> None:
     out += bench_referee(1 if quick else args.repeat, (3,) if quick else (3, 4))
     out += bench_games(200 if quick else 2000, 1 if quick else args.repeat)
     out += bench_best_response((3,) if quick else (3, 4, 5), 3 if quick else 4)
+    out += bench_best_response((3,) if quick else (3, 4, 5), 3 if quick else 4, "heuristic")
     text = "\n".join(out)
     print(text)
     if not quick:

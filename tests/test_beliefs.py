@@ -22,6 +22,7 @@ from qcards.skat.beliefs import (
     check_beliefs,
     likelihood,
 )
+from qcards.skat.cards import Card
 from qcards.skat.seat_view import uniform
 from qcards.skat.spec import load_spec, parse_spec
 from tests.test_advice import CASES, DECLARER_VIEW, FOUR_TRICKS, brute_advice
@@ -168,3 +169,22 @@ def test_cli_recommend_with_model_beliefs(capsys, tmp_path):
     assert code == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "beliefs 'adversarial'" in err
+
+
+def test_a_declared_games_discard_is_unseen_by_the_defenders():
+    """After a pick-up the declarer put CA away; the defenders never saw it. B, leading after
+    taking the first trick, cashes C10 as a sure trick under the heuristic only when CA is
+    known gone; while CA may be out it leads its cheapest side card, CK if it holds it. So
+    after B leads C10 the heuristic's beliefs make "B holds CK" less likely in the declared
+    game than in the same game with CA out of play and known to all."""
+    plain = parse_spec(FOUR_TRICKS.replace("declarer_points = 44", "declarer_points = 55"))
+    declared = parse_spec(
+        FOUR_TRICKS + '\n[declaration]\nbid = 18\nmatadors = 1\ndiscard = ["CA", "D8"]\n'
+    )
+    assert declared.declarer_points == plain.declarer_points
+
+    def holds_ck(spec) -> Fraction:
+        deals = believe(spec, "A:H9 B:H10 C:H7 B:C10", check_beliefs("heuristic")).exact()
+        return sum((q for owner, q in deals if owner[Card.parse("CK")] == "B"), Fraction(0))
+
+    assert 0 < holds_ck(declared) < holds_ck(plain)

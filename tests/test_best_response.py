@@ -178,25 +178,37 @@ def test_the_compiled_chooser_plays_against_random_or_heuristic_opponents_only()
         best_response(spec, others=get_model("softmax").policy, compiled=True)
 
 
+DECLARED_VIEW = DECLARER_VIEW + """
+[declaration]
+bid = 18
+matadors = 1
+discard = ["S8", "D8"]
+"""
+"""The same position after a pick-up: the discard (S8, D8) is out of play, seen by the
+declarer only; the heuristic defenders count it among the cards they cannot see."""
+
+
+@pytest.mark.parametrize("text", [DECLARER_VIEW, DECLARED_VIEW], ids=["plain", "declared"])
 @pytest.mark.parametrize("model", ["random", "heuristic"])
-def test_the_best_response_after_an_opening_is_consistent_with_the_whole_trick(model):
+def test_the_best_response_after_an_opening_is_consistent_with_the_whole_trick(model, text):
     """Beliefs and the best response agree (Bayes): from the trick's start, where the defenders
     lead and the declarer answers, the best response's value is the average over the defenders'
     two opening cards, weighted by their probability under the policy, of the best answer's
     value after them, each valued from the beliefs that policy gives (no tremble), with the
     opening as :func:`best_response` takes it. The compiled chooser (random opponents) gives
     the same values after the opening."""
-    spec = parse_spec(DECLARER_VIEW)
+    spec = parse_spec(text)
     policy = get_model(model).policy
-    rules, cards = spec.rules, frozenset(spec.cards)
+    put_away = frozenset(spec.declaration.discard if spec.declaration else ())
+    rules, cards = spec.rules, frozenset(spec.cards) | put_away
     whole = best_response(spec, others=policy, clairvoyant=False, compiled=False).value
     leader = spec.players.index(spec.leader)
     openings: dict[tuple, Fraction] = {}
     for owner, q in weighted_deals(spec):
         hands = tuple(frozenset(c for c, p in owner.items() if p == w) for w in spec.players)
-        first = seat_view(rules, cards, hands, leader, (), frozenset())
+        first = seat_view(rules, cards, hands, leader, (), put_away)
         for b, pb in policy(first).items():
-            second = seat_view(rules, cards, hands, leader, (b,), frozenset())
+            second = seat_view(rules, cards, hands, leader, (b,), put_away)
             for c, pc in policy(second).items():
                 openings[(b, c)] = openings.get((b, c), Fraction(0)) + q * pb * pc
     beliefs = Beliefs(model, policy, Fraction(0))

@@ -181,3 +181,25 @@ def test_a_best_response_player_plays_legal_cards_and_its_records_replay(tmp_pat
             score_record(load_record(tmp_path / f"deal-0001-r{g.rotation}.toml"))
     again = match(players, 1, seed=1)
     assert [g.points for g in again.games] == [g.points for g in result.games]
+
+
+def test_the_seats_specs_know_what_each_seat_knows():
+    """The declarer's game carries its discard as the declaration's (points counted, cards out
+    of play); a defender's has the Skat among the unseen cards."""
+    from qcards.analysis.match_players import seat_spec
+    from qcards.skat.cards import Card, points
+
+    hands, skat = deal_cards(5, 0)[:3], deal_cards(5, 0)[3]
+    discard = tuple(skat)
+    names = ["P1", "P2", "P3"]
+    declarer = seat_spec(names, "grand", "P1", "P2", hands[0], [*hands[1], *hands[2]], discard,
+                         True, 24)  # fmt: skip
+    assert declarer.declaration.discard == discard
+    assert declarer.declarer_points == points(discard)
+    assert declarer.sizes == {"P2": 10, "P3": 10}
+    defender = seat_spec(names, "grand", "P2", "P2", hands[1], [*hands[0], *hands[2]], discard,
+                         False, 24)  # fmt: skip
+    assert defender.declaration is None and defender.sizes["skat"] == 2
+    assert all(isinstance(c, Card) for c in defender.unknown) and set(discard) <= set(
+        defender.unknown
+    )

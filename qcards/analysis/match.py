@@ -190,7 +190,7 @@ def _game(players, seed: int, deal: int, rotation: int, cards) -> Game:
     declaration = Declaration.make(game, False, (), bid)
     hands[declarer_seat] = [c for c in twelve if c not in discard]
     rng = np.random.default_rng([seed, deal, rotation, 1])
-    tricks, taken = _play(players, seats, hands, declarer_seat, game, discard, rng)
+    tricks, taken = _play(players, seats, hands, declarer_seat, game, discard, bid, rng)
     declarer_points = points(discard) + taken[0]
     settlement = settle(declaration, matadors(twelve, game), declarer_points, taken[1])
     names = [NAMES[p] for p in seats]
@@ -208,7 +208,7 @@ def _game(players, seed: int, deal: int, rotation: int, cards) -> Game:
                 declarer_points, scores, text)  # fmt: skip
 
 
-def _play(players, seats, hands, declarer_seat, game, discard, rng):
+def _play(players, seats, hands, declarer_seat, game, discard, bid, rng):
     """Ten tricks: each seat's player picks its card. Returns the tricks (leader's card first)
     and the declarer's (card points, tricks) from them."""
     trump = Trump.NULL if game == "null" else Trump(game)
@@ -232,7 +232,7 @@ def _play(players, seats, hands, declarer_seat, game, discard, rng):
                 me = names[order.index(seat)]
                 hidden = [c for s in order if s != seat for c in at_start[s]]
                 spec = seat_spec(names, game, me, names[order.index(0)], at_start[seat], hidden,
-                                 discard, seat == declarer_seat)  # fmt: skip
+                                 discard, seat == declarer_seat, bid)  # fmt: skip
                 card = search_card(player, spec, history, int(rng.integers(2**31)))
             else:
                 spec_hands = tuple(trick_start[s] for s in order)

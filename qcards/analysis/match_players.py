@@ -39,7 +39,7 @@ from qcards.errors import FileError, ModelError, ParameterError
 from qcards.files import read_text
 from qcards.skat.beliefs import RANDOM, VOIDS, believe, check_beliefs
 from qcards.skat.best_response import first_cards
-from qcards.skat.cards import Card, points
+from qcards.skat.cards import Card
 from qcards.skat.play_models import get_model, model_names, softmax_policy
 from qcards.skat.referee import num_deals
 from qcards.skat.seat_view import SeatView, uniform
@@ -164,11 +164,13 @@ def seat_spec(
     hidden: list[Card],
     discard: tuple[Card, ...],
     declarer: bool,
+    bid: int,
 ) -> Endgame:
     """The game as the seat ``me`` sees it at the first trick: its ``hand`` known, the other
-    seats' cards (``hidden``) unseen, ten each; the declarer knows its ``discard`` (its points
-    already counted), a defender does not (the Skat's cards unseen too). ``names`` puts the
-    declarer first; ``leader`` leads the first trick."""
+    seats' cards (``hidden``) unseen, ten each; the declarer knows its ``discard`` (the spec's
+    declaration, so that its points count and the beliefs know the defenders never saw it), a
+    defender does not (the Skat's cards unseen too). ``names`` puts the declarer first;
+    ``leader`` leads the first trick; ``bid`` is the auction's."""
     unknown = list(hidden)
     sizes = {name: HAND for name in names if name != me}
     if not declarer:
@@ -178,11 +180,13 @@ def seat_spec(
         "players": list(names),
         "trump": game,
         "leader": leader,
-        "declarer_points": points(discard) if declarer else 0,
+        "declarer_points": 0,
         "hands": {me: [str(c) for c in hand]},
         "unknown": {"cards": [str(c) for c in unknown], "sizes": sizes},
     }
-    if game != "null":
+    if declarer:
+        data["declaration"] = {"hand": False, "bid": bid, "discard": [str(c) for c in discard]}
+    elif game != "null":
         data["target"] = 61
     return spec_from_dict(data, f"<{me}'s view>")
 

@@ -125,15 +125,17 @@ def likelihood(
     does not know played their cards of ``history`` in the deal ``owner`` (a deal of the
     moment's spec after ``history``: card -> player or Skat, the hands at the current trick's
     start). The plays of seats whose hands the spec knows have the same probability in every
-    deal and are left out."""
+    deal and are left out. A declared game's discard (out of the spec's cards, seen by the
+    declarer alone) counts among the cards the others cannot see."""
     players, rules = spec.players, spec.rules
     n = len(players)
     done = len(history) - len(history) % n
     start = {p: {c for c, q in owner.items() if q == p} for p in players}
     for player, card in history[:done]:
         start[player].add(card)
-    skat = frozenset(c for c, q in owner.items() if q == SKAT)
-    cards = frozenset(spec.cards)
+    put_away = frozenset(spec.declaration.discard if spec.declaration else ())
+    skat = frozenset(c for c, q in owner.items() if q == SKAT) | put_away
+    cards = frozenset(spec.cards) | put_away
     watched = {p for p in players if spec.sizes.get(p, 0)}
     hands = tuple(frozenset(start[p]) for p in players)
     leader = players.index(spec.leader)

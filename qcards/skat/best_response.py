@@ -132,11 +132,14 @@ def best_response(
         )
     rules = spec.rules
     n = len(spec.players)
-    cards = frozenset(spec.cards)
+    # a declared game's discard: out of play, and never seen by the defenders, whose views
+    # (the policy's input) count it among the cards they cannot see, as the beliefs do
+    put_away = frozenset(spec.declaration.discard if spec.declaration else ())
+    cards = frozenset(spec.cards) | put_away
     carried = []
     for owner, probability in weighted_deals(spec) if deals is None else deals:
         hands = tuple(frozenset(c for c, p in owner.items() if p == who) for who in spec.players)
-        carried.append(_Deal(probability, hands, frozenset(skat_of(owner)),
+        carried.append(_Deal(probability, hands, frozenset(skat_of(owner)) | put_away,
                              spec.declarer_points + skat_points(owner),
                              deal_matadors(spec.declaration, owner), len(carried)))  # fmt: skip
     chooser = CompiledChooser(spec, goal, carried, code) if compiled else None
