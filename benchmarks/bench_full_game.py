@@ -58,7 +58,7 @@ from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import sample_owners
 from qcards.skat.double_dummy import solve_deal
 from qcards.skat.monte_carlo import playouts
-from qcards.skat.referee import count_deals, estimate_paths
+from qcards.skat.referee import estimate_paths, num_deals
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 RESULTS = Path(__file__).resolve().parent / "results" / "full_game.md"
@@ -410,7 +410,7 @@ def scaling_section(args, out) -> None:
         per_shot = seconds / args.scale_shots
         rate, base_rate = 1 / per_shot, args.scale_playouts / base_s
         out(
-            f"| {n} | {len(spec.unknown)} | {count_deals(spec):.3g} | "
+            f"| {n} | {len(spec.unknown)} | {num_deals(spec):.3g} | "
             f"{estimate_paths(spec):.3g} | {game.circuit.num_qubits} | {instructions} | "
             f"{rate:,.0f} | {per_shot * 1e6:.1f} | {per_shot / instructions * 1e9:.0f} | "
             f"{base_rate:,.0f} | {rate / base_rate:.1f}x | {dd:.4f} |"

@@ -17,7 +17,8 @@ to heuristic opponents in the last four tricks, PIMC with heuristic beliefs befo
 (``best-response:WORLDS:heuristic``). A ``heuristic`` row against itself is the control (its
 difference must be 0 within the interval). Games an hour are measured for every row (one run:
 the match itself is the median of many games). Target: at least 1,000 games an hour on 2 cores
-for PIMC against heuristic. Results go to ``benchmarks/results/match.md``.
+for PIMC against heuristic. Results go to ``benchmarks/results/match.md`` (``--searchers-only``: the
+four searching rows alone, for a run on more deals, to ``benchmarks/results/match-searchers.md``).
 """
 
 from __future__ import annotations
@@ -42,10 +43,17 @@ def main() -> int:
     parser.add_argument("--worlds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--theta", default=str(HERE / "results" / "fit-full-game.json"))
+    parser.add_argument(
+        "--searchers-only", action="store_true",
+        help="only the PIMC and best-response rows (for a run on more deals), written to "
+        "results/match-searchers.md",
+    )  # fmt: skip
     args = parser.parse_args()
     pimc = f"adversarial:{args.worlds}"
     models = ["heuristic", "random", "softmax", f"softmax:{args.theta}", pimc, f"{pimc}:voids",
               f"{pimc}:heuristic", f"best-response:{args.worlds}:heuristic"]  # fmt: skip
+    if args.searchers_only:
+        models = [m for m in models if m.startswith(("adversarial", "best-response"))]
     rows = []
     for model in models:
         load = os.getloadavg()[0]
@@ -83,7 +91,7 @@ def main() -> int:
         *rows,
         "",
     ]
-    out = HERE / "results" / "match.md"
+    out = HERE / "results" / ("match-searchers.md" if args.searchers_only else "match.md")
     out.write_text("\n".join(lines))
     print(f"wrote {out}")
     return 0

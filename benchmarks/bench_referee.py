@@ -110,7 +110,7 @@ def main() -> None:
             if not fast:
                 why = "refused" if status == "refused" else f"no answer in {args.budget:.0f} s"
                 out(
-                    f"| {3 * k} | {model} | {referee.count_deals(spec):,} | - | {estimate:,.3g} "
+                    f"| {3 * k} | {model} | {referee.num_deals(spec):,} | - | {estimate:,.3g} "
                     f"| - | {why} | - | - | - | {load()} |"
                 )
                 continue

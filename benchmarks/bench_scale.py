@@ -55,7 +55,7 @@ from qcards.analysis.resources import resource_spec
 from qcards.errors import ResourceError
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 from qcards.skat import fast_referee
-from qcards.skat.referee import count_deals, estimate_paths
+from qcards.skat.referee import estimate_paths, num_deals
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GIB = 2**30
@@ -268,7 +268,7 @@ def scale(repeat: int, big_repeat: int, budget: float, max_k: int) -> list[tuple
     for k in range(1, max_k + 1):
         spec, cards = scale_spec(k), 3 * k
         runs = repeat if cards <= 15 else big_repeat
-        deals = count_deals(spec)
+        deals = num_deals(spec)
         referee = [with_budget(referee_run, (k,), budget)]
         while referee[-1][0] == "ok" and len(referee) < runs:
             referee.append(with_budget(referee_run, (k,), budget))

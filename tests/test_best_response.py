@@ -178,12 +178,15 @@ def test_the_compiled_chooser_plays_against_random_or_heuristic_opponents_only()
         best_response(spec, others=get_model("softmax").policy, compiled=True)
 
 
-DECLARED_VIEW = DECLARER_VIEW + """
+DECLARED_VIEW = (
+    DECLARER_VIEW
+    + """
 [declaration]
 bid = 18
 matadors = 1
 discard = ["S8", "D8"]
 """
+)
 """The same position after a pick-up: the discard (S8, D8) is out of play, seen by the
 declarer only; the heuristic defenders count it among the cards they cannot see."""
 

@@ -7,7 +7,7 @@ import pytest
 
 from qcards.errors import ModelError
 from qcards.skat.cards import Card
-from qcards.skat.referee import count_deals, deals, evaluate, paths, recommend, stage_distributions
+from qcards.skat.referee import deals, evaluate, num_deals, paths, recommend, stage_distributions
 from qcards.skat.spec import SKAT, parse_spec
 from qcards.skat.stages import skat_points
 
@@ -33,7 +33,7 @@ def test_six_card_referee_both_models(six_card):
 
 def test_deals_are_uniform_and_counted(six_card):
     all_deals = list(deals(six_card))
-    assert len(all_deals) == count_deals(six_card) == 6
+    assert len(all_deals) == num_deals(six_card) == 6
     assert len({tuple(sorted((str(c), p) for c, p in d.items())) for d in all_deals}) == 6
 
 
@@ -113,7 +113,7 @@ def test_unknown_model(six_card):
 def test_skat_deals_are_multinomial(skat_one_trick, skat_two_tricks, skat_only):
     for spec, expected in ((skat_one_trick, 6), (skat_two_tricks, 6), (skat_only, 1)):
         all_deals = list(deals(spec))
-        assert len(all_deals) == count_deals(spec) == expected
+        assert len(all_deals) == num_deals(spec) == expected
         assert (
             len({tuple(sorted((str(c), p) for c, p in d.items())) for d in all_deals}) == expected
         )
@@ -122,7 +122,7 @@ def test_skat_deals_are_multinomial(skat_one_trick, skat_two_tricks, skat_only):
             assert all(deal[c] == p for p in spec.players for c in spec.hands[p])
 
 
-def test_skat_count_deals_full_game():
+def test_skat_num_deals_full_game():
     """A real Skat endgame: 22 unknown cards, 10 each for the defenders and 2 in the Skat."""
     from qcards.skat.cards import FULL_DECK
 
@@ -132,7 +132,7 @@ def test_skat_count_deals_full_game():
         f"[unknown]\ncards = {[str(c) for c in unknown]}\nsizes = {{ B = 10, C = 10, skat = 2 }}"
     )
     assert spec.receivers == ("B", "C", SKAT) and spec.hand_size == 10
-    assert count_deals(spec) == math.comb(22, 10) * math.comb(12, 10)  # 22!/(10! 10! 2!)
+    assert num_deals(spec) == math.comb(22, 10) * math.comb(12, 10)  # 22!/(10! 10! 2!)
 
 
 def test_skat_one_trick_by_hand(skat_one_trick):

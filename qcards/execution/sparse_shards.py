@@ -507,11 +507,11 @@ def check_cost(game, force: bool = False, budget: float | None = None) -> float:
     Returns the estimated (deal, play path) pairs."""
     from qcards.execution.budget import GIB, MEMORY_BUDGET
     from qcards.progress import TIME_BUDGET, duration
-    from qcards.skat.referee import count_deals, estimate_paths
+    from qcards.skat.referee import estimate_paths, num_deals
 
     budget = MEMORY_BUDGET if budget is None else budget
     paths = estimate_paths(game.spec, game.first)
-    deals = count_deals(game.spec)
+    deals = num_deals(game.spec)
     rows = deals + THREADS * (peak_rows(game, deals, paths) - deals)
     need = estimate_bytes(rows, game.num_qubits, len(game.layout.cards))
     if need > budget:

@@ -80,7 +80,7 @@ from qcards.progress import TIME_BUDGET, duration
 from qcards.skat import fast_referee_kernel as kernel
 from qcards.skat.cards import Card
 from qcards.skat.fast_referee_memo import C_HI, EMPTY, KEYS, P_HI, VALUES, W_HI, rehash
-from qcards.skat.referee import MODELS, Evaluation, count_deals, estimate_paths
+from qcards.skat.referee import MODELS, Evaluation, estimate_paths, num_deals
 from qcards.skat.rule_tables import CARD_INDEX, SUIT_ROWS, card_mask, rule_tables
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
@@ -374,7 +374,7 @@ def estimate_frames(spec: Endgame, first: Card | None = None, model: str = "rand
 def estimate_seconds(spec: Endgame, first: Card | None = None, model: str = "random") -> float:
     """Seconds :func:`evaluate` is expected to take (a rough model: :data:`FRAMES_MODEL`)."""
     frames = estimate_frames(spec, first, model)
-    return frames / FRAMES_PER_SECOND + count_deals(spec) * DEAL_SECONDS
+    return frames / FRAMES_PER_SECOND + num_deals(spec) * DEAL_SECONDS
 
 
 def check_time(
@@ -386,7 +386,7 @@ def check_time(
     if seconds > TIME_BUDGET and not force:
         raise ResourceError(
             f"the exact referee would take about {duration(seconds)} for this endgame (about "
-            f"{estimate_frames(spec, first, model):,.0f} positions and {count_deals(spec):,} "
+            f"{estimate_frames(spec, first, model):,.0f} positions and {num_deals(spec):,} "
             f"deals); the budget is {duration(TIME_BUDGET)} ({{force}} runs it anyway)",
             parameters=("force",),
         )

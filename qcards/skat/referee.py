@@ -40,18 +40,6 @@ MODELS = ("random", "adversarial")
 # ----------------------------------------------------------------------------- deals
 
 
-def count_deals(spec: Endgame) -> int:
-    """Number of ways to deal the unknown cards into the given sizes (a multinomial).
-
-    The Skat is one of the receivers: the deal is uniform over the players' hands and the Skat.
-    """
-    n = len(spec.unknown)
-    total = math.factorial(n)
-    for size in spec.sizes.values():
-        total //= math.factorial(size)
-    return total
-
-
 def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
     """Every deal as a map card -> player (or :data:`SKAT`), known cards included.
 
@@ -76,12 +64,12 @@ def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
 def weighted_deals(spec: Endgame) -> Iterator[tuple[dict[Card, str], Fraction]]:
     """Every deal of positive probability with its exact probability.
 
-    Uniform prior: every deal, each with probability 1/:func:`count_deals`. Otherwise each
+    Uniform prior: every deal, each with probability 1/:func:`num_deals`. Otherwise each
     deal's weight :meth:`~qcards.skat.prior.Prior.deal_weight` over the partition function Z
     (:func:`~qcards.skat.prior.partition_function`); deals of weight 0 are skipped.
     """
     if spec.prior.is_uniform:
-        probability = Fraction(1, count_deals(spec))
+        probability = Fraction(1, num_deals(spec))
         for owner in deals(spec):
             yield owner, probability
         return
@@ -94,7 +82,9 @@ def weighted_deals(spec: Endgame) -> Iterator[tuple[dict[Card, str], Fraction]]:
 
 
 def num_deals(spec: Endgame) -> int:
-    """How many deals :func:`deals` yields: the multinomial of the receivers' sizes."""
+    """How many deals :func:`deals` yields: the multinomial of the receivers' sizes (the
+    Skat is one of the receivers: the deal is uniform over the players' hands and the Skat).
+    Sec. VIII's N (Eq. 32) for the paper's games."""
     count, left = 1, len(spec.unknown)
     for receiver in spec.receivers:
         count *= math.comb(left, spec.sizes[receiver])
@@ -150,7 +140,7 @@ def estimate_paths(
             winner = spec.players[(seat[leader] + rules.trick_winner(trick)) % n]
             leader = winner if spec.winner_leads else spec.leader
         total += product
-    return count_deals(spec) * total / samples
+    return num_deals(spec) * total / samples
 
 
 def paths(spec: Endgame, first: Card | None = None) -> Iterator[Path]:
