@@ -55,8 +55,9 @@ SEARCHERS = (ADVERSARIAL, BEST_RESPONSE)
 
 BEST_RESPONSE_DEALS = 100
 """The most deals (of the seat's beliefs) at which a ``best-response`` declarer searches
-exactly: the last four tricks of a game (70 deals at a trick's start, under a second against
-heuristic opponents; five tricks, 252 deals, took 18 s in the walk that tries every card)."""
+exactly: the last four tricks of a game (70 deals at a trick's start: 0.1 to 0.5 s). Five
+tricks (252 deals) take 1 to 3 s against heuristic opponents and up to minutes against random
+ones (``benchmarks/results/play_models.md``), too slow for a match's pace."""
 
 HAND = 10
 """The cards each seat is dealt."""
