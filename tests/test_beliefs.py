@@ -83,14 +83,17 @@ def test_softmax_beliefs_are_floats_equal_to_brute_force():
 
 
 def test_likelihood_leaves_out_the_seats_the_spec_knows():
-    """The declarer's spec knows A's hand: A's own plays do not enter the likelihood, so a
-    history of A's plays alone weighs every deal the same."""
-    spec = parse_spec(DECLARER_VIEW)
-    source = believe(spec, "", check_beliefs("heuristic"))
+    """The declarer's spec knows A's hand: A's own plays do not enter the likelihood (the
+    heuristic would not lead H9 here: with it the likelihood would be the tremble's share), so
+    a history of A's play alone has likelihood 1 in every deal and weighs them the same."""
+    spec = parse_spec(FOUR_TRICKS)
+    beliefs = check_beliefs("heuristic")
+    source = believe(spec, "A:H9", beliefs)
     deals = source.exact()
-    assert len({q for _o, q in deals}) == 1
-    owner = deals[0][0]
-    assert likelihood(spec, (), owner, check_beliefs("heuristic")) == 1
+    assert len(deals) == 70 and len({q for _o, q in deals}) == 1
+    assert all(likelihood(spec, source.plays, o, beliefs) == 1 for o, _q in deals)
+    b_plays = believe(spec, "A:H9 B:H7", beliefs)
+    assert {likelihood(spec, b_plays.plays, o, beliefs) for o, _q in b_plays.exact()} != {1}
 
 
 def test_sampled_beliefs_approach_the_exact_values_and_repeat_from_the_seed():
@@ -131,8 +134,8 @@ def test_resampling_keeps_only_deals_the_likelihood_allows():
         ("nonsense", 0.1, "unknown or unusable beliefs 'nonsense'"),
         ("adversarial", 0.1, "unknown or unusable beliefs 'adversarial'"),
         ("best-response", 0.1, "unknown or unusable beliefs 'best-response'"),
-        ("heuristic", 1.5, "tremble: must be a number from 0 to 1"),
-        ("heuristic", True, "tremble: must be a number from 0 to 1"),
+        ("heuristic", 1.5, "tremble must be a number from 0 to 1"),
+        ("heuristic", True, "tremble must be a number from 0 to 1"),
     ],
 )
 def test_bad_beliefs_are_refused(name, tremble, message):

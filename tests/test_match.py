@@ -144,7 +144,12 @@ def test_a_softmax_player_reads_fitted_parameters(tmp_path):
     path = tmp_path / "fit.json"
     path.write_text(json.dumps({"objective": "win", "theta": zero}))
     player = parse_player(f"softmax:{path}")
-    assert player.theta == zero and player.label == f"softmax:{path}"
+    assert player.parameters == zero and player.label == f"softmax:{path}"
+    other = parse_player(f"softmax:{path}")
+    assert other == player and hash(other) == hash(player)
+    path.write_text(json.dumps({"declarer": {"points": 1.0}}))  # the same file, new contents
+    changed = parse_player(f"softmax:{path}")
+    assert changed != player and changed.parameters == {"declarer": {"points": 1.0}}
     fitted = match([player, "heuristic", "heuristic"], 2, seed=3)
     uniform = match(["random", "heuristic", "heuristic"], 2, seed=3)
     assert [g.points for g in fitted.games] == [g.points for g in uniform.games]
@@ -159,6 +164,8 @@ def test_a_softmax_player_reads_fitted_parameters(tmp_path):
         ('{"theta": [1, 2]}', "expected"),
         ('{"declarer": {"colour": 1.0}}', "unknown feature 'colour'"),
         ('{"chooser": {"points": 1.0}}', "unknown role 'chooser'"),
+        ('{"declarer": {"points": NaN}}', "must be a finite number"),
+        ('{"declarer": {"points": Infinity}}', "must be a finite number"),
     ],
 )
 def test_bad_parameter_files_are_refused(tmp_path, content, message):
@@ -170,11 +177,23 @@ def test_bad_parameter_files_are_refused(tmp_path, content, message):
     assert caught.value.parameter == "player"
 
 
-def test_a_best_response_player_plays_legal_cards_and_its_records_replay(tmp_path):
-    """The best response takes over from PIMC in the declarer's last tricks; every card it
-    plays is legal (the records replay), and the match repeats from its seed."""
+def test_a_best_response_player_plays_legal_cards_and_its_records_replay(tmp_path, monkeypatch):
+    """The best response takes over from PIMC in the declarer's last tricks (a spy counts its
+    searches); every card it plays is legal (the records replay), and the match repeats from
+    its seed."""
+    import qcards.analysis.match_players as match_players
+
+    searched = []
+    original = match_players.first_cards
+
+    def spy(spec, *args, **kwargs):
+        searched.append(spec.hand_size)
+        return original(spec, *args, **kwargs)
+
+    monkeypatch.setattr(match_players, "first_cards", spy)
     players = ["best-response:2:heuristic", "heuristic", "heuristic"]
     result = match(players, 1, seed=1, records=tmp_path)
+    assert searched and max(searched) <= 5  # it searched, in the last tricks only
     assert any(g.declarer == 0 for g in result.games)  # it declared at least once
     for g in result.games:
         if g.declarer is not None:

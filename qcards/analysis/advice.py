@@ -40,7 +40,7 @@ from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.sweeps import CORES, sweep
 from qcards.intervals import mean_interval
 from qcards.progress import TIME_BUDGET, duration
-from qcards.skat.beliefs import RANDOM, TREMBLE, believe, check_beliefs
+from qcards.skat.beliefs import MAX_REWEIGHED, RANDOM, TREMBLE, believe, check_beliefs
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import fresh_seed, sample_owners
 from qcards.skat.declaration import deal_matadors
@@ -281,7 +281,7 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
         owners = source.sample(count, np.random.default_rng(seed))
         arrays = _pimc(where, legal, owners, scheduler)
         return _sampled_advice(where, goal, model, "pimc", source.explain(reason), count, seed,
-                               legal, arrays)  # fmt: skip
+                               legal, arrays, source.effective_size(count))  # fmt: skip
     if not sampled:
         try:
             believed = source.exact()
@@ -289,7 +289,11 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
         except ResourceError:
             if method == EXACT:
                 raise
-            reason = "too many play paths to enumerate: games played on sampled deals"
+            reason = (
+                "too many deals to reweigh one by one: games played on sampled deals"
+                if belief.reweights and num_deals(where.spec) > MAX_REWEIGHED
+                else "too many play paths to enumerate: games played on sampled deals"
+            )
         else:
             return _advice(where, goal, model, "classical", source.explain(reason),
                            num_deals(where.spec), None, legal, values,
@@ -300,7 +304,9 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
     playouts(where.spec, TIMED_GAMES, seed, play_model.policy, opening=(*where.opening, legal[0]))
     per_game = (time.perf_counter() - start) / TIMED_GAMES
     _check_time(per_game * count * len(legal), force, f"{count:,} games a card", "fewer {shots}")
-    owners = source.sample(count, np.random.default_rng(seed)) if belief.reweights else None
+    # the deals from their own stream: playouts draws the plays from default_rng(seed)
+    deal_rng = np.random.default_rng([seed, 1])
+    owners = source.sample(count, deal_rng) if belief.reweights else None
     arrays = [
         playouts(
             where.spec,
@@ -314,7 +320,7 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
     ]
     arrays = [(p, t, m) for p, _w, t, m in arrays]
     return _sampled_advice(where, goal, model, "monte-carlo", source.explain(reason), count,
-                           seed, legal, arrays)  # fmt: skip
+                           seed, legal, arrays, source.effective_size(count))  # fmt: skip
 
 
 def default_deals(spec: Endgame, legal: Sequence[Card]) -> int:
@@ -440,8 +446,14 @@ def _pimc(
     return [tuple(rows[:, k, :].T) for k in range(len(legal))]
 
 
-def _sampled_advice(where, goal, model, method, reason, count, seed, legal, arrays) -> Advice:
+def _sampled_advice(
+    where, goal, model, method, reason, count, seed, legal, arrays, effective=None
+) -> Advice:
+    """The sampled values ranked, with 95% intervals; ``effective``: the sample's effective
+    size when its deals were resampled by weight (:meth:`~qcards.skat.beliefs.BelievedDeals.
+    effective_size`), which widens every interval by sqrt(count / effective)."""
     spec = where.spec
+    widen = 1.0 if effective is None else float(np.sqrt(count / effective))
     per_card = []
     for card, (points, tricks, matadors) in zip(legal, arrays, strict=True):
         outcomes = list(zip(points.tolist(), tricks.tolist(), matadors.tolist(), strict=True))
@@ -457,7 +469,7 @@ def _sampled_advice(where, goal, model, method, reason, count, seed, legal, arra
             None,
             float(w.mean()),
             None if levels else float(np.mean(p)),
-            mean_interval(v),
+            _widened(mean_interval(v), float(v.mean()), widen),
             level=float(np.mean(p)) if levels else None,
         )  # fmt: skip
         for card, v, w, p in per_card
@@ -469,9 +481,14 @@ def _sampled_advice(where, goal, model, method, reason, count, seed, legal, arra
     for value in ranked.cards:
         diff = by_card[value.card] - best
         mean = float(diff.mean())
-        low, high = mean_interval(diff)
+        low, high = _widened(mean_interval(diff), mean, widen)
         cards.append(dataclasses.replace(value, delta_vs_best=mean, delta_ci=(low, high)))
     return dataclasses.replace(ranked, cards=tuple(cards))
+
+
+def _widened(interval: tuple[float, float], mean: float, factor: float) -> tuple[float, float]:
+    low, high = interval
+    return mean - (mean - low) * factor, mean + (high - mean) * factor
 
 
 # ----------------------------------------------------------------------------- ranking

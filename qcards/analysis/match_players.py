@@ -28,8 +28,8 @@ what its seat has seen.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -55,9 +55,11 @@ SEARCHERS = (ADVERSARIAL, BEST_RESPONSE)
 
 BEST_RESPONSE_DEALS = 100
 """The most deals (of the seat's beliefs) at which a ``best-response`` declarer searches
-exactly: the last four tricks of a game (70 deals at a trick's start: 0.1 to 0.5 s). Five
-tricks (252 deals) take 1 to 3 s against heuristic opponents and up to minutes against random
-ones (``benchmarks/results/play_models.md``), too slow for a match's pace."""
+exactly: the last four tricks of a game (70 deals at a trick's start), and the fifth-last when
+it plays third. Measured per decision (every legal card) in a match against heuristic
+opponents: 0.1 to 0.5 s at 70 deals, 1 to 3 s at 252 (five tricks); against random opponents
+a fifteen-card endgame takes up to minutes (``benchmarks/results/play_models.md``), too slow
+for a match's pace."""
 
 HAND = 10
 """The cards each seat is dealt."""
@@ -72,7 +74,14 @@ class Player:
     worlds: int = DEFAULT_WORLDS
     beliefs: str = RANDOM
     theta_file: str | None = None
-    theta: Mapping[str, Mapping[str, float]] | None = field(default=None, compare=False)
+    theta: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] | None = None
+    """The parameters as ((role, ((feature, value), ...)), ...): hashable, so that players
+    with different parameters never compare equal (nor share a cached policy)."""
+
+    @property
+    def parameters(self) -> dict[str, dict[str, float]] | None:
+        """:attr:`theta` as the ``{role: {feature: value}}`` of :func:`softmax_policy`."""
+        return None if self.theta is None else {r: dict(w) for r, w in self.theta}
 
     @property
     def label(self) -> str:
@@ -99,7 +108,9 @@ def parse_player(text: str) -> Player:
     if not rest:
         return Player(model)
     if model == "softmax":
-        return Player(model, theta_file=rest, theta=_theta(text, rest))
+        theta = _theta(text, rest)
+        frozen = tuple((r, tuple(sorted(w.items()))) for r, w in sorted(theta.items()))
+        return Player(model, theta_file=rest, theta=frozen)
     budget, _, beliefs = rest.partition(":")
     if model not in SEARCHERS or not budget.isdigit() or int(budget) < 1:
         raise ParameterError(
@@ -136,15 +147,22 @@ def _theta(text: str, path: str) -> dict:
         )  # fmt: skip
     try:
         softmax_policy(theta)
-        return {r: {f: float(v) for f, v in w.items()} for r, w in theta.items()}
+        values = {r: {f: float(v) for f, v in w.items()} for r, w in theta.items()}
     except (ModelError, TypeError, ValueError) as exc:
         raise ParameterError("player", f"{where}: {exc}") from None
+    for role, weights in values.items():
+        for feature, value in weights.items():
+            if not math.isfinite(value):
+                raise ParameterError(
+                    "player", f"{where}: theta.{role}.{feature} must be a finite number"
+                )
+    return values
 
 
 @cache
 def _policy(player: Player):
     if player.theta is not None:
-        return softmax_policy(player.theta)
+        return softmax_policy(player.parameters)
     return get_model(player.model).policy
 
 

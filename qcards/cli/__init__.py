@@ -40,6 +40,7 @@ COMMANDS = (
     "gofish",
     "cats",
     "qgo",
+    "warm-up",
 )
 """The subcommands, one module each under ``qcards.cli``, in ``--help``'s order."""
 
@@ -82,6 +83,7 @@ EXAMPLES = {
     "cats simulate": "qcards cats simulate --players 4 --rounds 1000 --seed 1",
     "qgo replay": "qcards qgo replay tests/games/data/qgo_ranchin_6x6.txt",
     "qgo play": "qcards qgo play --size 5 --bot white",
+    "warm-up": "qcards warm-up",
 }
 """One example per command, shown at the end of its ``--help``."""
 
@@ -94,7 +96,7 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for command in commands:
-        importlib.import_module(f"qcards.cli.{command}").add_parser(sub)
+        importlib.import_module(f"qcards.cli.{command.replace('-', '_')}").add_parser(sub)
     for name, leaf in _leaves(sub):
         leaf.formatter_class = argparse.RawDescriptionHelpFormatter
         leaf.epilog = f"example:\n  {EXAMPLES[name]}"

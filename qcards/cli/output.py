@@ -23,6 +23,8 @@ FLAGS = {
     "plot": "--plot",
     "alpha": "--alpha",
     "backend": "--backend",
+    "beliefs": "--beliefs",
+    "tremble": "--tremble",
     "construction": "--construction",
     "deals": "--deals",
     "player": "--player",

@@ -150,10 +150,16 @@ def _advice(args, spec) -> int:
     """A defender to move, or any seat in the middle of a trick (``spec`` before the
     history)."""
     if args.method not in ADVICE_METHOD:
+        why = (
+            f"--beliefs {args.beliefs} weighs the history's deals by a model, which the game's "
+            "circuit does not prepare"
+            if args.history and args.beliefs != RANDOM
+            else "it runs the game's circuit, which starts at a trick with the declarer to lead"
+        )
         raise ParameterError(
             "method",
-            f"{args.method} runs the game's circuit, which starts at a trick with the declarer "
-            f"to lead; advice for any seat at any moment takes {' | '.join(ADVICE_METHOD)}",
+            f"{{method}} {args.method}: {why}; advice for any seat at any moment takes "
+            f"{' | '.join(ADVICE_METHOD)}",
         )
     advice = advise(
         spec,

@@ -95,11 +95,13 @@ def check_beliefs(name: str | Beliefs, tremble: float | Fraction = TREMBLE) -> B
         or not isinstance(tremble, (int, float, Fraction))
         or not (0 <= tremble <= 1)
     ):
-        raise ModelError(f"tremble: must be a number from 0 to 1, got {tremble!r}")
+        raise ModelError(
+            f"{{tremble}} must be a number from 0 to 1, got {tremble!r}", parameters=("tremble",)
+        )
     if name in (RANDOM, VOIDS):
         return Beliefs(name)
     usable = ModelError(
-        f"unknown or unusable {OPTION} {name!r} (expected {RANDOM} | {VOIDS} | a play model "
+        f"unknown or unusable {{{OPTION}}} {name!r} (expected {RANDOM} | {VOIDS} | a play model "
         "with a policy: heuristic, softmax, ...)",
         parameters=(OPTION,),
     )
@@ -133,9 +135,8 @@ def likelihood(
     start = {p: {c for c, q in owner.items() if q == p} for p in players}
     for player, card in history[:done]:
         start[player].add(card)
-    put_away = frozenset(spec.declaration.discard if spec.declaration else ())
-    skat = frozenset(c for c, q in owner.items() if q == SKAT) | put_away
-    cards = frozenset(spec.cards) | put_away
+    skat = frozenset(c for c, q in owner.items() if q == SKAT) | spec.put_away
+    cards = frozenset(spec.cards) | spec.put_away
     watched = {p for p in players if spec.sizes.get(p, 0)}
     hands = tuple(frozenset(start[p]) for p in players)
     leader = players.index(spec.leader)
@@ -216,6 +217,7 @@ def believed_sample(
             "give a tremble above 0"
         )
     cumulative = np.cumsum(weights / total)
+    cumulative[-1] = 1.0  # so that rounding cannot send a draw past the last positive weight
     points = (rng.random() + np.arange(count)) / count
     picks = np.minimum(np.searchsorted(cumulative, points, side="right"), len(candidates) - 1)
     effective = float(total**2 / (weights**2).sum())
@@ -259,6 +261,14 @@ class BelievedDeals:
             return sample_owners(self.where.spec, rng, count)
         self.drawn = believed_sample(self.spec, self.plays, self.where, count, rng, self.beliefs)
         return self.drawn.owners
+
+    def effective_size(self, count: int) -> float | None:
+        """The effective size of ``count`` resampled deals (``None`` when they were drawn
+        straight from the posterior): the candidates' effective size n_w and the resampling
+        both add variance, about that of 1 / (1/n_w + 1/count) independent deals."""
+        if self.drawn is None:
+            return None
+        return 1.0 / (1.0 / self.drawn.effective + 1.0 / count)
 
     def explain(self, reason: str) -> str:
         """``reason`` with the beliefs named (nothing added for ``random``, the default)."""

@@ -115,7 +115,7 @@ def best_response(
     """
     _check_turn(spec, first, opening)
     goal = check_objective(spec, objective)
-    code = COMPILED_POLICIES.get(others)
+    code = next((v for k, v in COMPILED_POLICIES.items() if k is others), None)
     if compiled is None:
         compiled = code is not None
     if compiled and code is None:
@@ -132,9 +132,7 @@ def best_response(
         )
     rules = spec.rules
     n = len(spec.players)
-    # a declared game's discard: out of play, and never seen by the defenders, whose views
-    # (the policy's input) count it among the cards they cannot see, as the beliefs do
-    put_away = frozenset(spec.declaration.discard if spec.declaration else ())
+    put_away = spec.put_away  # in the defenders' views: they never saw the declarer's discard
     cards = frozenset(spec.cards) | put_away
     carried = []
     for owner, probability in weighted_deals(spec) if deals is None else deals:

@@ -1,4 +1,4 @@
-"""The ``heuristic`` play model (:func:`qcards.skat.play_models.heuristic`) for the compiled
+"""The ``heuristic`` play model (:func:`qcards.skat.heuristic.heuristic`) for the compiled
 searches: the same rules on cards as bits of a mask, so that the compiled best response
 (:mod:`qcards.skat.best_response_kernel`) can play against heuristic opponents.
 
@@ -117,7 +117,7 @@ def heuristic_set(hand, out, trick, tlen, leader, seat, n, null, eff, power, val
                   sort_rank, suit_mask, trump_row):  # fmt: skip
     """The cards (a mask) the heuristic picks, evenly, for ``seat`` (0 the declarer) holding
     ``hand``, with ``out`` the cards it cannot see and ``trick[:tlen]`` the current trick led
-    by ``leader``; ``null`` for a null game. The rules are :func:`qcards.skat.play_models.
+    by ``leader``; ``null`` for a null game. The rules are :func:`qcards.skat.heuristic.
     heuristic`'s, numbered as there."""
     declarer = seat == 0
     legal = hand

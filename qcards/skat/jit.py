@@ -13,13 +13,18 @@ a compiled function of another module keeps the old code after that module is ed
 
 from __future__ import annotations
 
+KERNELS: list = []
+"""Every function compiled through :func:`njit` (numba dispatchers), for :func:`cache_counts`."""
+
 try:  # numba compiles the searches; without it the same code runs as (slow) Python
     from numba import njit as _numba_njit
 
     def njit(function):
         """Compile ``function`` with numba, cached on disk, releasing the GIL while it runs (so
         threads of one process can run compiled kernels side by side)."""
-        return _numba_njit(cache=True, nogil=True)(function)
+        dispatcher = _numba_njit(cache=True, nogil=True)(function)
+        KERNELS.append(dispatcher)
+        return dispatcher
 
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover - numba is installed wherever qcards is tested
@@ -28,3 +33,14 @@ except ImportError:  # pragma: no cover - numba is installed wherever qcards is 
         return function
 
     HAVE_NUMBA = False
+
+
+def cache_counts() -> tuple[int, int]:
+    """(compilations, loads from the on-disk cache) of every :data:`KERNELS` function so far
+    in this process, from numba's compile statistics (``Dispatcher.stats``)."""
+    compiled = loaded = 0
+    for dispatcher in KERNELS:
+        stats = dispatcher.stats
+        compiled += sum(stats.cache_misses.values())
+        loaded += sum(stats.cache_hits.values())
+    return compiled, loaded

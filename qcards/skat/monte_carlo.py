@@ -55,8 +55,8 @@ def play_random_game(
     players = spec.players
     n = len(players)
     hands = [[c for c, p in owner.items() if p == player] for player in players]
-    cards = frozenset(spec.cards)
-    skat = frozenset(skat_of(owner))
+    cards = frozenset(spec.cards) | spec.put_away
+    skat = frozenset(skat_of(owner)) | spec.put_away
     points = spec.declarer_points + skat_points(owner)
     tricks = spec.declarer_tricks
     leader = first_leader = players.index(spec.leader)

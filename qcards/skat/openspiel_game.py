@@ -184,7 +184,7 @@ def openspiel_policy(game, spec: Endgame, policy):
 
     from qcards.skat.seat_view import seat_view
 
-    cards = frozenset(spec.cards)
+    cards = frozenset(spec.cards) | spec.put_away
     n = len(spec.players)
 
     class Policy(os_policy.Policy):
@@ -197,7 +197,7 @@ def openspiel_policy(game, spec: Endgame, policy):
                 seat = (state.leader + i) % n
                 hands[seat] = hands[seat] | {card}
             dealt = state.deal_owner()
-            skat = frozenset(c for c in cards if dealt.get(c) == "skat")
+            skat = frozenset(c for c in cards if dealt.get(c) == "skat") | spec.put_away
             view = seat_view(spec.rules, cards, tuple(hands), state.leader, tuple(state.trick),
                              skat)  # fmt: skip
             return {CARD_INDEX[c]: float(w) for c, w in policy(view).items()}

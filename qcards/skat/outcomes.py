@@ -76,7 +76,7 @@ def outcome_distribution(
     declared = spec.declaration
     out: dict[Outcome, Fraction] = {}
 
-    cards = frozenset(spec.cards)
+    cards = frozenset(spec.cards) | spec.put_away
 
     def ways(hands, leader, played, skat):
         """Every way the trick begun with ``played`` can be completed, with its probability."""
@@ -124,7 +124,7 @@ def outcome_distribution(
         matadors = deal_matadors(declared, owner)
         # a policy may read what the seats cannot see, the Skat among it: positions are
         # shared across deals only when no policy is given
-        skat = frozenset() if policy is None else frozenset(skat_of(owner))
+        skat = frozenset() if policy is None else frozenset(skat_of(owner)) | spec.put_away
         for (p, t), q in spread(hands, start_leader, opening, skat).items():
             key = (base_points + p, spec.declarer_tricks + t, matadors)
             out[key] = out.get(key, Fraction(0)) + deal_probability * q

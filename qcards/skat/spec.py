@@ -149,6 +149,13 @@ class Endgame:
         """Players that receive unknown cards, in seat order, then :data:`SKAT` if it gets any."""
         return tuple(r for r in (*self.players, SKAT) if self.sizes.get(r, 0) > 0)
 
+    @property
+    def put_away(self) -> frozenset[Card]:
+        """A declared game's discard: out of play and seen by the declarer alone. The views
+        the play models' policies read (:mod:`qcards.skat.seat_view`) count it among the cards
+        no seat sees, as they do an unknown Skat: what the defenders saw at the table."""
+        return frozenset(self.declaration.discard) if self.declaration else frozenset()
+
     @functools.cached_property
     def cards(self) -> tuple[Card, ...]:
         """All cards in play, in the paper's order (trumps first, strongest first); computed

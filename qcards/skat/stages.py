@@ -145,8 +145,9 @@ class Snapshot:
         table = tuple(
             next(c for c in spec.cards if played[c] == trick and owner[c] == seat) for seat in seats
         )
-        skat = frozenset(c for c in spec.cards if owner[c] == SKAT)
-        return seat_view(spec.rules, frozenset(spec.cards), hands, leader, table, skat)
+        skat = frozenset(c for c in spec.cards if owner[c] == SKAT) | spec.put_away
+        return seat_view(spec.rules, frozenset(spec.cards) | spec.put_away, hands, leader, table,
+                         skat)  # fmt: skip
 
     def play_weights(
         self,
