@@ -25,3 +25,24 @@ def test_warm_up_runs_every_solver_and_the_cli_reports_it(capsys):
     assert main(["warm-up"]) == 0
     out = capsys.readouterr().out
     assert "from the cache" in out and "s in all" in out
+
+
+def test_a_compilation_shows_on_the_progress_display():
+    """numba's ``numba:compile`` event puts the notice on the display (nested compilations
+    once), and nothing shows without a display."""
+    import io
+
+    from numba.core import event
+
+    from qcards.progress import display
+    from qcards.skat.jit import COMPILING, NOTICE
+
+    shown = io.StringIO()
+    with display(True, stream=shown):
+        with event.trigger_event("numba:compile"), event.trigger_event("numba:compile"):
+            assert NOTICE.depth == 2 and NOTICE.shown is not None
+    assert COMPILING.split(" (")[0] in shown.getvalue()
+    assert NOTICE.depth == 0 and NOTICE.shown is None
+    with event.trigger_event("numba:compile"):  # no display: a no-op
+        pass
+    assert NOTICE.shown is None

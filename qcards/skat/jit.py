@@ -35,6 +35,44 @@ except ImportError:  # pragma: no cover - numba is installed wherever qcards is 
     HAVE_NUMBA = False
 
 
+COMPILING = "compiling qcards' solvers with numba (first use only; `qcards warm-up` does it ahead)"
+"""What the progress display shows while numba compiles (:class:`_CompileNotice`)."""
+
+
+def _compile_notice():
+    """A numba event listener (``numba:compile``, numba's event API) that puts
+    :data:`COMPILING` on the progress display while the outermost compilation runs, so that a
+    fresh install's first answer does not wait behind a bare spinner. Loads from the cache
+    fire the same event but last milliseconds; without a display nothing shows."""
+    from numba.core import event
+
+    class _CompileNotice(event.Listener):
+        def __init__(self) -> None:
+            self.depth = 0
+            self.shown = None
+
+        def on_start(self, _event) -> None:
+            self.depth += 1
+            if self.depth == 1:
+                from qcards.progress import step
+
+                self.shown = step(COMPILING)
+                self.shown.__enter__()
+
+        def on_end(self, _event) -> None:
+            self.depth -= 1
+            if self.depth == 0 and self.shown is not None:
+                shown, self.shown = self.shown, None
+                shown.__exit__(None, None, None)
+
+    listener = _CompileNotice()
+    event.register("numba:compile", listener)
+    return listener
+
+
+NOTICE = _compile_notice() if HAVE_NUMBA else None
+
+
 def cache_counts() -> tuple[int, int]:
     """(compilations, loads from the on-disk cache) of every :data:`KERNELS` function so far
     in this process, from numba's compile statistics (``Dispatcher.stats``)."""
