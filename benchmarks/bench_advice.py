@@ -149,7 +149,8 @@ def main() -> int:
         "",
         "`auto`: PIMC on 100 deals, 60 in the first tricks of a full game; ratio to "
         f"`advise` on the declarer's lead above (same run); the last two columns with beliefs "
-        f"from the heuristic's likelihood of the plays (five times the deals drawn, resampled); "
+        "from the heuristic's likelihood of the plays (deals drawn until their effective size "
+        "reaches the deals kept, then resampled); "
         f"{load()}.",
         "",
         "| mover | history | legal cards | deals | seconds a move | ratio | best card | "

@@ -44,6 +44,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--theta", default=str(HERE / "results" / "fit-full-game.json"))
     parser.add_argument(
+        "--models",
+        help="comma-separated players to run instead of the default rows "
+        "(WORLDS in a name stands for --worlds), e.g. adversarial:WORLDS:heuristic",
+    )
+    parser.add_argument(
         "--searchers-only", action="store_true",
         help="only the PIMC and best-response rows (for a run on more deals), written to "
         "results/match-searchers.md",
@@ -54,6 +59,8 @@ def main() -> int:
               f"{pimc}:heuristic", f"best-response:{args.worlds}:heuristic"]  # fmt: skip
     if args.searchers_only:
         models = [m for m in models if m.startswith(("adversarial", "best-response"))]
+    if args.models:
+        models = [m.replace("WORLDS", str(args.worlds)) for m in args.models.split(",")]
     rows = []
     for model in models:
         load = os.getloadavg()[0]

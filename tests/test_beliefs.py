@@ -15,6 +15,7 @@ from qcards.analysis.advice import advise
 from qcards.cli import main
 from qcards.errors import ModelError, ResourceError
 from qcards.skat.beliefs import (
+    MAX_OVERSAMPLE,
     MAX_REWEIGHED,
     Beliefs,
     believe,
@@ -123,9 +124,11 @@ def test_resampling_keeps_only_deals_the_likelihood_allows():
     drawn = believed_sample(
         spec, source.plays, source.where, 200, np.random.default_rng(1), beliefs
     )
-    assert len(drawn.owners) == 200 and drawn.candidates == 1000
+    assert len(drawn.owners) == 200 and drawn.candidates % 1000 == 0
     assert all(likelihood(spec, source.plays, o, beliefs) > 0 for o in drawn.owners)
     assert drawn.effective < drawn.candidates
+    # candidates were drawn until their effective size reached the deals kept (or the cap)
+    assert drawn.effective >= 200 or drawn.candidates == 200 * MAX_OVERSAMPLE
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,10 @@ MAX_REWEIGHED = 20_000
 (about a third of a millisecond each in Python); beyond, sample them."""
 
 OVERSAMPLE = 5
-"""Deals drawn from the voids' posterior for each deal :func:`believed_sample` keeps."""
+"""Deals drawn from the voids' posterior at a time, for each deal :func:`believed_sample`
+keeps."""
+MAX_OVERSAMPLE = 50
+"""The most deals :func:`believed_sample` draws for each deal it keeps."""
 
 
 @dataclass(frozen=True)
@@ -205,11 +208,24 @@ def believed_sample(
     beliefs: Beliefs,
 ) -> BelievedSample:
     """``count`` deals of the posterior under ``beliefs``' model, by sampling-importance-
-    resampling: :data:`OVERSAMPLE` times as many deals of the voids' posterior (``where``'s
-    spec), each weighted by its likelihood, then ``count`` of them drawn in proportion to the
-    weights (systematic resampling: one uniform number, so a seed gives the same deals)."""
-    candidates = sample_owners(where.spec, rng, count * OVERSAMPLE)
-    weights = np.array([float(likelihood(spec, history, o, beliefs)) for o in candidates])
+    resampling: deals of the voids' posterior (``where``'s spec), each weighted by its
+    likelihood, then ``count`` of them drawn in proportion to the weights (systematic
+    resampling: one uniform number, so a seed gives the same deals). The candidates are drawn
+    :data:`OVERSAMPLE` times ``count`` at a time until their effective sample size reaches
+    ``count`` or they number :data:`MAX_OVERSAMPLE` times ``count``: a sharp model (the
+    heuristic's rules) leaves few candidates with weight, and PIMC on four distinct deals
+    would decide worse than on ten from the voids alone."""
+    candidates: list[dict[Card, str]] = []
+    weights = np.zeros(0)
+    while True:
+        batch = sample_owners(where.spec, rng, count * OVERSAMPLE)
+        candidates += batch
+        more = [float(likelihood(spec, history, o, beliefs)) for o in batch]
+        weights = np.concatenate([weights, np.array(more)])
+        total = weights.sum()
+        enough = total > 0 and total**2 / (weights**2).sum() >= count
+        if enough or len(candidates) >= count * MAX_OVERSAMPLE:
+            break
     total = weights.sum()
     if not total > 0:
         raise ModelError(
