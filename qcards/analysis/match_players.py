@@ -75,8 +75,8 @@ class Player:
     beliefs: str = RANDOM
     theta_file: str | None = None
     theta: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] | None = None
-    """The parameters as ((role, ((feature, value), ...)), ...): hashable, so that players
-    with different parameters never compare equal (nor share a cached policy)."""
+    """The parameters as nested pairs, role then feature: hashable, so that players with
+    different parameters never compare equal (nor share a cached policy)."""
 
     @property
     def parameters(self) -> dict[str, dict[str, float]] | None:
