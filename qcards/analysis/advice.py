@@ -40,7 +40,7 @@ from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.sweeps import CORES, sweep
 from qcards.intervals import mean_interval
 from qcards.progress import TIME_BUDGET, duration
-from qcards.skat.beliefs import MAX_REWEIGHED, RANDOM, TREMBLE, believe, check_beliefs
+from qcards.skat.beliefs import RANDOM, TREMBLE, believe, check_beliefs
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import fresh_seed, sample_owners
 from qcards.skat.declaration import deal_matadors
@@ -291,7 +291,7 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
                 raise
             reason = (
                 "too many deals to reweigh one by one: games played on sampled deals"
-                if belief.reweights and num_deals(where.spec) > MAX_REWEIGHED
+                if source.too_many_to_reweigh
                 else "too many play paths to enumerate: games played on sampled deals"
             )
         else:

@@ -164,7 +164,6 @@ def likelihood(
 def believed_deals(
     spec: Endgame,
     history: Sequence[tuple[str, Card]],
-    where: Moment,
     deals: Iterable[tuple[dict[Card, str], Fraction]],
     beliefs: Beliefs,
 ) -> list[tuple[dict[Card, str], Fraction | float]]:
@@ -252,17 +251,22 @@ class BelievedDeals:
     beliefs: Beliefs
     drawn: BelievedSample | None = None
 
+    @property
+    def too_many_to_reweigh(self) -> bool:
+        """Whether a model's likelihood would reweigh more than :data:`MAX_REWEIGHED` deals
+        (which :meth:`exact` refuses)."""
+        return self.beliefs.reweights and num_deals(self.where.spec) > MAX_REWEIGHED
+
     def exact(self) -> list[tuple[dict[Card, str], Fraction | float]]:
         """Every deal of positive probability with its probability.
 
         Raises:
-            ResourceError: a model's likelihood would reweigh more than :data:`MAX_REWEIGHED`
-                deals.
+            ResourceError: :attr:`too_many_to_reweigh`.
         """
         if not self.beliefs.reweights:
             return list(weighted_deals(self.where.spec))
-        count = num_deals(self.where.spec)
-        if count > MAX_REWEIGHED:
+        if self.too_many_to_reweigh:
+            count = num_deals(self.where.spec)
             raise ResourceError(
                 f"{OPTION} {self.beliefs.name}: reweighing {count:,} deals one by one by the "
                 f"model's likelihood takes more than the {MAX_REWEIGHED:,} it does exactly: "
@@ -270,7 +274,7 @@ class BelievedDeals:
                 parameters=("shots",),
             )
         deals = weighted_deals(self.where.spec)
-        return believed_deals(self.spec, self.plays, self.where, deals, self.beliefs)
+        return believed_deals(self.spec, self.plays, deals, self.beliefs)
 
     def sample(self, count: int, rng: np.random.Generator) -> list[dict[Card, str]]:
         if not self.beliefs.reweights:
