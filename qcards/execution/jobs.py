@@ -314,14 +314,19 @@ class JobStore:
         return db
 
     def _check_version(self, db: sqlite3.Connection) -> int:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
+        # One statement, so one snapshot: read apart, another process could commit the schema
+        # between the version (still 0) and the table count (no longer 0).
+        version, tables = db.execute(
+            "SELECT (SELECT user_version FROM pragma_user_version), "
+            "(SELECT count(*) FROM sqlite_master)"
+        ).fetchone()
         if version > SCHEMA_VERSION:
             raise JobStoreError(
                 f"{self.file}: a job store of schema version {version}, newer than this qcards "
                 f"reads ({SCHEMA_VERSION}): upgrade qcards, or "
                 f"{_RECOVER.format(name=self.file.name)}"
             )
-        if version == 0 and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+        if version == 0 and tables:
             raise JobStoreError(
                 f"{self.file}: an SQLite database but not a qcards job store; "
                 f"{_RECOVER.format(name=self.file.name)}"
