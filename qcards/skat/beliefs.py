@@ -38,6 +38,7 @@ from qcards.errors import ModelError, ResourceError
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import sample_owners
 from qcards.skat.history import Moment, as_plays, moment
+from qcards.skat.play_core import hands_after, leads_next, winner_seat
 from qcards.skat.play_models import get_model
 from qcards.skat.referee import num_deals, weighted_deals
 from qcards.skat.seat_view import Policy, seat_view
@@ -155,9 +156,8 @@ def likelihood(
             trick += (card,)
         if len(trick) < n:
             break
-        winner = (leader + rules.trick_winner(trick)) % n
-        hands = tuple(h - {trick[(seat - leader) % n]} for seat, h in enumerate(hands))
-        leader = winner if spec.winner_leads else leader
+        hands = hands_after(hands, trick, leader)
+        leader = leads_next(spec, winner_seat(rules, leader, trick, n))
     return weight
 
 

@@ -37,6 +37,13 @@ from qcards.skat.cards import Card
 from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.heuristic import heuristic
 from qcards.skat.objectives import Objective, check_objective
+from qcards.skat.play_core import (
+    hands_after,
+    leads_next,
+    player_to_move,
+    seat_to_move,
+    winner_seat,
+)
 from qcards.skat.referee import num_deals, weighted_deals
 from qcards.skat.rule_tables import CARD_INDEX, TRUMP_ROW, card_mask, rule_tables
 from qcards.skat.seat_view import Policy, seat_view, uniform
@@ -156,7 +163,7 @@ def best_response(
                 key = (p, t, d.matadors)
                 dist[key] = dist.get(key, 0) + d.weight
             return total, dist
-        seat = (leader + len(trick)) % n
+        seat = seat_to_move(leader, len(trick), n)
         led = trick[0] if trick else None
         if seat == 0:
             groups: dict = {}
@@ -196,14 +203,13 @@ def best_response(
         done = (*trick, card)
         if len(done) < n:
             return walk(group, leader, done, points, tricks, None, clairvoyant)
-        winner = (leader + rules.trick_winner(done)) % n
+        winner = winner_seat(rules, leader, done, n)
         rest = [
-            _Deal(d.weight, tuple(h - {done[(s - leader) % n]} for s, h in enumerate(d.hands)),
-                  d.skat, d.base, d.matadors, d.row)
+            _Deal(d.weight, hands_after(d.hands, done, leader), d.skat, d.base, d.matadors, d.row)
             for d in group
-        ]  # fmt: skip
+        ]
         gain = sum(c.value for c in done) if winner == 0 else 0
-        next_leader = winner if spec.winner_leads else spec.players.index(spec.leader)
+        next_leader = leads_next(spec, winner)
         return walk(rest, next_leader, (), points + gain, tricks + (winner == 0), None,
                     clairvoyant)  # fmt: skip
 
@@ -258,9 +264,8 @@ def _check_turn(spec: Endgame, first: Card | None, opening: Sequence[Card]) -> N
     if not opening:
         check_first(spec, first)
         return
-    players = spec.players
-    mover = players[(players.index(spec.leader) + len(opening)) % len(players)]
-    if mover != spec.declarer or len(opening) >= len(players):
+    mover = player_to_move(spec, spec.leader, len(opening))
+    if mover != spec.declarer or len(opening) >= len(spec.players):
         raise ModelError(
             f"after the opening {' '.join(map(str, opening))} it is {mover}'s turn, not the "
             f"declarer {spec.declarer}'s"

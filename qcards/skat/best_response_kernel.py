@@ -20,6 +20,7 @@ import numpy as np
 from qcards.skat.bits import lowest_card, popcount
 from qcards.skat.heuristic_kernel import heuristic_set
 from qcards.skat.jit import njit
+from qcards.skat.play_core_kernel import next_lead, seat_to_move
 
 MAX_SEATS = 4
 
@@ -57,7 +58,7 @@ def _open(hands, act, cnt, played, trick, tlen, leader, cand, acc, maximise, lv,
           suit_mask):  # fmt: skip
     """Level ``lv``'s moves: the declarer's legal cards (its hand is the same in every deal),
     or every card the seat to move may play in some deal still possible."""
-    seat = (leader[lv] + tlen[lv]) % n
+    seat = seat_to_move(leader[lv], tlen[lv], n)
     maximise[lv] = seat == 0
     acc[lv] = -np.inf if seat == 0 else 0.0
     union = np.int64(0)
@@ -161,7 +162,7 @@ def walk(
         bit = cand[lv] & -cand[lv]
         cand[lv] ^= bit
         card = lowest_card(bit)
-        seat = (leader[lv] + tlen[lv]) % n
+        seat = seat_to_move(leader[lv], tlen[lv], n)
         child = lv + 1
         # the deals in which this card is played, and their weights
         if seat == 0:
@@ -207,11 +208,11 @@ def walk(
                 gain += value[c]
                 if power[led, c] > power[led, trick[child, win]]:
                     win = q
-            winner = (lead + win) % n
+            winner = seat_to_move(lead, win, n)
             if winner == 0:
                 pts += gain
                 tks += 1
-            lead = winner if winner_leads else fixed_leader
+            lead = next_lead(winner, winner_leads, fixed_leader)
             t = 0
         tlen[child] = t
         leader[child] = lead

@@ -78,6 +78,7 @@ from qcards.errors import ModelError
 from qcards.skat import double_dummy_search as search
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.jit import HAVE_NUMBA as HAVE_NUMBA
+from qcards.skat.play_core import leads_next, seat_to_move, winner_seat
 from qcards.skat.rule_tables import CARD_INDEX, RuleTables, rule_tables
 from qcards.skat.scoring import SCHNEIDER_LOSS, SCHNEIDER_POINTS, TRICKS, WIN_POINTS
 from qcards.skat.spec import SKAT, Endgame
@@ -132,7 +133,7 @@ class Position:
     @property
     def to_move(self) -> int:
         """The seat whose turn it is."""
-        return (self.leader + len(self.trick)) % len(self.hands)
+        return seat_to_move(self.leader, len(self.trick), len(self.hands))
 
     @property
     def finished(self) -> bool:
@@ -268,9 +269,9 @@ def play(spec: Endgame, position: Position, card: Card) -> Position:
     n = len(spec.players)
     if len(trick) < n:
         return Position(hands, trick, position.leader, position.points, position.took)
-    winner = (position.leader + spec.rules.trick_winner(trick)) % n
+    winner = winner_seat(spec.rules, position.leader, trick, n)
     points = position.points + (sum(c.value for c in trick) if winner == 0 else 0)
-    leader = winner if spec.winner_leads else spec.players.index(spec.leader)
+    leader = leads_next(spec, winner)
     return Position(hands, (), leader, points, position.took or winner == 0)
 
 
@@ -289,7 +290,7 @@ def _check_position(spec: Endgame, position: Position) -> None:
         seen |= hand
     if len(seen) > 32:  # pragma: no cover - the deck has 32 cards
         raise ModelError("more than 32 cards: the solver's bitboards hold one deck")
-    played = {(position.leader + i) % n for i in range(len(position.trick))}
+    played = {seat_to_move(position.leader, i, n) for i in range(len(position.trick))}
     sizes = {len(h) + (1 if i in played else 0) for i, h in enumerate(position.hands)}
     if len(sizes) != 1:
         raise ModelError("the hands' sizes do not fit the cards played in the current trick")
@@ -308,7 +309,7 @@ def _kernel_args(spec: Endgame, position: Position, unit: bool = False):
             seat_mask[seat] |= 1 << CARD_INDEX[card]
             seat_of[CARD_INDEX[card]] = seat
     for i, card in enumerate(position.trick):
-        seat_of[CARD_INDEX[card]] = (position.leader + i) % n
+        seat_of[CARD_INDEX[card]] = seat_to_move(position.leader, i, n)
     leader0 = spec.players.index(spec.leader)
     ws = _workspace()
     gen = ws.generation((spec.trump, n, spec.winner_leads, leader0, unit), seat_of)

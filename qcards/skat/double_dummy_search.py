@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from qcards.skat.jit import njit
+from qcards.skat.play_core_kernel import next_lead, seat_to_move
 
 INF = 10_000
 """Beyond any card points: the root's window and the first best value of a node."""
@@ -215,7 +216,7 @@ def search(
                                 alpha = max(alpha, lo)
                                 beta = min(beta, hi)
             if not returning:
-                mover = (leader + ntrick) % nplayers
+                mover = seat_to_move(leader, ntrick, nplayers)
                 node[sp, _KEY] = key
                 node[sp, _SLOT] = slot
                 if took:
@@ -248,7 +249,7 @@ def search(
             if sp == 0:
                 return vret
             sp -= 1
-            declarer = (node[sp, _LEADER] + node[sp, _NTRICK]) % nplayers == 0
+            declarer = seat_to_move(node[sp, _LEADER], node[sp, _NTRICK], nplayers) == 0
             if took:
                 if vret == (0 if declarer else 1):  # the mover's goal: no need to look further
                     node[sp, _BEST] = vret
@@ -328,7 +329,7 @@ def search(
                 vret = np.int64(1 if took and wseat == 0 else 0)
                 returning = True
                 continue
-            node[child, _LEADER] = wseat if winner_leads else leader0
+            node[child, _LEADER] = next_lead(wseat, winner_leads, leader0)
             node[child, _NTRICK] = 0
             node[child, _LED] = 0
             node[child, _WIN] = 0

@@ -37,6 +37,7 @@ from qcards.skat import fast_referee_memo as memo
 from qcards.skat import fast_referee_tricks as tricks
 from qcards.skat.fast_referee_memo import C_HI, C_LO, KEYS, P_HI, P_LO, VALUES, W_HI, W_LO
 from qcards.skat.jit import njit
+from qcards.skat.play_core_kernel import next_lead, seat_to_move
 
 MAX_FRAMES = 20
 """Rows of the frame stack: one per trick (hands hold at most 16 cards)."""
@@ -196,7 +197,7 @@ def solve_deals(
                 f_win[sp, p] = win
                 f_tpts[sp, p] = tpts
                 if p < n - 1:
-                    seat = (f_leader[sp] + p + 1) % n
+                    seat = seat_to_move(f_leader[sp], p + 1, n)
                     hand = f_alive[sp] & seat_mask[seat]
                     follow = hand & suit_mask[led]
                     legal = follow if follow != 0 else hand
@@ -218,12 +219,12 @@ def solve_deals(
                 calive = f_alive[sp] & ~tmask
                 crem = f_rem[sp] - tpts
                 ch = f_h[sp] - 1
-                nlead = wseat if winner_leads else leader0
+                nlead = next_lead(wseat, winner_leads, leader0)
                 cst, dec = tricks.child_status(
                     f_status[sp], gain, took, crem, ch, is_null, adversarial
                 )
                 mult = f_mult[sp, p, f_idx[sp, p] - 1]
-                maximise = (f_leader[sp] + p) % n == 0
+                maximise = seat_to_move(f_leader[sp], p, n) == 0
                 first = f_idx[sp, p] == 1
                 if ch <= inline:  # the last tricks are played out, not memoized
                     tricks.endgame(
@@ -284,7 +285,7 @@ def solve_deals(
                     x[C_HI] = acc[sp, p, C_HI]
                     x[C_LO] = acc[sp, p, C_LO]
                 mult = f_mult[sp, p - 1, f_idx[sp, p - 1] - 1]
-                maximise = (f_leader[sp] + p - 1) % n == 0
+                maximise = seat_to_move(f_leader[sp], p - 1, n) == 0
                 first = f_idx[sp, p - 1] == 1
                 tricks.deliver(acc, sp, p - 1, first, maximise, adversarial, mult, x)
                 f_pos[sp] = p - 1
@@ -317,7 +318,7 @@ def solve_deals(
             p = n - 1
             tricks.contribution(x, v, f_gain[sp], f_dec[sp], f_took[sp], ch, dhi, dlo, adversarial)
             mult = f_mult[sp, p, f_idx[sp, p] - 1]
-            maximise = (f_leader[sp] + p) % n == 0
+            maximise = seat_to_move(f_leader[sp], p, n) == 0
             first = f_idx[sp, p] == 1
             tricks.deliver(acc, sp, p, first, maximise, adversarial, mult, x)
     stats[3] = ndeals

@@ -12,6 +12,7 @@ import numpy as np
 
 from qcards.skat.fast_referee_memo import C_HI, C_LO, P_HI, P_LO, W_HI, W_LO, add128, mul128
 from qcards.skat.jit import njit
+from qcards.skat.play_core_kernel import next_lead, seat_to_move
 
 DEBRUIJN = np.array(
     [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
@@ -135,7 +136,7 @@ def _last_trick(alive, lead, n, seat_mask, seat_of, eff, power, value, debruijn)
     points = 0
     led = 0
     for q in range(n):
-        c = _bit_index(alive & seat_mask[(lead + q) % n], debruijn)
+        c = _bit_index(alive & seat_mask[seat_to_move(lead, q, n)], debruijn)
         points += value[c]
         if q == 0:
             led = eff[c]
@@ -191,7 +192,7 @@ def endgame(
         c0 = pick[0, a]
         led = eff[c0]
         for p in range(1, n):
-            hand = alive & seat_mask[(lead + p) % n]
+            hand = alive & seat_mask[seat_to_move(lead, p, n)]
             follow = hand & suit_mask[led]
             _two_cards(follow if follow != 0 else hand, pick, p, k, debruijn)
         for combo in range(1 << (n - 1)):
@@ -219,7 +220,7 @@ def endgame(
             wseat = seat_of[win]
             rest = alive & ~tmask
             points2, took2 = _last_trick(
-                rest, wseat if winner_leads else leader0, n, seat_mask, seat_of, eff, power,
+                rest, next_lead(wseat, winner_leads, leader0), n, seat_mask, seat_of, eff, power,
                 value, debruijn,
             )  # fmt: skip
             gain2 = points2 if took2 else 0
@@ -239,7 +240,7 @@ def endgame(
                 leaf[a, combo, 1] = weight * (gain + gain2)
         # fold the followers, the last first
         for p in range(n - 1, 0, -1):
-            maximise = (lead + p) % n == 0
+            maximise = seat_to_move(lead, p, n) == 0
             half = 1 << (p - 1)
             for combo in range(half):
                 if k[p] < 2:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from qcards.skat.bits import lowest_card, popcount
 from qcards.skat.jit import njit
+from qcards.skat.play_core_kernel import seat_to_move
 
 NO_CARD = -1
 
@@ -133,7 +134,7 @@ def heuristic_set(hand, out, trick, tlen, leader, seat, n, null, eff, power, val
         for q in range(1, tlen):
             if power[led, trick[q]] > power[led, trick[win]]:
                 win = q
-        win_seat = (leader + win) % n
+        win_seat = seat_to_move(leader, win, n)
         win_card = trick[win]
     winners = 0
     if tlen > 0:
@@ -159,7 +160,7 @@ def heuristic_set(hand, out, trick, tlen, leader, seat, n, null, eff, power, val
         out_trumps = out & suit_mask[trump_row]
         if declarer and trumps and out_trumps and popcount(trumps) >= popcount(out_trumps):
             return _first_extreme(trumps, strength, sort_rank, True)  # 1. draw trumps
-        through = (not declarer) and (seat + 1) % n == 0
+        through = (not declarer) and seat_to_move(seat, 1, n) == 0
         sure = 0
         for c in _cards(legal):
             if _top(c, out, eff, power, suit_mask):

@@ -31,6 +31,7 @@ from fractions import Fraction
 
 from qcards.errors import ModelError
 from qcards.skat.cards import SUIT_NAMES, TRUMP, Card, CardError
+from qcards.skat.play_core import player_leads_next, player_to_move
 from qcards.skat.prior import CountFactor, Prior, category_cards, partition_function
 from qcards.skat.spec import Endgame
 
@@ -75,8 +76,7 @@ class Moment:
     @property
     def mover(self) -> str:
         """The player whose turn it is."""
-        players = self.spec.players
-        return players[(players.index(self.spec.leader) + len(self.trick)) % len(players)]
+        return player_to_move(self.spec, self.spec.leader, len(self.trick))
 
     @property
     def opening(self) -> tuple[Card, ...]:
@@ -148,7 +148,7 @@ def moment(
         for i, (player, card) in enumerate(trick):
             k = t + i
             where = f"{OPTION}: play {k + 1} ({player}:{card})"
-            expected = players[(players.index(leader) + i) % n]
+            expected = player_to_move(spec, leader, i)
             if player != expected:
                 raise ModelError(f"{where}: it is {expected}'s turn")
             if any(c == card for _, c in history[:k]):
@@ -184,7 +184,7 @@ def moment(
         if winner == spec.declarer:
             points += sum(c.value for c in cards)
             tricks += 1
-        leader = winner if spec.winner_leads else spec.leader
+        leader = player_leads_next(spec, winner)
 
     gone = {c for _, c in history[:done]}  # the completed tricks' cards
     current = history[done:]

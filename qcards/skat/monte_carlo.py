@@ -16,6 +16,7 @@ from qcards.intervals import wilson
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import sample_owners, spec_receiver_table
 from qcards.skat.declaration import deal_matadors, skat_of
+from qcards.skat.play_core import leads_next, seat_to_move, winner_seat
 from qcards.skat.seat_view import Policy, seat_view
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
@@ -59,12 +60,12 @@ def play_random_game(
     skat = frozenset(skat_of(owner)) | spec.put_away
     points = spec.declarer_points + skat_points(owner)
     tricks = spec.declarer_tricks
-    leader = first_leader = players.index(spec.leader)
+    leader = players.index(spec.leader)
     while any(hands):
         trick: list = []
         at_start = tuple(frozenset(h) for h in hands)
         for offset in range(n):
-            hand = hands[(leader + offset) % n]
+            hand = hands[seat_to_move(leader, offset, n)]
             if forced:
                 card = forced.pop(0)
             elif policy is None:
@@ -77,11 +78,11 @@ def play_random_game(
                 card = options[int(rng.choice(len(options), p=p / p.sum()))]
             hand.remove(card)
             trick.append(card)
-        winner = (leader + rules.trick_winner(trick)) % n
+        winner = winner_seat(rules, leader, trick, n)
         if winner == 0:
             points += sum(c.value for c in trick)
             tricks += 1
-        leader = winner if spec.winner_leads else first_leader
+        leader = leads_next(spec, winner)
     return points, tricks
 
 

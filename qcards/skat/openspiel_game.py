@@ -18,6 +18,7 @@ from qcards.errors import ModelError
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.declaration import deal_matadors
 from qcards.skat.objectives import check_objective
+from qcards.skat.play_core import leads_next, seat_to_move, winner_seat
 from qcards.skat.referee import weighted_deals
 from qcards.skat.rule_tables import CARD_INDEX
 from qcards.skat.spec import Endgame
@@ -103,7 +104,7 @@ def openspiel_game(spec: Endgame, objective: str = "win"):
                 return pyspiel.PlayerId.CHANCE
             if self.is_terminal():
                 return pyspiel.PlayerId.TERMINAL
-            return (self.leader + len(self.trick)) % n
+            return seat_to_move(self.leader, len(self.trick), n)
 
         def chance_outcomes(self):
             return [(i, d[1]) for i, d in enumerate(deals)]
@@ -123,11 +124,11 @@ def openspiel_game(spec: Endgame, objective: str = "win"):
             self.plays.append((seat, card))
             self.trick.append(card)
             if len(self.trick) == n:
-                winner = (self.leader + spec.rules.trick_winner(self.trick)) % n
+                winner = winner_seat(spec.rules, self.leader, self.trick, n)
                 if winner == 0:
                     self.points += sum(c.value for c in self.trick)
                     self.tricks += 1
-                self.leader = winner if spec.winner_leads else spec.players.index(spec.leader)
+                self.leader = leads_next(spec, winner)
                 self.trick = []
 
         def _action_to_string(self, player, action):
@@ -194,7 +195,7 @@ def openspiel_policy(game, spec: Endgame, policy):
         def action_probabilities(self, state, player_id=None):
             hands = list(state.hands)
             for i, card in enumerate(state.trick):  # the trick's cards back: hands at its start
-                seat = (state.leader + i) % n
+                seat = seat_to_move(state.leader, i, n)
                 hands[seat] = hands[seat] | {card}
             dealt = state.deal_owner()
             skat = frozenset(c for c in cards if dealt.get(c) == "skat") | spec.put_away

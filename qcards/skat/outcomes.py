@@ -24,6 +24,7 @@ from functools import cache
 from qcards.errors import ResourceError
 from qcards.skat.cards import Card
 from qcards.skat.declaration import deal_matadors, skat_of
+from qcards.skat.play_core import hands_after, leads_next, seat_to_move, winner_seat
 from qcards.skat.referee import estimate_paths, num_deals, weighted_deals
 from qcards.skat.seat_view import Policy, seat_view
 from qcards.skat.spec import Endgame
@@ -85,7 +86,7 @@ def outcome_distribution(
             return
         if policy is None:
             legal = rules.legal_cards(
-                hands[(leader + len(played)) % n], played[0] if played else None
+                hands[seat_to_move(leader, len(played), n)], played[0] if played else None
             )
             weights = {c: Fraction(1, len(legal)) for c in legal}
         else:
@@ -101,10 +102,10 @@ def outcome_distribution(
         ``played`` to the end."""
         dist: dict[tuple[int, int], Fraction] = {}
         for done, probability in ways(hands, leader, played, skat):
-            winner = (leader + rules.trick_winner(done)) % n
-            left = tuple(h - {done[(seat - leader) % n]} for seat, h in enumerate(hands))
+            winner = winner_seat(rules, leader, done, n)
+            left = hands_after(hands, done, leader)
             gain = (sum(c.value for c in done), 1) if winner == declarer else (0, 0)
-            for (p, t), q in rest(left, winner if spec.winner_leads else leader, skat).items():
+            for (p, t), q in rest(left, leads_next(spec, winner), skat).items():
                 key = (p + gain[0], t + gain[1])
                 dist[key] = dist.get(key, Fraction(0)) + probability * q
         return dist

@@ -30,6 +30,13 @@ from functools import cache
 from qcards.errors import ModelError
 from qcards.progress import track
 from qcards.skat.cards import Card
+from qcards.skat.play_core import (
+    leads_next,
+    player_leads_next,
+    player_to_move,
+    seat_to_move,
+    winner_seat,
+)
 from qcards.skat.prior import partition_function
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Path, Snapshot, Stage, check_first, skat_points, stages
@@ -119,7 +126,6 @@ def estimate_paths(
     check_first(spec, first)
     rules = spec.rules
     n = len(spec.players)
-    seat = {p: i for i, p in enumerate(spec.players)}
     rng = random.Random(seed)
     total = 0
     for _ in range(samples):
@@ -129,7 +135,7 @@ def estimate_paths(
         for t in range(spec.num_tricks):
             trick: list[Card] = []
             for i in range(n):
-                player = spec.players[(seat[leader] + i) % n]
+                player = player_to_move(spec, leader, i)
                 legal = rules.legal_cards(hands[player], trick[0] if trick else None)
                 if first is not None and t == 0 and i == 0:
                     legal = (first,)
@@ -137,8 +143,8 @@ def estimate_paths(
                 card = rng.choice(legal)
                 hands[player].remove(card)
                 trick.append(card)
-            winner = spec.players[(seat[leader] + rules.trick_winner(trick)) % n]
-            leader = winner if spec.winner_leads else spec.leader
+            winner = player_to_move(spec, leader, rules.trick_winner(trick))
+            leader = player_leads_next(spec, winner)
         total += product
     return num_deals(spec) * total / samples
 
@@ -148,7 +154,6 @@ def paths(spec: Endgame, first: Card | None = None) -> Iterator[Path]:
     check_first(spec, first)
     rules = spec.rules
     n = len(spec.players)
-    seat = {p: i for i, p in enumerate(spec.players)}
     for owner, deal_probability in weighted_deals(spec):
         hands = {p: {c for c, q in owner.items() if q == p} for p in spec.players}
 
@@ -165,7 +170,7 @@ def paths(spec: Endgame, first: Card | None = None) -> Iterator[Path]:
             if t > spec.num_tricks:
                 yield Path(prob, owner, plays, winners)
                 return
-            player = spec.players[(seat[leader] + len(trick)) % n]
+            player = player_to_move(spec, leader, len(trick))
             legal = rules.legal_cards(hands[player], trick[0][1] if trick else None)
             if first is not None and not plays:
                 legal = (first,)
@@ -174,7 +179,7 @@ def paths(spec: Endgame, first: Card | None = None) -> Iterator[Path]:
                 new_trick = [*trick, (player, card)]
                 if len(new_trick) == n:
                     winner = new_trick[rules.trick_winner([c for _, c in new_trick])][0]
-                    next_leader = winner if spec.winner_leads else spec.leader
+                    next_leader = player_leads_next(spec, winner)
                     yield from walk(
                         prob / len(legal),
                         next_leader,
@@ -265,7 +270,7 @@ def evaluate_each(
         if not any(hands) and not trick:
             win = spec.declarer_wins(pts, spec.declarer_tricks + took)
             return Fraction(int(win)), Fraction(pts), 1
-        seat = (leader + len(trick)) % n
+        seat = seat_to_move(leader, len(trick), n)
         legal = rules.legal_cards(hands[seat], trick[0] if trick else None)
         if forced is not None:
             legal = (forced,)
@@ -274,9 +279,9 @@ def evaluate_each(
             new_hands = tuple(h - {card} if i == seat else h for i, h in enumerate(hands))
             new_trick = (*trick, card)
             if len(new_trick) == n:
-                winner = (leader + rules.trick_winner(new_trick)) % n
+                winner = winner_seat(rules, leader, new_trick, n)
                 gained = sum(c.value for c in new_trick) if winner == 0 else 0
-                next_leader = winner if spec.winner_leads else leader0
+                next_leader = leads_next(spec, winner)
                 took_now = took or (spec.is_null and winner == 0)
                 results.append(solve(new_hands, next_leader, (), pts + gained, took_now, None))
             else:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from qcards.skat.cards import Card, Rules
+from qcards.skat.play_core import seat_to_move
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def seat_view(
     game still in the hands, the tricks or the Skat; ``hands`` each seat's cards at the start
     of the current trick (the trick's cards still among them); ``skat`` the Skat's cards,
     which no seat sees."""
-    seat = (leader + len(trick)) % len(hands)
+    seat = seat_to_move(leader, len(trick), len(hands))
     held = frozenset().union(*hands)
     finished = cards - held - skat
     hand = hands[seat]

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from qcards.errors import ModelError
 from qcards.skat.cards import Card
+from qcards.skat.play_core import player_to_move, seat_to_move
 from qcards.skat.seat_view import Policy, SeatView, Weights, seat_view
 from qcards.skat.spec import SKAT, Endgame
 
@@ -117,9 +118,8 @@ class Snapshot:
         """The player at ``position`` of ``trick`` and its legal cards: its hand (dealt, not
         yet played) following the led card's suit if it can (:meth:`Rules.legal_cards`);
         ``first`` forces the declarer's first card."""
-        players = spec.players
         leader = self.leader(spec, trick)
-        mover = players[(players.index(leader) + position) % len(players)]
+        mover = player_to_move(spec, leader, position)
         if first is not None and trick == 1 and mover == spec.declarer:
             return mover, (first,)
         owner, played = dict(self.owner), dict(self.played)
@@ -141,7 +141,7 @@ class Snapshot:
             frozenset(c for c in spec.cards if owner[c] == p and played[c] in (0, trick))
             for p in players
         )
-        seats = [players[(leader + i) % n] for i in range(position)]
+        seats = [players[seat_to_move(leader, i, n)] for i in range(position)]
         table = tuple(
             next(c for c in spec.cards if played[c] == trick and owner[c] == seat) for seat in seats
         )
@@ -172,7 +172,7 @@ class Snapshot:
         players = spec.players
         leader = self.leader(spec, trick)
         owner, played = dict(self.owner), dict(self.played)
-        seats = [players[(players.index(leader) + i) % len(players)] for i in range(len(players))]
+        seats = [player_to_move(spec, leader, i) for i in range(len(players))]
         table = [next(c for c in spec.cards if played[c] == trick and owner[c] == p) for p in seats]
         return seats[spec.rules.trick_winner(table)]
 

@@ -23,6 +23,7 @@ import numpy as np
 from qcards.circuits.gates.classical import Rows
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
+from qcards.skat.play_core import seat_to_move
 from qcards.skat.seat_view import Policy
 from qcards.skat.stages import Snapshot
 
@@ -80,7 +81,7 @@ def view_classes(rows: Rows, layout: GameLayout, trick: int, position: int):
         leader = rows.value(layout.winner[trick - 1]).astype(np.int64)
     else:
         leader = np.full(count, players.index(spec.leader), dtype=np.int64)
-    mover = (leader + position) % n
+    mover = seat_to_move(leader, position, n)  # on arrays of rows
     seat_of = np.array([players.index(r) if r in players else n for r in layout.receivers])
     codes = [leader]
     for c in layout.cards:

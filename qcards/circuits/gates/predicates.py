@@ -26,12 +26,12 @@ from qiskit.circuit import QuantumCircuit, Qubit
 from qcards.circuits.gates.cubes import cube_x
 from qcards.circuits.layout import GameLayout, merge_conditions
 from qcards.skat.cards import Card
+from qcards.skat.play_core import player_to_move
 
 
 def mover(layout: GameLayout, position: int, leader: str) -> str:
     """The player at ``position`` of a trick led by ``leader``."""
-    players = layout.spec.players
-    return players[(players.index(leader) + position) % len(players)]
+    return player_to_move(layout.spec, leader, position)
 
 
 @lru_cache(maxsize=4096)

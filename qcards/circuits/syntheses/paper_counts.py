@@ -25,6 +25,7 @@ from qcards.circuits.layout import GameLayout
 from qcards.circuits.lowering import depth, lower
 from qcards.circuits.syntheses.paper_terms import trick_terms
 from qcards.skat.cards import Card
+from qcards.skat.play_core import player_to_move
 from qcards.skat.spec import Endgame
 
 
@@ -84,14 +85,13 @@ def paper_play_terms(spec: Endgame, trick: int, position: int) -> Iterator[tuple
     rules = spec.rules
     w = layout.owner_width
     k = spec.hand_size - trick + 1
-    n = len(spec.players)
     lead_bits = 0 if trick == 1 or not spec.winner_leads else layout.winner_width
 
     def group(card: Card) -> tuple[bool, str]:
         return (spec.owner_of_known(card) is None, rules.effective_suit(card))
 
     for leader in layout.possible_leaders(trick):
-        player = spec.players[(spec.players.index(leader) + position) % n]
+        player = player_to_move(spec, leader, position)
         groups = Counter(group(c) for c in spec.candidates(player))
         keys = sorted(groups)
         led_groups = Counter(group(c) for c in spec.candidates(leader)) if position else None
