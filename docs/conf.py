@@ -44,6 +44,9 @@ templates_path = ["_templates"]
 # MyST: GitHub-style anchors for headings, so `page.md#a-heading` links work here and on GitHub.
 myst_heading_anchors = 4
 myst_enable_extensions = ["colon_fence", "dollarmath"]
+# Markdown a notebook cell displays (display(Markdown(...))) is read as GitHub-flavoured, so its
+# tables render as tables (CommonMark, myst-nb's default, has none).
+nb_render_markdown_format = "gfm"
 
 
 def _qcards_digest() -> str:
