@@ -256,3 +256,42 @@ def test_a_classical_evaluation_does_not_import_the_estimation_stack():
         "assert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+
+
+INTERRUPT_AT_FIRST_HEAVY_IMPORT = AS_FROM_A_TERMINAL + (
+    "import importlib.abc, os, sys\n"
+    "HEAVY = ('qiskit', 'numba', 'scipy', 'matplotlib', 'dask', 'pyspiel', 'rich')\n"
+    "class CtrlC(importlib.abc.MetaPathFinder):\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name.split('.')[0] in HEAVY:\n"
+    "            sys.meta_path.remove(self)\n"
+    "            os.kill(os.getpid(), signal.SIGINT)\n"
+    "        return None\n"
+    "from qcards.cli import main\n"
+    "sys.meta_path.insert(0, CtrlC())\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+"""A child that presses Ctrl-C on itself the moment the command first imports a heavy library:
+the import phase, made deterministic (a timer would land before or after it on a loaded
+machine)."""
+
+
+def _commands_with_an_import_phase() -> list[str]:
+    from qcards.cli import COMMANDS, LIGHT
+
+    return [c for c in COMMANDS if c not in LIGHT]
+
+
+@pytest.mark.parametrize("command", _commands_with_an_import_phase())
+def test_ctrl_c_in_any_commands_import_phase_is_one_line(command, tmp_path):
+    """Issue 41, item 2: Ctrl-C while a command imports its libraries (the first second)
+    prints one line and exits 130, for every command that imports more than the CLI's own
+    modules; nothing is written (the command has not started)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPT_AT_FIRST_HEAVY_IMPORT, command, "--help"],
+        capture_output=True, text=True, timeout=HANG_GUARD, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 130, (proc.returncode, proc.stdout[-300:], proc.stderr[-600:])
+    assert proc.stderr.startswith("error: interrupted (Ctrl-C)"), proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert proc.stdout == "" and list(tmp_path.iterdir()) == []
