@@ -24,6 +24,7 @@ four searching rows alone, for a run on more deals, to ``benchmarks/results/matc
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -31,6 +32,8 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+
+import numpy as np
 
 from qcards.analysis.match import match
 
@@ -80,6 +83,7 @@ def main() -> int:
         )
         rows.append(row)
         print(row, flush=True)
+        _keep(name, args, diff)
     lines = [
         "# Matches: each model against two heuristic players",
         "",
@@ -97,11 +101,51 @@ def main() -> int:
         "|---|---|---|---|---|---|---|",
         *rows,
         "",
+        *_paired_table(args),
     ]
     out = HERE / "results" / ("match-searchers.md" if args.searchers_only else "match.md")
     out.write_text("\n".join(lines))
     print(f"wrote {out}")
     return 0
+
+
+DEALS_FILE = HERE / "results" / "match-deals.json"
+"""Each row's per-deal differences to the heuristic players, by deals and seed, kept across
+runs: rows measured in different runs on the same deals are compared deal by deal."""
+
+
+def _keep(name: str, args: argparse.Namespace, diff) -> None:
+    kept = json.loads(DEALS_FILE.read_text()) if DEALS_FILE.exists() else {}
+    kept.setdefault(f"{args.deals} deals, seed {args.seed}", {})[name] = [
+        round(float(d), 6) for d in diff
+    ]
+    DEALS_FILE.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n")
+
+
+def _paired_table(args: argparse.Namespace) -> list[str]:
+    """Every kept row on these deals against the PIMC row with random-play beliefs: the mean
+    difference of their differences to heuristic, paired by deal, with its 95% interval (the
+    deals' luck cancels, so the interval is narrower than either row's)."""
+    kept = json.loads(DEALS_FILE.read_text()).get(f"{args.deals} deals, seed {args.seed}", {})
+    base = f"adversarial:{args.worlds}"
+    if base not in kept or len(kept) < 2:
+        return []
+    lines = [
+        f"Against `{base}` on the same deals (rows from this and earlier runs, "
+        f"`{DEALS_FILE.relative_to(HERE.parent)}`), paired by deal:",
+        "",
+        f"| model | minus `{base}` |",
+        "|---|---|",
+    ]
+    for name, values in sorted(kept.items()):
+        if name == base:
+            continue
+        d = np.array(values) - np.array(kept[base])
+        half = 1.96 * d.std(ddof=1) / math.sqrt(len(d))
+        lines.append(
+            f"| `{name}` | {d.mean():+.1f} [{d.mean() - half:+.1f}, {d.mean() + half:+.1f}] |"
+        )
+    return [*lines, ""]
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ class QcardsError(Exception):
         return (_rebuild, (type(self), self.args, self.__dict__))
 
 
-def _rebuild(cls: type, args: tuple, state: dict) -> QcardsError:
+def _rebuild(cls: type[QcardsError], args: tuple, state: dict) -> QcardsError:
     error = cls.__new__(cls)
     Exception.__init__(error, *args)
     error.__dict__.update(state)

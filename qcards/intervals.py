@@ -18,8 +18,9 @@ Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
 
 
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval of a binomial proportion."""
+def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval of a binomial proportion (of shots counted fractionally too,
+    as the readout correction leaves them)."""
     if trials <= 0:
         raise ValueError("an interval needs at least one trial")
     p = successes / trials

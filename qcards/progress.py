@@ -17,7 +17,10 @@ import contextlib
 import sys
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 T = TypeVar("T")
 
@@ -38,7 +41,7 @@ def duration(seconds: float) -> str:
     return f"{seconds / 31_557_600:,.2g} years"
 
 
-_PROGRESS: ContextVar[object | None] = ContextVar("qcards_progress", default=None)
+_PROGRESS: ContextVar[Progress | None] = ContextVar("qcards_progress", default=None)
 
 
 def active() -> bool:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -220,3 +221,17 @@ def test_skat_stage_distributions(skat_two_tricks):
     final = stages[-1][1]
     assert sum(p * s.declarer_points(spec) for s, p in final.items()) == by_path
     assert by_path == evaluate(spec).expected_points
+
+
+def test_a_finished_game_reports_the_construction_asked_for():
+    """A history that played every card is answered by the referee; the report still names
+    the construction the caller chose (it said ``efficient`` whatever was asked)."""
+    from qcards.analysis.evaluate import evaluate
+    from qcards.skat.history import after_history
+    from qcards.skat.spec import load_spec
+
+    six = load_spec(Path(__file__).resolve().parent.parent / "qcards" / "specs" / "six-card.toml")
+    rest = after_history(six, "A:CA B:C10 C:C9 A:CK B:C8 C:H10")
+    for construction in ("paper", "efficient", "hardware"):
+        report = evaluate(rest, construction=construction)
+        assert str(report.construction) == construction

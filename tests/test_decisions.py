@@ -23,7 +23,9 @@ from qcards.analysis.decisions import (
     declare_twelve,
     discard_choices,
     holds_two_more,
+    run_plays,
     runner_for,
+    twelve_card_specs,
 )
 from qcards.cli import main
 from qcards.errors import ModelError, SpecError
@@ -228,3 +230,12 @@ def test_cli_bid_refuses_no_skats(capsys):
     path = str(TEST_SPECS / "bid-small.toml")
     assert main(["bid", path, "--skats", "0", "--shots", "10"]) == 2
     assert capsys.readouterr().err == "error: --skats must be at least 1\n"
+
+
+def test_run_plays_seeds_a_sampling_runner_given_none():
+    """A runner with shots and no seed, handed straight to run_plays, gets a fresh seed there
+    (as declare and bid give theirs) instead of failing inside numpy."""
+    spec = twelve_card_specs(_read(TWELVE, "t"), "t")[0][-1]
+    for model in ("random", "heuristic", "adversarial"):
+        (play,) = run_plays([spec], Runner(shots=40, model=model))
+        assert play.counts is not None and play.counts.sum() == 40

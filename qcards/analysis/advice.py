@@ -32,7 +32,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -52,7 +52,7 @@ from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import PlayModel, get_model
 from qcards.skat.referee import num_deals
 from qcards.skat.scoring import WIN_POINTS
-from qcards.skat.seat_view import SeatView
+from qcards.skat.seat_view import Policy, SeatView
 from qcards.skat.spec import Endgame
 
 EXACT = "exact"
@@ -132,8 +132,9 @@ class CardValue:
         if self.level is not None:
             out["level_points"] = self.level
         if self.ci is not None:
+            delta_ci = cast("tuple[float, float]", self.delta_ci)  # given with ci
             out.update(ci=list(self.ci), delta_vs_best=self.delta_vs_best,
-                       delta_ci=list(self.delta_ci))  # fmt: skip
+                       delta_ci=list(delta_ci))  # fmt: skip
         return out
 
 
@@ -509,7 +510,8 @@ def conventions(where: Moment) -> dict[Card, float]:
         spec.rules, players.index(where.mover), len(players), hand, trick,
         players.index(spec.leader), frozenset(FULL_DECK) - in_play, unseen,
     )  # fmt: skip
-    return {card: float(w) for card, w in get_model("heuristic").policy(view).items()}
+    policy = cast(Policy, get_model("heuristic").policy)  # the heuristic model has one
+    return {card: float(w) for card, w in policy(view).items()}
 
 
 def _ranked(where, goal: Objective, model, method, reason, deals, seed, values) -> Advice:
@@ -523,7 +525,8 @@ def _ranked(where, goal: Objective, model, method, reason, deals, seed, values) 
     def key(v: CardValue):
         value = v.value_exact if v.value_exact is not None else v.value
         measured = v.expected_points if v.expected_points is not None else v.level
-        points = 0 if where.spec.is_null else round(measured, 9)  # null: no matter
+        # PIMC by levels has no expected points but a level: one of the two is given
+        points = 0 if where.spec.is_null else round(cast(float, measured), 9)  # null: no matter
         return (sign * value, sign * v.p_win, sign * points, -convention.get(v.card, 0))
 
     return Advice(

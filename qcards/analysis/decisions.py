@@ -36,7 +36,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -96,7 +96,8 @@ class Play:
         counts = np.stack(
             [np.bincount(where[h], minlength=outcomes.shape[1]) for h in HALVES]
         ).astype(float)
-        return cls(spec, tuple(tuple(int(x) for x in o) for o in outcomes.T), None, counts)
+        found = tuple(tuple(int(x) for x in o) for o in outcomes.T)  # three rows: triples
+        return cls(spec, cast("tuple[tuple[int, int, int], ...]", found), None, counts)
 
     def figures(self, declaration: Declaration, half: int | None = None) -> Figures:
         """``declaration`` scored on these outcomes (sampled: both halves, or ``half``)."""
@@ -109,7 +110,8 @@ class Play:
             e_score = sum(w * v for w, v in zip(self.exact, score, strict=True))
             p_won = sum(w for w, v in zip(self.exact, won, strict=True) if v)
             return Figures(float(e_sf), float(e_score), float(p_won), e_sf, e_score)
-        counts = self.counts.sum(axis=0) if half is None else self.counts[half]
+        halves = cast(np.ndarray, self.counts)  # a sampled play (no exact weights) has them
+        counts = halves.sum(axis=0) if half is None else halves[half]
         n = counts.sum()
         sf_arr = np.asarray(sf, dtype=float)
         mean = float(counts @ sf_arr / n)
@@ -214,10 +216,10 @@ class Runner:
             else:
                 dist = outcome_distribution(spec, None, policy_model.policy)
             return Play(spec, tuple(dist), tuple(dist.values()))
+        # sampled plays: with shots (the exact ones return without), seeded by _seeded
+        shots, seed = cast(int, self.shots), cast(int, self.seed)
         if policy_model is not None:
-            points, _wins, tricks, matadors = playouts(
-                spec, self.shots, self.seed, policy_model.policy
-            )
+            points, _wins, tricks, matadors = playouts(spec, shots, seed, policy_model.policy)
             return Play.sampled(spec, np.stack([points, tricks, matadors]))
         # the adversarial model: levels only (every score depends on the play through them)
         if self.adversarial and self.shots is None:
@@ -228,8 +230,7 @@ class Runner:
             return Play(spec, tuple(outcomes), tuple(outcomes.values()))
         if self.adversarial:  # PIMC: the time was checked for the whole call (run_plays)
             parts = [
-                pimc_chunk(spec, None, self.seed, c, points=False)
-                for c in chunks(self.shots, PIMC_CHUNK)
+                pimc_chunk(spec, None, seed, c, points=False) for c in chunks(shots, PIMC_CHUNK)
             ]
             points, _wins, tricks, matadors = (np.concatenate(c) for c in zip(*parts, strict=True))
             return Play.sampled(spec, np.stack([points, tricks, matadors]))
@@ -294,7 +295,7 @@ def _variant(
 ) -> Endgame:
     """The spec table with ``trump``, the declarer holding ``hand_cards`` and a declaration."""
     data = dict(data)
-    players = data.get("players")
+    players = cast("Sequence[str]", data.get("players"))  # a spec's table, read before
     declarer = players[0]
     data["trump"] = trump.value
     data["hands"] = {**data.get("hands", {}), declarer: [str(c) for c in hand_cards]}
@@ -427,7 +428,9 @@ def _play(runner: Runner, spec: Endgame) -> Play:
 
 def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
     """Every spec's play: here, or with the runner's scheduler as Dask tasks (one a play,
-    each run without Dask inside; the same seed, so the same shots)."""
+    each run without Dask inside; the same seed, so the same shots: a sampling runner without
+    one gets a fresh seed here, as :func:`declare` and :func:`bid` give theirs)."""
+    runner = _seeded(runner)
     if runner.adversarial and runner.shots is not None and specs:
         check_solving_time(
             specs, None, runner.shots * len(specs), runner.force,
@@ -577,7 +580,7 @@ def bid(
     if runner.shots is None:
         chosen = every
     else:
-        rng = np.random.default_rng([runner.seed, 38])
+        rng = np.random.default_rng([cast(int, runner.seed), 38])  # seeded by _seeded
         picks = rng.choice(len(every), size=min(skats, len(every)), replace=False)
         chosen = [every[i] for i in sorted(picks)]
     skat_specs = []
@@ -657,13 +660,14 @@ def _average(values: Sequence[Figures], exact: bool) -> Figures:
     """The mean of the Skats' chosen options (exact Fractions when exact; a sampled mean's
     interval from the spread of the Skats' values and their own noise)."""
     k = len(values)
-    if exact:
-        sf = sum(v.seeger_fabian_exact for v in values) / k
-        score = sum(v.score_exact for v in values) / k
+    if exact:  # the exact Fractions are there
+        sf = sum((cast(Fraction, v.seeger_fabian_exact) for v in values), Fraction(0)) / k
+        score = sum((cast(Fraction, v.score_exact) for v in values), Fraction(0)) / k
         return Figures(float(sf), float(score), sum(v.p_won for v in values) / k, sf, score)
     sf_values = np.array([v.expected_seeger_fabian for v in values])
-    low = np.array([v.seeger_fabian_ci[0] for v in values])
-    high = np.array([v.seeger_fabian_ci[1] for v in values])
+    cis = [cast("tuple[float, float]", v.seeger_fabian_ci) for v in values]  # sampled: given
+    low = np.array([ci[0] for ci in cis])
+    high = np.array([ci[1] for ci in cis])
     mean = float(sf_values.mean())
     # the variance of the mean: the Skats' spread (over k draws) plus each value's own noise
     own = float((((high - low) / (2 * Z95)) ** 2).sum()) / k**2
@@ -701,7 +705,8 @@ def runner_for(
                 "{shots} (games a play)",
                 parameters=("shots",),
             )
-        exact, sampled = ("classical",), MONTE_CARLO
+        exact: tuple[str, ...] = ("classical",)
+        sampled = MONTE_CARLO
     elif model == ADVERSARIAL:
         exact, sampled = (DOUBLE_DUMMY, "classical"), PIMC
     else:

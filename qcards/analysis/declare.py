@@ -103,9 +103,11 @@ def declare(
     name = get_objective(objective).report
 
     def rank(c: GameChoice):
+        report = c.report
+        assert report is not None  # ranks the played games only (below)
         if name == "p_win":
-            return (-c.report.p_win, -c.report.expected_points)
-        return (-objective_value(c.report.scores, name), -c.report.p_win)
+            return (-report.p_win, -report.expected_points)
+        return (-objective_value(report.scores, name), -report.p_win)
 
     played = sorted((c for c in out if c.report is not None), key=rank)
     return played + [c for c in out if c.report is None]

@@ -127,7 +127,7 @@ def estimation_error(
     name: str,
     spec: Endgame,
     first: Card | None = None,
-    settings: Mapping[str, Iterable[dict]] = DEFAULT_SETTINGS,
+    settings: Mapping[str, Iterable[Mapping]] = DEFAULT_SETTINGS,
     seeds: int | Mapping[str, int] = 3,
     backend: str = "sparse",
 ) -> ErrorStudy:
@@ -151,10 +151,10 @@ def estimation_error(
                     estimate = sampling_estimate(spec, first, option["shots"], seed, backend)
                     used = option["shots"]
                 else:
-                    options = EstimationOptions(
+                    estimation = EstimationOptions(
                         algorithm=method, seed=seed, shots=100, backend=backend, **option
                     )
-                    result = count(GameTask(spec, first, CONSTRUCTION), options)
+                    result = count(GameTask(spec, first, CONSTRUCTION), estimation)
                     estimate, used = result.estimate, result.oracle_calls
                 seconds.append(time.perf_counter() - start)
                 calls.append(used)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
+from typing import Any, cast
 
 from qcards.analysis.advice import conventions
 from qcards.analysis.sampled import (
@@ -127,7 +128,7 @@ class EvaluationReport:
     num_deals: int
     num_qubits: int
     shots: int | None = None
-    construction: Construction = DEFAULT_CONSTRUCTION
+    construction: Construction | str = DEFAULT_CONSTRUCTION
     samples: Samples | None = field(default=None, repr=False, compare=False)
     method_reason: str | None = None
     scores: ScoreFigures | None = None
@@ -135,7 +136,7 @@ class EvaluationReport:
 
     def to_json(self) -> dict:
         exact = self.p_win_exact
-        out = {
+        out: dict[str, Any] = {
             "p_win": self.p_win,
             "p_win_exact": None if exact is None else f"{exact.numerator}/{exact.denominator}",
             "expected_points": self.expected_points,
@@ -222,7 +223,7 @@ def resolve_method(method: str, model: str, shots: int | None = None) -> str:
                 "classical, double-dummy or auto (with {shots}: double dummy on sampled deals)",
                 parameters=("method", "shots"),
             )
-        sampling = ("auto", DOUBLE_DUMMY_METHOD)
+        sampling: tuple[str, ...] = ("auto", DOUBLE_DUMMY_METHOD)
     else:
         sampling = ("auto", SHOTS_METHOD, SAMPLING_METHOD)
     if shots is not None and method not in sampling:
@@ -341,7 +342,7 @@ def evaluate(
     if is_policy_model(play_model):  # its policy-weighted circuit (Sec. X.1)
         task = replace(task, model=play_model.name)
     if spec.num_tricks == 0:
-        return _game_over(spec, model, method, shots)
+        return _game_over(spec, model, method, shots, construction)
     reason = None
     if method == "auto" and shots is None:
         choice = choose_exact(spec, first, model)
@@ -358,12 +359,12 @@ def evaluate(
     exact_fraction = _referee_beside(spec, first, play_model, force)
     deals = num_deals(spec)
     check_work(spec, first, force, "evaluating this endgame", 1)
-    game = task.build()
-    num_qubits = game.num_qubits
+    built = task.build()
+    num_qubits = built.num_qubits
     parse_backend(used, "method").check_capacity(num_qubits)  # refuse before any work
     exact = parse_backend(used, "method").exact_method
     if exact is not None and exact.reads_final_rows:
-        outcomes = sparse_final_outcomes(game, force, scheduler)
+        outcomes = sparse_final_outcomes(built, force, scheduler)
         return EvaluationReport(
             probability(sum(p for (v, t, *_), p in outcomes.items() if spec.declarer_wins(v, t))),
             exact_fraction,
@@ -379,14 +380,15 @@ def evaluate(
         )
     shots = AER_DEFAULT_SHOTS if shots is None else shots
     try:
-        dist = final_distribution(game, used, shots, seed, force)
+        dist = final_distribution(built, used, shots, seed, force)
     except ResourceError:
         # auto: DDSIM could not certify the support (too many tiny outcomes); a dense
         # statevector still answers exactly when the circuit fits in memory.
-        if method != "auto" or num_qubits > parse_backend(DENSE_FALLBACK).max_qubits:
+        # the statevector simulator has a width limit (max_qubits is set)
+        if method != "auto" or num_qubits > cast(int, parse_backend(DENSE_FALLBACK).max_qubits):
             raise
         used = DENSE_FALLBACK
-        dist = final_distribution(game, used, shots, seed, force)
+        dist = final_distribution(built, used, shots, seed, force)
     p_win = sum(p for s, p in dist.items() if s.declarer_won(spec))
     points = sum(p * s.declarer_points(spec) for s, p in dist.items())
     return EvaluationReport(
@@ -417,7 +419,8 @@ def _referee_beside(
             dist = outcome_distribution(spec, first, play_model.policy)
         except ResourceError:
             return None
-        return sum((q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t)), Fraction(0))
+        wins = sum((q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t)), Fraction(0))
+        return cast(Fraction, wins)  # an exact model's weights are Fractions
     try:
         referee_seconds(spec, first, play_model.name)
     except ResourceError:
@@ -448,7 +451,10 @@ def _policy_report(
     if used == MONTE_CARLO_METHOD:
         seed = fresh_seed(seed)
         start = time.perf_counter()
-        points, wins, tricks, matadors = playouts(spec, shots, seed, play_model.policy, first)
+        # monte-carlo runs with shots (resolve_method)
+        points, wins, tricks, matadors = playouts(
+            spec, cast(int, shots), seed, play_model.policy, first
+        )
         samples = Samples(wins, points, seed, time.perf_counter() - start,
                           sample_values(spec, points, tricks, matadors))  # fmt: skip
         return EvaluationReport(
@@ -481,7 +487,9 @@ def _policy_report(
     )  # fmt: skip
 
 
-def _game_over(spec: Endgame, model: str, method: str, shots: int | None) -> EvaluationReport:
+def _game_over(
+    spec: Endgame, model: str, method: str, shots: int | None, construction: Construction
+) -> EvaluationReport:
     """A spec with no trick left (a history that played the whole game): the outcome is known,
     or an average over the unknown Skat's contents, and the referee gives it exactly (for the
     adversarial model that is also the double-dummy value); there is no circuit to run, so a
@@ -497,7 +505,7 @@ def _game_over(spec: Endgame, model: str, method: str, shots: int | None) -> Eva
     reason = "every card has been played: the referee reads the outcome exactly"
     if shots is not None:
         reason += ", and no shot is drawn"
-    report = referee_report(fast_referee.evaluate(spec, model), 0)
+    report = referee_report(fast_referee.evaluate(spec, model), 0, construction)
     return replace(report, method_reason=reason, scores=_exact_scores(spec, None, model, False))
 
 
@@ -536,7 +544,7 @@ def referee_exact(spec: Endgame, model: str, first: Card | None, force: bool) ->
 
 
 def referee_report(
-    referee, num_qubits: int, construction: Construction = DEFAULT_CONSTRUCTION
+    referee, num_qubits: int, construction: Construction | str = DEFAULT_CONSTRUCTION
 ) -> EvaluationReport:
     """The report of the classical referee's exact answer (``"method": "classical"``)."""
     return EvaluationReport(
@@ -571,12 +579,13 @@ def _classical_or_sampled(
             average.num_deals, num_qubits, None, task.construction,
             scores=exact_figures(spec, first, average.outcomes),
         )  # fmt: skip
+    count = cast(int, shots)  # the sampled methods run with shots (resolve_method)
     if used == SHOTS_METHOD:
         samples = circuit_samples(
-            spec, first, shots, seed, task.construction, scheduler, force, task.model
+            spec, first, count, seed, task.construction, scheduler, force, task.model
         )
     else:
-        samples = pimc_samples(spec, first, shots, seed, scheduler, force)
+        samples = pimc_samples(spec, first, count, seed, scheduler, force)
     return EvaluationReport(
         samples.p_win,
         None,
@@ -650,17 +659,17 @@ def recommend(
     if not hand:
         raise ModelError(f"the declarer {spec.declarer} has no known cards to choose from")
     used = resolve_method(method, model, shots)
-    options = {"model": model, "method": method, "construction": construction}
+    options: dict[str, Any] = {"model": model, "method": method, "construction": construction}
     if used in (SHOTS_METHOD, PIMC_METHOD, MONTE_CARLO_METHOD):
         seed = fresh_seed(seed)
-        reports = [
+        sampled = [
             evaluate(
                 spec, card, shots=shots, seed=seed, scheduler=scheduler, force=force, **options
             )
             for card in hand
         ]
         return sorted(
-            zip(hand, reports, strict=True),
+            zip(hand, sampled, strict=True),
             key=lambda item: (
                 _objective_rank(item[1], goal.report) or (-item[1].p_win, -item[1].expected_points)
             ),
@@ -710,7 +719,7 @@ def card_differences(
     """For each sampled answer of a ranking, its p_win minus the best one's, measured on the
     same shots, with the 95% interval of that difference (None for exact answers)."""
     best = ranked[0][1].samples if ranked else None
-    out = []
+    out: list[tuple[float, tuple[float, float]] | None] = []
     for _, report in ranked:
         if best is None or report.samples is None:
             out.append(None)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, replace
 from qcards.analysis.resources import declared_resource_spec, resource_spec
 from qcards.circuits.construction import Construction, registry
 from qcards.circuits.logical_counts import LogicalCounter, LogicalCounts
-from qcards.circuits.oracle import build_win_circuit
-from qcards.circuits.payoff import build_payoff_circuit
+from qcards.circuits.oracle import WinCircuit, build_win_circuit
+from qcards.circuits.payoff import PayoffCircuit, build_payoff_circuit
 from qcards.errors import ParameterError
 from qcards.estimation.algorithms import algorithm_names, get_algorithm
 from qcards.estimation.fault_tolerant import circuit_counts, grover_iterate_counts, schedule
@@ -115,6 +115,7 @@ def cheapest_a(
     (:mod:`qcards.circuits.payoff`); ``model`` weighs the card plays by a play model's policy
     (their care-set synthesis, :class:`~qcards.circuits.syntheses.hardware.WeightedPlays`)."""
     found = []
+    a: WinCircuit | PayoffCircuit
     for construction in polynomial_constructions():
         if objective == "win":
             a = build_win_circuit(spec, first, construction=construction, model=model)
@@ -172,6 +173,7 @@ def fault_tolerant_cost(
         )
     source = f"{cards_per_player} cards per player" if spec is None else spec.source
     if spec is None:
+        assert cards_per_player is not None  # one of the two is given (checked above)
         spec = (
             resource_spec(cards_per_player)
             if objective == "win"
@@ -199,7 +201,7 @@ def fault_tolerant_cost(
         total = LogicalCounts()
         for circuit, counts in zip(plan.circuits, per_circuit, strict=True):
             total = total.then(counts.times(circuit.shots))
-        model_costs = ()
+        model_costs: tuple[PhysicalEstimate, ...] = ()
         if physical:
             rows = physical_estimates(per_circuit, models)
             model_costs = tuple(

@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -107,7 +108,8 @@ def declarer_value(
         return float(expectation(spec, goal, pair_outcomes(spec, outcomes)))
     if method == "classical":
         return float(expectation(spec, goal, outcome_distribution(spec, None, policy)))
-    points, _wins, tricks, matadors = playouts(spec, shots, seed, policy)
+    # monte-carlo: _method has refused it without shots
+    points, _wins, tricks, matadors = playouts(spec, cast(int, shots), seed, policy)
     return float(per_sample(spec, goal, points, tricks, matadors).mean())
 
 

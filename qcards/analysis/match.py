@@ -208,7 +208,9 @@ def _game(players, seed: int, deal: int, rotation: int, cards) -> Game:
                 declarer_points, scores, text)  # fmt: skip
 
 
-def _play(players, seats, hands, declarer_seat, game, discard, bid, rng):
+def _play(
+    players, seats, hands, declarer_seat, game, discard, bid, rng
+) -> tuple[list[tuple[Card, ...]], tuple[int, int]]:
     """Ten tricks: each seat's player picks its card. Returns the tricks (leader's card first)
     and the declarer's (card points, tricks) from them."""
     trump = Trump.NULL if game == "null" else Trump(game)

@@ -161,8 +161,9 @@ def _theta(text: str, path: str) -> dict:
 
 @cache
 def _policy(player: Player):
-    if player.theta is not None:
-        return softmax_policy(player.parameters)
+    parameters = player.parameters  # None exactly when theta is
+    if parameters is not None:
+        return softmax_policy(parameters)
     return get_model(player.model).policy
 
 

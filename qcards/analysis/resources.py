@@ -119,7 +119,7 @@ def _built(
     layout = game.layout
     kinds = ["deal"] * (len(game.circuit.data) - len(game.stages) + 1)
     kinds += ["play" if s.kind == "play" else "trick" for s in game.stages[1:]]
-    totals = {kind: Counter() for kind in STAGE_KINDS}
+    totals: dict[str, Counter[str]] = {kind: Counter() for kind in STAGE_KINDS}
     whole = layout.circuit("lowered")
     for kind, instruction in zip(kinds, game.circuit.data, strict=True):
         piece = layout.circuit(instruction.operation.name)

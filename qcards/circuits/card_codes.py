@@ -10,6 +10,7 @@ construction with ``paper_codes=True`` also keeps these codes in ``card_<c>`` re
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from qcards.errors import SpecError
 from qcards.skat.spec import SKAT, Endgame
@@ -74,7 +75,7 @@ class CardCode:
             # 111 the declarer's (solo) stack, 110 the defenders' (team) stack.
             if kind == "stack":
                 return "111" if who == spec.declarer else "110"
-            player_bits = ("00", "10", "01")[seat]
+            player_bits = ("00", "10", "01")[cast(int, seat)]  # a hand or table: a player's
             return player_bits + ("0" if kind == "hand" else "1")
         # Table 1: j0 j1 the player (fore-, middle-, rearhand, skat), j2 j3 j4 the action:
         # hand 000, table 010, stack 110 (the suit-following qubit j4 is left at 0).

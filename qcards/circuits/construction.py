@@ -41,7 +41,7 @@ import importlib.metadata
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from qcards.errors import ParameterError
 
@@ -180,7 +180,8 @@ def registry() -> dict[str, Construction]:
             "the package (pip install -e .) rather than importing it from a source tree",
         )
     ordered = [*BUILT_IN, *sorted(names - set(BUILT_IN))]
-    return {name: _load(name) for name in ordered}
+    # every name is an entry point's, so each loads (or raises)
+    return {name: cast(Construction, _load(name)) for name in ordered}
 
 
 def reload_constructions() -> None:

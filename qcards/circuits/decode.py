@@ -40,7 +40,7 @@ def regroup(weights: Mapping[K, W], key: Callable[[K], T]) -> dict[T, W]:
     return out
 
 
-def decode_distribution(game: GameCircuit, stage: Stage, outcomes: dict[int, float]) -> dict:
+def decode_distribution(game: GameCircuit, stage: Stage, outcomes: Mapping[int, float]) -> dict:
     """Sum outcome weights (probabilities or counts) by decoded :class:`Snapshot`."""
     return regroup(outcomes, lambda outcome: game.layout.decode(outcome, stage))
 

@@ -39,11 +39,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
+from typing import cast
 
 import numpy as np
 from qiskit.circuit import QuantumCircuit, QuantumRegister, Qubit
 
-from qcards.circuits.card_codes import paper_code
+from qcards.circuits.card_codes import CardCode, paper_code
 from qcards.skat.cards import Card
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import Snapshot, Stage
@@ -155,7 +156,7 @@ class GameLayout:
         """Read the paper's card codes straight from an outcome of :attr:`card_qubits`."""
         codes = []
         for k in range(len(self.cards)):
-            width = self.code.width
+            width = cast(CardCode, self.code).width  # a layout built with the paper's codes
             codes.append("".join(str((outcome >> (k * width + i)) & 1) for i in range(width)))
         return " ".join(codes)
 

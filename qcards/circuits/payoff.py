@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import cast
 
 from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import UCRYGate
@@ -88,7 +89,7 @@ def _in_skat(layout: GameLayout, cards: tuple[Card, ...]) -> dict:
     """The cube "every one of ``cards`` was dealt into the Skat"."""
     cube: dict = {}
     for c in cards:
-        cube.update(layout.owner_condition(c, SKAT))
+        cube.update(cast(dict, layout.owner_condition(c, SKAT)))  # some deal puts c there
     return cube
 
 
@@ -201,8 +202,8 @@ def payoff_angles(
     low, high = min(values.values()), max(values.values())
     span = high - low
     angles = [0.0] * 2**outcome.width
-    for index, value in values.items():
-        g = (value - low) / span if span else 1.0
+    for index, v in values.items():
+        g = (v - low) / span if span else 1.0
         angles[index] = 2 * math.asin(math.sqrt(min(1.0, max(0.0, g))))
     return angles, float(low), float(high)
 

@@ -8,6 +8,7 @@ circuit can be rebuilt deterministically to decode a result fetched later.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 from qcards.circuits.game import GameCircuit, build_game
@@ -26,8 +27,19 @@ class GameTask:
 
     spec: Endgame
     first: Card | None = None
-    construction: Construction = field(default=DEFAULT_CONSTRUCTION)
+    # a construction's name is taken too: __post_init__ parses it into the record
+    construction: Construction = field(default=cast(Construction, DEFAULT_CONSTRUCTION))
     model: str = "random"
+
+    if TYPE_CHECKING:  # the constructor dataclass writes, with the names it also takes
+
+        def __init__(
+            self,
+            spec: Endgame,
+            first: Card | None = None,
+            construction: Construction | str = DEFAULT_CONSTRUCTION,
+            model: str = "random",
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "construction", Construction.parse(self.construction))

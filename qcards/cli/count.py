@@ -17,7 +17,7 @@ from qcards.cli.common import (
     print_record,
     spec_argument,
 )
-from qcards.estimation.counting import count, count_payoff
+from qcards.estimation.counting import CountResult, PayoffCountResult, count, count_payoff
 
 
 def add_parser(sub) -> None:
@@ -38,6 +38,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     options = estimation_options(args)
     task = GameTask(load(args.spec), card_option(args.first), args.construction)
+    result: CountResult | PayoffCountResult
     if args.objective == "win":
         result = count(task, options, force=args.force)
     else:  # the payoff oracle: the expected score, by weighted counting

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from qcards.analysis.decisions import declare_twelve, holds_two_more, runner_for
 from qcards.analysis.declare import declare
 from qcards.cli.common import (
@@ -56,7 +58,7 @@ def run(args) -> int:
         objective=args.objective or "win",
     )
     if all(c.report is None for c in choices):  # not one game type can be played
-        raise SpecError(choices[0].refused)
+        raise SpecError(cast(str, choices[0].refused))  # a game not played says why
     if args.json:
         print_json({"model": args.model, "games": [c.to_json() for c in choices]})
         return 0

@@ -4,6 +4,8 @@ league."""
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from qcards.cli.common import (
     estimation_arguments,
     estimation_options,
@@ -120,7 +122,13 @@ def _playing_on(parser) -> None:
     )
 
 
-def _variant_options(args) -> dict[str, bool]:
+class _Variants(TypedDict):
+    no_four: bool
+    lose_a_turn: bool
+    playing_on: bool
+
+
+def _variant_options(args) -> _Variants:
     """The variant flags as keyword arguments of the game."""
     return {
         "no_four": args.no_four,

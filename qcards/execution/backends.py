@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Integral
+from typing import cast
 
 from qcards.errors import ParameterError, ResourceError
 from qcards.execution import aer, ibm
@@ -194,7 +195,7 @@ def _ddsim_sampler(backend: Backend, seed: int | None, shots: int):
 def _trajectory_sampler(backend: Backend, seed: int | None, shots: int):
     from qcards.execution.noisy import PauliTrajectorySampler, fake_device
 
-    device = fake_device(backend.device)
+    device = fake_device(cast(str, backend.device))  # a device backend's
     sampler = PauliTrajectorySampler(
         device, default_shots=shots, seed=seed, threads=aer.AER_MAX_THREADS or 0
     )
@@ -207,7 +208,7 @@ def _device_noise_sampler(backend: Backend, seed: int | None, shots: int):
 
     from qcards.execution.noisy import fake_device
 
-    device = fake_device(backend.device)
+    device = fake_device(cast(str, backend.device))  # a device backend's
     options = {
         **aer.backend_options("statevector"),
         "noise_model": NoiseModel.from_backend(device),

@@ -53,7 +53,7 @@ from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from qcards.errors import JobStoreError, SpecError
 from qcards.files import read_text
@@ -200,8 +200,10 @@ class JobStore:
         if problem:
             raise JobStoreError(problem)
         text = json.dumps(record.to_json(), sort_keys=True)
-        with self._connection(create=True) as db, _transaction(db):
-            db.execute(_UPSERT, (*_columns(record), text))
+        with self._connection(create=True) as db:
+            assert db is not None  # create=True makes the store when there is none
+            with _transaction(db):
+                db.execute(_UPSERT, (*_columns(record), text))
         return self.file
 
     def load(self, job_id: str) -> JobRecord:
@@ -237,11 +239,11 @@ class JobStore:
         Raises :class:`~qcards.errors.JobStoreError` naming the files of the earlier store that
         could not be imported, as :meth:`records` does.
         """
-        rows = []
+        rows: list[Any] = []
         with self._connection(create=False) as db:
             if db is not None:
-                rows = db.execute("SELECT job_id, record FROM jobs ORDER BY created, job_id")
-                rows = rows.fetchall()
+                cursor = db.execute("SELECT job_id, record FROM jobs ORDER BY created, job_id")
+                rows = cursor.fetchall()
         if self._unreadable:
             raise JobStoreError(self._not_imported(list(self._unreadable.values())))
         readable, unreadable = [], []

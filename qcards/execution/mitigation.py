@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from qiskit.circuit import ClassicalRegister, QuantumCircuit
@@ -89,11 +90,11 @@ class Mitigation:
 def measured_qubits(circuit: QuantumCircuit) -> list[int]:
     """The qubit measured into each bit of the ``outcome`` register, in bit order."""
     register = next(r for r in circuit.cregs if r.name == OUTCOME_REGISTER)
-    out = [None] * register.size
+    out: list[int | None] = [None] * register.size
     for inst in circuit.data:
         if inst.operation.name == "measure" and inst.clbits[0] in register:
             out[register.index(inst.clbits[0])] = circuit.find_bit(inst.qubits[0]).index
-    return out
+    return cast(list[int], out)  # the game circuits measure every bit of the register
 
 
 def calibration_circuits(circuit: QuantumCircuit, qubits: Sequence[int]) -> list[QuantumCircuit]:
@@ -234,7 +235,7 @@ class WinEstimate:
 
 def win_probability(
     verdicts: Verdicts,
-    runs: Sequence[Mapping[int, float]],
+    runs: Sequence[Mapping[int, int]],
     mitigation: Mitigation,
     correct: Callable[[Mapping[int, int]], Mapping[int, float]] | None,
 ) -> WinEstimate:

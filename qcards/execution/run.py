@@ -74,29 +74,29 @@ def run(
         from qcards.execution.ibm import run_on_ibm
 
         return run_on_ibm(task, backend, shots, seed, on_transpiled, mitigate=mitigation.name)
-    game = task.build()
-    check_shot_memory(shots, len(game.layout.measured))  # before any work
+    built = task.build()
+    check_shot_memory(shots, len(built.layout.measured))  # before any work
     seconds = 0.0
     if not target.is_device:
-        target.check_capacity(game.num_qubits)
+        target.check_capacity(built.num_qubits)
         # a local simulator computes the state once and samples it: its exact method's cost
         try:
-            seconds = check_game_cost(game, target.simulated_method, force, alternative="backend")
+            seconds = check_game_cost(built, target.simulated_method, force, alternative="backend")
         except ResourceError:
             if not target.simulated_method.samples_at_any_size or mitigation.name != "none":
                 raise
             # the exact state does not fit: the sparse engine samples the circuit shot by shot
-            return ideal_shots_report(task, game, backend, shots, seed, on_transpiled)
+            return ideal_shots_report(task, built, backend, shots, seed, on_transpiled)
     transpile_target, sampler = target.sampler(seed)
     emulated = target.is_emulated
     if transpile_target is None:
         # a backend that runs circuits as built (the sparse engine): the size reported is that
         # of the same circuit lowered to {cx, u}, for comparison with the other backends
-        transpiled = measured_circuit(game)
+        transpiled = measured_circuit(built)
         size = transpiled_size(lower(transpiled))
     else:
         transpiled = transpile_to(
-            measured_circuit(game), transpile_target, seed, "qubits" if emulated else None
+            measured_circuit(built), transpile_target, seed, "qubits" if emulated else None
         )
         size = transpiled_size(transpiled)
     # refusals come before the size is announced: a refused run prints one error line
@@ -114,7 +114,7 @@ def run(
         counts = sampled_counts(sampler, circuits, shots)
     else:  # one Aer run holding the interpreter lock: a long one runs in a child process
         counts = isolated.call(sample_on, backend, seed, circuits, shots, expected_seconds=seconds)
-    return mitigated_report(task.spec, game, backend, size, counts, mitigation, seed)
+    return mitigated_report(task.spec, built, backend, size, counts, mitigation, seed)
 
 
 def ideal_shots_report(

@@ -36,6 +36,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import cast
 
 import numpy as np
 from qiskit.circuit import QuantumCircuit
@@ -159,7 +160,8 @@ class GameShots:
     def join(parts: Sequence[GameShots]) -> GameShots:
         outcomes = matadors = None
         if parts and parts[0].outcomes is not None:
-            outcomes = tuple(o for part in parts for o in part.outcomes)
+            # the parts of one run all keep their outcomes, or none does
+            outcomes = tuple(o for part in parts for o in cast("tuple[int, ...]", part.outcomes))
         if parts and parts[0].matadors is not None:
             matadors = np.concatenate([p.matadors for p in parts])
         return GameShots(

@@ -204,6 +204,10 @@ class Compiler:
     (public for engines that run a circuit instruction by instruction, such as the shot
     sampler :mod:`qcards.execution.shots`)."""
 
+    # (game circuit, the steps of each of its instructions), set by the shards' runs
+    # (qcards.execution.sparse_shards) on the compilers they keep
+    instruction_steps: tuple[Any, list[list[Step]]]
+
     def __init__(self, classical_actions: bool = True) -> None:
         # compiled local programs of gate objects (kept alive, so ids stay unique)
         self.cache: dict[int, tuple[Instruction, list[Step]]] = {}

@@ -23,7 +23,8 @@ This module imports only numpy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import cast
 
 import numpy as np
 
@@ -124,7 +125,7 @@ def _compiled_match():
     return _MATCH
 
 
-def match_words(w: np.ndarray, masks: dict[int, Sequence[int]]) -> np.ndarray:
+def match_words(w: np.ndarray, masks: Mapping[int, Sequence[int]]) -> np.ndarray:
     """Rows of the words-major ``w`` where ``w[word] & mask == value`` for every ``word:
     (mask, value)`` of ``masks`` (at least one), as a bool array."""
     n = w.shape[1]
@@ -136,7 +137,7 @@ def match_words(w: np.ndarray, masks: dict[int, Sequence[int]]) -> np.ndarray:
     for word, (mask, val) in masks.items():
         c = np.bitwise_and(w[word], np.uint64(mask)) == np.uint64(val)
         cond = c if cond is None else np.logical_and(cond, c, out=cond)
-    return cond
+    return cast(np.ndarray, cond)  # masks holds at least one word
 
 
 _SUMS = None
@@ -235,10 +236,10 @@ def swap(
 
 def permute(state, qubits: Sequence[int], perm: Sequence[int], phases=None) -> None:
     """Classical map on ``qubits``: local basis state j -> perm[j] (times phases[j])."""
-    perm = np.asarray(perm, dtype=np.intp)
+    table = np.asarray(perm, dtype=np.intp)
     idx = state.index(qubits)
-    if np.any(perm != np.arange(perm.size)):
-        write_local(state._w, state._flip, qubits, perm[idx])
+    if np.any(table != np.arange(table.size)):
+        write_local(state._w, state._flip, qubits, table[idx])
     if phases is not None:
         ph = np.asarray(phases, dtype=complex)
         if np.any(ph != 1):
@@ -318,7 +319,7 @@ def branch(state, target: int, sel, mats: np.ndarray, idx) -> bool:
     if idx is None:
         if sel is None:
             sel_idx = np.ones(state.num_rows, dtype=np.intp)
-            rows = slice(None)
+            rows: slice | np.ndarray = slice(None)
         else:
             sel_idx = np.ones(sel.size, dtype=np.intp)
             rows = sel

@@ -9,6 +9,8 @@ sparse state gate by gate, with no transpilation, so multi-controlled gates stay
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from qiskit.circuit import QuantumCircuit
 from qiskit.primitives import SamplerPubResult
@@ -19,6 +21,9 @@ from qcards.errors import ParameterError, ResourceError
 from qcards.execution.budget import MEMORY_BUDGET, sparse_memory_guard
 from qcards.execution.local_sampler import LocalSampler
 from qcards.execution.sparse import simulate
+
+if TYPE_CHECKING:
+    from qcards.execution.sparse import SparseState
 
 
 def split_measurements(circuit: QuantumCircuit) -> tuple[QuantumCircuit, list[int], list[int]]:
@@ -140,7 +145,7 @@ class GroverSampler(SparseSampler):
         q.compose(grover, range(grover.num_qubits), inplace=True)
         self._prep, self._q = compile_circuit(prep), compile_circuit(q)
         self._objective = list(problem.objective_qubits)
-        self._latest: tuple[int, object] | None = None  # (k, state after Q^k A)
+        self._latest: tuple[int, SparseState] | None = None  # (k, state after Q^k A)
 
     def _power(self, k: int):
         """The state ``Q^k A|0>`` (kept for the next, larger k)."""

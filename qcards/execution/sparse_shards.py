@@ -56,6 +56,7 @@ import pickle
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -68,6 +69,10 @@ from qcards.execution.sparse_state import (
     rows_for_bytes,
 )
 from qcards.execution.sweeps import CORES
+
+if TYPE_CHECKING:
+    from qcards.skat.cards import Card
+    from qcards.skat.spec import Endgame
 
 SHARD_BYTES = 2**26
 """What one shard is planned to hold at its peak (by
@@ -122,8 +127,8 @@ paid at most this many times."""
 class GameKey:
     """What a worker rebuilds a game circuit from (the circuit itself is not shipped)."""
 
-    spec: object
-    first: object
+    spec: Endgame
+    first: Card | None
     construction: str
     paper_codes: bool
     model: str = "random"
@@ -243,7 +248,7 @@ def final_outcomes(game, state: SparseState) -> dict[tuple[int, ...], float]:
     columns = [points, tricks, matadors] if per_deal else [points, tricks]
     lows = [int(c.min()) for c in columns]
     spans = [int(c.max()) - low + 1 for c, low in zip(columns, lows, strict=True)]
-    key = np.zeros(state.num_rows, dtype=np.int64)
+    key: np.ndarray = np.zeros(state.num_rows, dtype=np.int64)
     for c, low, span in zip(columns, lows, spans, strict=True):
         key = key * span + (c - low)
     present = np.flatnonzero(np.bincount(key))
@@ -463,7 +468,7 @@ def sharded_final_outcomes(
     scheduler: str | None = None,
     shard_bytes: int = SHARD_BYTES,
     max_bytes: int | None = None,
-) -> dict[tuple[int, int], float]:
+) -> dict[tuple[int, ...], float]:
     """The exact distribution of the declarer's final (points, tricks) from the game circuit,
     the deals in shards (``paths``: the estimated (deal, play path) pairs, for the blocks'
     size; ``scheduler`` as in :func:`~qcards.execution.sweeps.sweep`; ``shard_bytes`` and

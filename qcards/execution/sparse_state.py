@@ -123,8 +123,8 @@ class SparseState:
             rows_for_bytes(DEFAULT_MAX_BYTES, num_qubits) if max_rows is None else max_rows
         )
         # words-major storage: each word column is contiguous; ``bits`` is its transpose
-        self._w = np.zeros((self.num_words, 1), dtype=np.uint64)
-        self._a = np.ones(1, dtype=complex)
+        self._w: np.ndarray = np.zeros((self.num_words, 1), dtype=np.uint64)
+        self._a: np.ndarray = np.ones(1, dtype=complex)
         self._flip = [0] * self.num_words  # pending X on every row (python ints)
         self._phase = 1.0 + 0j  # pending global phase
         self._merged_rows = 1

@@ -77,7 +77,7 @@ def transpile_to(
         )
         candidate = manager.run(circuit)
         key = PREFERENCES[prefer](transpiled_size(candidate)) if prefer else ()
-        if best is None or key < best_key:
+        if best_key is None or key < best_key:  # set together with best
             best, best_key = candidate, key
     return best
 

@@ -18,6 +18,7 @@ so a test can tell a committed gallery (``docs/gallery/``) that no longer matche
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 from qcards.analysis.estimation_error import estimation_error
@@ -27,7 +28,7 @@ from qcards.paper.examples import FOUR_CARD
 from qcards.paper.reproduce import ExampleResult, histogram_title
 from qcards.viz.plots import estimation_error_figure, resource_growth_figure, save_figure
 
-GALLERY_SETTINGS = {
+GALLERY_SETTINGS: Mapping[str, tuple[Mapping, ...]] = {
     "canonical": ({"eval_qubits": 2}, {"eval_qubits": 3}, {"eval_qubits": 4}),
     "iae": ({"epsilon": 0.1}, {"epsilon": 0.05}, {"epsilon": 0.02}),
     "mlae": ({"epsilon": 0.2}, {"epsilon": 0.1}, {"epsilon": 0.05}),

@@ -22,6 +22,7 @@ import math
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from functools import cache
+from typing import cast
 
 from qcards.analysis.resources import resource_spec
 from qcards.circuits.syntheses.paper_counts import (
@@ -346,7 +347,7 @@ def _sec9_rows() -> list[Row]:
     first_trick = (PLAYERS - 1) * play + paper_model_trick_cx(n)
     model_total = SHOTS * (PAPER_DEAL_CX + model_game)
     ratio = play / (4**n * n)
-    printed_years = years(PRINTED["Sec. IX.0.5 total"].value)
+    printed_years = years(cast(int, PRINTED["Sec. IX.0.5 total"].value))  # an order: an int
     return [
         _row(
             "Sec. IX.0.1: CX of U_ini, B and C with 10 of 20 cards",

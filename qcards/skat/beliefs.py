@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 
@@ -145,13 +146,14 @@ def likelihood(
     hands = tuple(frozenset(start[p]) for p in players)
     leader = players.index(spec.leader)
     eps = beliefs.tremble
+    policy = cast(Policy, beliefs.policy)  # asked of beliefs that reweigh: a model's policy
     weight: Fraction | float = Fraction(1) if isinstance(eps, Fraction) else 1.0
     for t in range(0, len(history), n):
         trick: tuple[Card, ...] = ()
         for player, card in history[t : t + n]:
             if player in watched:
                 view = seat_view(rules, cards, hands, leader, trick, skat)
-                pi = beliefs.policy(view).get(card, 0)
+                pi = policy(view).get(card, 0)
                 weight *= (1 - eps) * pi + eps / len(view.legal)
             trick += (card,)
         if len(trick) < n:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 
@@ -141,13 +142,14 @@ def best_response(
     n = len(spec.players)
     put_away = spec.put_away  # in the defenders' views: they never saw the declarer's discard
     cards = frozenset(spec.cards) | put_away
-    carried = []
+    carried: list[_Deal] = []
     for owner, probability in weighted_deals(spec) if deals is None else deals:
         hands = tuple(frozenset(c for c, p in owner.items() if p == who) for who in spec.players)
         carried.append(_Deal(probability, hands, frozenset(skat_of(owner)) | put_away,
                              spec.declarer_points + skat_points(owner),
                              deal_matadors(spec.declaration, owner), len(carried)))  # fmt: skip
-    chooser = CompiledChooser(spec, goal, carried, code) if compiled else None
+    # compiled with no code was refused above
+    chooser = CompiledChooser(spec, goal, carried, cast(bool, code)) if compiled else None
     nodes = 0
 
     def walk(active: Sequence[_Deal], leader, trick, points, tricks, forced, clairvoyant):
@@ -155,7 +157,7 @@ def best_response(
         nonlocal nodes
         nodes += 1
         if not active[0].hands[leader] and not trick:
-            total = 0
+            total: Fraction | float = 0
             dist: dict[Outcome, Fraction | float] = {}
             for d in active:
                 p, t = d.base + points, spec.declarer_tricks + tricks
@@ -179,6 +181,7 @@ def best_response(
                     child = play(group, seat, card, leader, trick, points, tricks, clairvoyant)
                     if best is None or child[0] > best[0]:
                         best = child
+                assert best is not None  # the declarer to play holds a card, so some is legal
                 total += best[0]
                 for k, q in best[1].items():
                     dist[k] = dist.get(k, 0) + q
@@ -226,11 +229,12 @@ def best_response(
 @dataclass(frozen=True)
 class FirstCard:
     """One first card of the declarer: the best response's value after it, and the value a
-    clairvoyant declarer (perfect-information Monte Carlo's assumption) expects from it."""
+    clairvoyant declarer (perfect-information Monte Carlo's assumption) expects from it
+    (``None`` when not asked for)."""
 
     card: Card
     value: Fraction | float
-    clairvoyant: Fraction | float
+    clairvoyant: Fraction | float | None
 
 
 def first_cards(

@@ -129,7 +129,8 @@ def auction(limits: Sequence[Plan | None]) -> tuple[int, int] | None:
     when everyone passes."""
 
     def value(seat: int) -> int:
-        return limits[seat].value if limits[seat] is not None else 0
+        limit = limits[seat]
+        return limit.value if limit is not None else 0
 
     first = 0 if value(0) >= value(1) else 1  # middlehand bids to forehand, who holds on a tie
     winner = 2 if value(2) > value(first) else first  # rearhand to the winner

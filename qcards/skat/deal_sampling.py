@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 
@@ -97,7 +98,8 @@ def fresh_seed(seed: int | None) -> int:
         ParameterError: a seed that is not a non-negative integer (NumPy's seeds are).
     """
     if seed is None:
-        return int(np.random.SeedSequence().entropy % 2**63)
+        # drawn from the OS when none is given: an int (the stubs allow any entropy given)
+        return int(cast(int, np.random.SeedSequence().entropy) % 2**63)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ParameterError("seed", f"{{seed}} must be a non-negative integer, got {seed!r}")
     return int(seed)

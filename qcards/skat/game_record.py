@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from qcards.errors import GameRecordError
 from qcards.files import parse_toml, read_text
@@ -219,6 +219,7 @@ class _Reader:
         declarer = data.get("declarer")
         if declarer not in players:
             raise self.fail("declarer", f"must be one of the players ({', '.join(players)})")
+        declarer = cast(str, declarer)  # one of the players, all names
         table = tuple(data.get("table", players))
         if (
             not set(players) <= set(table)

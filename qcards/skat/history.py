@@ -188,13 +188,13 @@ def moment(
 
     gone = {c for _, c in history[:done]}  # the completed tricks' cards
     current = history[done:]
-    shown = {p: tuple(c for q, c in current if q == p and c in spec.unknown) for p in players}
+    revealed = {p: tuple(c for q, c in current if q == p and c in spec.unknown) for p in players}
     rest = dataclasses.replace(
         spec,
         leader=leader,
         declarer_points=points,
         declarer_tricks=tricks,
-        hands={p: tuple(c for c in spec.hands[p] if c not in gone) + shown[p] for p in players},
+        hands={p: tuple(c for c in spec.hands[p] if c not in gone) + revealed[p] for p in players},
         unknown=tuple(c for c in spec.unknown if c not in {c for _, c in history}),
         sizes={
             r: spec.sizes[r] - len(pinned[r]) for r in spec.sizes if spec.sizes[r] > len(pinned[r])

@@ -13,6 +13,8 @@ a compiled function of another module keeps the old code after that module is ed
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+
 KERNELS: list = []
 """Every function compiled through :func:`njit` (numba dispatchers), for :func:`cache_counts`."""
 
@@ -49,7 +51,7 @@ def _compile_notice():
     class _CompileNotice(event.Listener):
         def __init__(self) -> None:
             self.depth = 0
-            self.shown = None
+            self.shown: AbstractContextManager[object] | None = None
 
         def on_start(self, _event) -> None:
             self.depth += 1

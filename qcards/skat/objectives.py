@@ -14,12 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from qcards.errors import ModelError, ParameterError
 from qcards.skat.scoring import TRICKS, Settlement, settle
 from qcards.skat.spec import Endgame
+
+if TYPE_CHECKING:
+    from qcards.skat.declaration import SpecDeclaration
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,8 @@ class Objective:
 
 
 def _settlement(spec: Endgame, points: int, tricks: int, matadors: int) -> Settlement:
-    return settle(spec.declaration.declaration, matadors, points, tricks, TRICKS)
+    declared = cast("SpecDeclaration", spec.declaration)  # only objectives that need one
+    return settle(declared.declaration, matadors, points, tricks, TRICKS)
 
 
 OBJECTIVES: dict[str, Objective] = {
@@ -108,7 +113,9 @@ def scored_objectives(spec: Endgame) -> tuple[Objective, ...]:
 
 
 def expectation(
-    spec: Endgame, objective: Objective, distribution: Mapping[tuple[int, int, int], Fraction]
+    spec: Endgame,
+    objective: Objective,
+    distribution: Mapping[tuple[int, int, int], Fraction | float],
 ):
     """The objective's average over an outcome distribution (exact for Fractions)."""
     return sum(q * objective.value(spec, *outcome) for outcome, q in distribution.items())

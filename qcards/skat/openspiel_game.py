@@ -14,6 +14,8 @@ OpenSpiel (``open_spiel`` on PyPI, the ``openspiel`` extra) is imported when a g
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from qcards.errors import ModelError
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.declaration import deal_matadors
@@ -37,7 +39,7 @@ def _pyspiel():
 
 def openspiel_game(spec: Endgame, objective: str = "win"):
     """The spec as a ``pyspiel.Game`` whose returns score ``objective`` for the declarer."""
-    pyspiel = _pyspiel()
+    pyspiel: Any = _pyspiel()  # no stubs: its classes are subclassed below
     goal = check_objective(spec, objective)
     deals = [
         (
@@ -89,10 +91,10 @@ def openspiel_game(spec: Endgame, objective: str = "win"):
             return Observer()
 
     class State(pyspiel.State):
-        def __init__(self, game):
+        def __init__(self, game) -> None:
             super().__init__(game)
-            self.deal = None
-            self.hands = None
+            self.deal: int | None = None  # the chance outcome: an index into deals
+            self.hands: list[frozenset[Card]] | None = None
             self.plays: list[tuple[int, Card]] = []
             self.trick: list[Card] = []
             self.leader = spec.players.index(spec.leader)
@@ -149,7 +151,7 @@ def openspiel_game(spec: Endgame, objective: str = "win"):
 
         def deal_owner(self) -> dict:
             """The deal, card -> receiver (the referee's form)."""
-            return deals[self.deal][4]
+            return deals[cast(int, self.deal)][4]  # asked once dealt
 
         def __str__(self):
             return " ".join(f"{spec.players[s]}:{c}" for s, c in self.plays)

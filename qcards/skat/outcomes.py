@@ -20,6 +20,7 @@ import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cache
+from typing import overload
 
 from qcards.errors import ResourceError
 from qcards.skat.cards import Card
@@ -38,13 +39,33 @@ MAX_PATHS = 5e6
 beyond, the memoized search would run for minutes in Python."""
 
 
+@overload
+def outcome_distribution(
+    spec: Endgame,
+    first: Card | None = None,
+    policy: None = None,
+    opening: Sequence[Card] = (),
+    deals: Iterable[tuple[dict[Card, str], Fraction]] | None = None,
+) -> dict[Outcome, Fraction]: ...
+
+
+@overload
 def outcome_distribution(
     spec: Endgame,
     first: Card | None = None,
     policy: Policy | None = None,
     opening: Sequence[Card] = (),
     deals: Iterable[tuple[dict[Card, str], Fraction | float]] | None = None,
-) -> dict[Outcome, Fraction]:
+) -> dict[Outcome, Fraction | float]: ...
+
+
+def outcome_distribution(
+    spec: Endgame,
+    first: Card | None = None,
+    policy: Policy | None = None,
+    opening: Sequence[Card] = (),
+    deals: Iterable[tuple[dict[Card, str], Fraction | float]] | None = None,
+) -> dict[Outcome, Fraction] | dict[Outcome, Fraction | float]:
     """The exact distribution of the outcome under random play (the paper's circuits' model),
     or under ``policy`` (a play model's, :mod:`qcards.skat.play_models`: Fractions stay exact,
     floats make the probabilities floats), deals weighted by the spec's prior; ``first`` fixes
@@ -75,7 +96,7 @@ def outcome_distribution(
     n = len(players)
     declarer = players.index(spec.declarer)
     declared = spec.declaration
-    out: dict[Outcome, Fraction] = {}
+    out: dict[Outcome, Fraction | float] = {}
 
     cards = frozenset(spec.cards) | spec.put_away
 

@@ -25,7 +25,12 @@ import numpy as np
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import deal_stream, sample_owners, spec_receiver_table
 from qcards.skat.declaration import deal_matadors
-from qcards.skat.double_dummy import deal_outcome, solve_deal
+from qcards.skat.double_dummy import (
+    DoubleDummyOutcome,
+    DoubleDummyValue,
+    deal_outcome,
+    solve_deal,
+)
 from qcards.skat.referee import weighted_deals
 from qcards.skat.spec import Endgame
 
@@ -59,6 +64,7 @@ def exact_double_dummy(spec: Endgame, first: Card | None = None) -> DoubleDummyA
     outcomes: dict[tuple[int, int, int], Fraction] | None = None
     if spec.declaration is not None:
         outcomes = {}
+    value: DoubleDummyValue | DoubleDummyOutcome
     for owner, probability in weighted_deals(spec):
         if outcomes is None:
             value = solve_deal(spec, owner, first)

@@ -14,13 +14,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from qcards.skat.cards import Card, Rules
     from qcards.skat.spec import Endgame
 
-H = TypeVar("H", bound=frozenset)
+# a seat, or an array of seats (a circuit's rows, vectorised: qcards.circuits.gates)
+Seats = TypeVar("Seats", int, "np.ndarray")
 
 
-def seat_to_move(leader: int, played: int, n: int) -> int:
+def seat_to_move(leader: Seats, played: int, n: int) -> Seats:
     """The seat that plays a trick's card number ``played`` (0: the lead) when seat ``leader``
     led it, of ``n`` seats."""
     return (leader + played) % n
@@ -48,7 +51,9 @@ def next_lead(winner: int, winner_leads: bool, fixed_leader: int) -> int:
     return winner if winner_leads else fixed_leader
 
 
-def hands_after(hands: Sequence[H], trick: Sequence[Card], leader: int) -> tuple[H, ...]:
+def hands_after(
+    hands: Sequence[frozenset[Card]], trick: Sequence[Card], leader: int
+) -> tuple[frozenset[Card], ...]:
     """Every seat's hand once ``trick`` (complete, led by ``leader``) is played: each seat
     without the card it put on the table."""
     n = len(hands)

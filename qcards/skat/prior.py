@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from qcards.errors import SpecError
 from qcards.skat.cards import SUIT_NAMES, TRUMP, Card, CardError, Rules
@@ -45,7 +45,10 @@ from qcards.skat.cards import SUIT_NAMES, TRUMP, Card, CardError, Rules
 
 class Endgame(Protocol):
     """What this module reads of a spec (:class:`qcards.skat.spec.Endgame`, which holds a
-    :class:`Prior` and so cannot be imported here)."""
+    :class:`Prior` and so cannot be imported here); a dataclass, since :func:`parse_prior`
+    replaces its prior."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
     @property
     def rules(self) -> Rules: ...

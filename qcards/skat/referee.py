@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from qcards.errors import ModelError
 from qcards.progress import track
@@ -301,7 +302,8 @@ def evaluate_each(
             paths_here,
         )
 
-    totals = [[Fraction(0), Fraction(0), 0] for _ in firsts]
+    # per first card: p_win and expected points (Fractions), paths (an int)
+    totals: list[list[Any]] = [[Fraction(0), Fraction(0), 0] for _ in firsts]
     num = 0
     for owner, probability in track(weighted_deals(spec), "referee: deals", num_deals(spec)):
         hands = tuple(frozenset(c for c, q in owner.items() if q == p) for p in players)

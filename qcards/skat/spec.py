@@ -291,7 +291,7 @@ def spec_from_dict(data: Mapping[str, Any], source: str = "<spec>") -> Endgame:
     raw_hands = data.get("hands", {})
     if not isinstance(raw_hands, dict):
         raise fail("hands", "must be a table of player = [cards]")
-    hands = {p: () for p in players}
+    hands: dict[str, tuple[Card, ...]] = {p: () for p in players}
     for name, cards in raw_hands.items():
         hands[player(name, f"hands.{name}")] = card_list(cards, f"hands.{name}")
 

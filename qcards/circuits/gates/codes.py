@@ -12,19 +12,26 @@ definition the code changes of one step of the game:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 
+from qcards.circuits.card_codes import CardCode
 from qcards.circuits.gates.classical import Rows, classical_domain
 from qcards.circuits.gates.cubes import cube_xor
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
 
 
+def _code(layout: GameLayout) -> CardCode:
+    """The layout's card code: these gates write the paper's codes, so it has one."""
+    return cast(CardCode, layout.code)
+
+
 def code_flips(layout: GameLayout, card: Card, before, after) -> list[Qubit]:
     """Qubits of ``card_<card>`` that differ between the codes of two locations."""
-    a = layout.code.encode(before, layout.spec)
-    b = layout.code.encode(after, layout.spec)
+    a = _code(layout).encode(before, layout.spec)
+    b = _code(layout).encode(after, layout.spec)
     return [layout.card[card][i] for i in range(len(a)) if a[i] != b[i]]
 
 
@@ -89,7 +96,7 @@ def copy_play_to_table_bits(
     """
     for card in cards:
         play_bit = layout.play[card][trick - 1]
-        table_bit = layout.card[card][layout.code.table_bit]
+        table_bit = layout.card[card][_code(layout).table_bit]
         if control is None:
             qc.cx(play_bit, table_bit)
         else:
@@ -107,5 +114,5 @@ def trick_code_flips(
 
 
 def _ones(layout: GameLayout, card: Card, location) -> list[Qubit]:
-    bits = layout.code.encode(location, layout.spec)
+    bits = _code(layout).encode(location, layout.spec)
     return [layout.card[card][i] for i, b in enumerate(bits) if b == "1"]

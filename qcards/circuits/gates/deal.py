@@ -15,13 +15,13 @@ owner registers and, when it needs them, the workspace's ``held`` ancillas.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from qiskit.circuit import Gate, Qubit
 
 from qcards.circuits.construction import Construction, get_construction
 from qcards.circuits.gates.states import DealGate, Tally, deal_action, deal_sample_action
-from qcards.circuits.layout import GameLayout
+from qcards.circuits.layout import GameLayout, Workspace
 from qcards.skat.spec import Endgame
 
 if TYPE_CHECKING:
@@ -110,7 +110,8 @@ class GameDealGate(Gate):
                 f"the {self.construction.name} deal needs {extra} ancillas the layout lacks"
             )
         qc = layout.circuit(self.name)
-        qc.append(prepare, [*owner, *(layout.work.held[:extra] if extra else [])])
+        held = cast(Workspace, layout.work).held[:extra] if extra else []  # checked above
+        qc.append(prepare, [*owner, *held])
         self.definition = qc
 
     def _owner_positions(self, qubits: tuple[int, ...]) -> list[int]:

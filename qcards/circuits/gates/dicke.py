@@ -27,6 +27,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
 import numpy as np
 from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
@@ -224,7 +225,8 @@ def plan_deal(sizes: Sequence[int], width: int) -> DealPlan:
         key = (plan.cost(sum(sizes), width), plan.codes)
         if best is None or key < best[0]:
             best = (key, plan)
-    return best[1]
+    # check_deal_shape leaves 2**width codes for the receivers: some assignment was tried
+    return cast("tuple[object, DealPlan]", best)[1]
 
 
 def _plan_for(sizes: Sequence[int], width: int, codes: Sequence[int]) -> DealPlan:

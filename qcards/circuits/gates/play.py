@@ -16,7 +16,7 @@ synthesis the game supplies (``weighted``), whatever the construction.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from qiskit.circuit import Gate, Qubit
@@ -123,7 +123,8 @@ class CardPlayGate(Gate):
 
     def _define(self) -> None:
         if self.policy is not None:
-            self.definition = self.weighted(self)
+            weighted = cast("Callable[[CardPlayGate], Any]", self.weighted)  # given with a policy
+            self.definition = weighted(self)
         else:
             self.definition = self.construction.play(self)
 

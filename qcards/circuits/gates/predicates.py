@@ -20,13 +20,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import cast
 
 from qiskit.circuit import QuantumCircuit, Qubit
 
 from qcards.circuits.gates.cubes import cube_x
-from qcards.circuits.layout import GameLayout, merge_conditions
+from qcards.circuits.layout import GameLayout, Workspace, merge_conditions
 from qcards.skat.cards import Card
 from qcards.skat.play_core import player_to_move
+
+
+def _work(layout: GameLayout) -> Workspace:
+    """The layout's workspace: these predicates mark its ancillas (the efficient construction's
+    layouts, which have one)."""
+    return cast(Workspace, layout.work)
 
 
 def mover(layout: GameLayout, position: int, leader: str) -> str:
@@ -130,19 +137,19 @@ def mark_held(
     """``held[i]`` ^= ``cards[i]`` is in the hand of the player to move."""
     for i, pairs in enumerate(held_cubes(layout, trick, position, cards)):
         for _leader, cube in pairs:
-            cube_x(qc, cube, layout.work.held[i])
+            cube_x(qc, cube, _work(layout).held[i])
 
 
 def mark_led_suit(qc: QuantumCircuit, layout: GameLayout, trick: int) -> None:
     """``led[s]`` ^= the leader's card on the table in ``trick`` has effective suit s."""
-    work, rules = layout.work, layout.spec.rules
+    work, rules = _work(layout), layout.spec.rules
     for _leader, c, cube in led_cubes(layout, trick):
         cube_x(qc, cube, work.of_suit(rules.effective_suit(c)))
 
 
 def mark_void(qc: QuantumCircuit, layout: GameLayout, cards: Sequence[Card]) -> None:
     """``void`` ^= the player to move holds no card of the led suit (``held``, ``led`` marked)."""
-    work, rules = layout.work, layout.spec.rules
+    work, rules = _work(layout), layout.spec.rules
     for suit in work.suits:
         cube = {work.of_suit(suit): 1}
         cube.update(
@@ -153,7 +160,7 @@ def mark_void(qc: QuantumCircuit, layout: GameLayout, cards: Sequence[Card]) -> 
 
 def legal_cubes(layout: GameLayout, cards: Sequence[Card], i: int, following: bool) -> list[dict]:
     """Disjoint cubes whose union is "``cards[i]`` may be played now"."""
-    work = layout.work
+    work = _work(layout)
     held = {work.held[i]: 1}
     if not following:
         return [held]

@@ -135,7 +135,8 @@ class _TrickTables:
         seats = len(layout.spec.players)
         candidate = np.full((len(seating), seats, len(cards)), -1, dtype=np.int64)
         radix = np.zeros((len(seating), seats), dtype=np.int64)
-        leads, owners, offsets, offset = [], [], [], 0
+        owners: list[dict[Qubit, int] | None] = []
+        leads, offsets, offset = [], [], 0
         for k, (leader, seat_names, candidates) in enumerate(seating):
             leads.append(layout.leader_condition(t, leader))
             for s, (seat, each) in enumerate(zip(seat_names, candidates, strict=True)):

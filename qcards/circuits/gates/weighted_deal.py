@@ -116,6 +116,7 @@ def _fewest(candidates: list[Control], fits: Callable[[list[int]], bool]) -> lis
                 kept = trial
         if best is None or len(kept) < len(best):
             best = kept
+    assert best is not None  # the loop ran (two orders)
     return best
 
 
@@ -181,7 +182,7 @@ def _plan_rotations(model: _Model, counters: list[_Counter], width: int) -> list
     for j, table in enumerate(model.live):
         card = []
         for b in range(width - 1, -1, -1):
-            candidates = counter_bits + [("o", h) for h in range(b + 1, width)]
+            candidates: list[Control] = counter_bits + [("o", h) for h in range(b + 1, width)]
             rows = []
             for s, p in table.items():
                 for prefix in range(1 << (width - 1 - b)):
@@ -282,6 +283,7 @@ def _plan(sizes, width, model: _Model, drop: int | None) -> _Plan:
             price = sum(_flip_cx(f) for fs in chosen.values() for f in fs) * (1 if by_reset else 2)
             if best is None or price < best[0]:
                 best = (price, needed, chosen, by_reset)
+        assert best is not None  # options holds at least one choice
         price, needed, chosen, by_reset = best
         cost += price
         bits[x] = sorted(needed)
@@ -307,6 +309,7 @@ def _cheapest_plan(sizes, width, weights, tallies) -> _Plan:
         plan = _plan(sizes, width, model, drop)
         if best is None or (plan.cost, plan.num_ancillas) < (best.cost, best.num_ancillas):
             best = plan
+    assert best is not None  # drop=None is always tried
     return best
 
 

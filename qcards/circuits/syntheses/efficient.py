@@ -63,6 +63,7 @@ def legal_play(gate: CardPlayGate) -> QuantumCircuit:
     layout, t, position = gate.layout, gate.trick, gate.position
     layout.require_workspace("the efficient card play")
     work = layout.work
+    assert work is not None  # require_workspace has checked
     qc = layout.circuit(gate.name)
     forced = gate.forced_card
     if forced is not None:
@@ -108,6 +109,7 @@ def trick_winner(gate: TrickTakingGate) -> QuantumCircuit:
     layout, t = gate.layout, gate.trick
     layout.require_workspace("the efficient trick taking")
     work, spec = layout.work, layout.spec
+    assert work is not None  # require_workspace has checked
     rules = spec.rules
     qc = layout.circuit(gate.name)
     led = layout.circuit("led_suit")

@@ -38,6 +38,7 @@ import math
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 from qiskit.circuit.library import MCXGate, RC3XGate, RCCXGate, RYGate, XGate
@@ -133,7 +134,7 @@ def _greedy_cover(on: list[int], off: list[int], variables: Sequence[int], way: 
         )
 
     while uncovered:
-        best = None
+        best: tuple[Any, int, int] | None = None  # (score, mask, value): one way's scores
         search = min(_SEARCH_LITERALS, len(variables)) if way != "grow" else -1
         for k in range(search + 1):
             seen = set()
@@ -294,12 +295,12 @@ class HardwarePlan:
                 steps.append(self._step(on, off, target, angle))
             nxt = {}
             for state, (origin, chosen) in current.items():
-                angle = angles.get(state)
-                if angle is None:
+                rotated = angles.get(state)
+                if rotated is None:
                     nxt[state] = (origin, chosen)
                     continue
                 nxt[state | (1 << target)] = (origin, card)
-                if angle != _FORCED:
+                if rotated != _FORCED:
                     nxt[state] = (origin, None)
             current = nxt
         return steps, set(current)

@@ -104,6 +104,7 @@ def paper_play_terms(spec: Endgame, trick: int, position: int) -> Iterator[tuple
             if not position:
                 yield cube, k, hands
                 continue
+            assert led_groups is not None  # counted whenever position > 0
             for (unknown, suit), available in led_groups.items():
                 free = available - (held.get((unknown, suit), 0) if unknown else 0)
                 if free <= 0:

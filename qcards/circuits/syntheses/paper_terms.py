@@ -56,11 +56,12 @@ def play_terms(gate: CardPlayGate) -> list[PlayTerm]:
             for led in led_options:
                 cube = hand_cond
                 if led is not None:
-                    cube = merge_conditions(
+                    merged = merge_conditions(
                         hand_cond, layout.owner_condition(led, leader), {layout.play[led][t - 1]: 1}
                     )
-                    if cube is None:
+                    if merged is None:
                         continue
+                    cube = merged
                 forced = gate.forced_card
                 legal = (forced,) if forced is not None else spec.rules.legal_cards(hand, led)
                 out.append(PlayTerm(cube, player, hand, led, legal))

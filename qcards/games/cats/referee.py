@@ -142,7 +142,7 @@ def deduce(
     if len(reasoners) != len(actual):
         raise CatsError(f"{len(actual)} players but {len(reasoners)} reasoners")
     rng = rng or random.Random(0)
-    state = (initial if initial is not None else colour_worlds(len(actual))).announce(
+    state: Knowledge = (initial if initial is not None else colour_worlds(len(actual))).announce(
         at_least_one(call)
     )
     waiting = set(range(len(actual)))

@@ -34,11 +34,14 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from qcards.games.gofish.errors import RuleError
 from qcards.games.gofish.game import Ask, GoFish, Move, Outcome
 from qcards.games.gofish.randomplay import named, random_answer, random_ask
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
 
 BOT_KINDS = ("random", "greedy", "search")
 DEFAULT_DEPTH = 2
@@ -92,13 +95,14 @@ class Bot(Protocol):
 def after(game: GoFish, ask: Ask, answer: str) -> GoFish:
     """A copy of ``game`` with ``ask`` (suit named) answered by ``answer``."""
     twin = game.copy()
-    twin.play(ask.asker, ask.target, ask.suit, answer)
+    twin.play(ask.asker, ask.target, cast(str, ask.suit), answer)
     return twin
 
 
 def allowed(game: GoFish, ask: Ask) -> tuple[str, ...]:
     """The consistent answers to ``ask`` (suit named), ``yes`` first."""
-    return tuple(sorted(game.allowed_answers(ask.asker, ask.target, ask.suit), reverse=True))
+    suit = cast(str, ask.suit)
+    return tuple(sorted(game.allowed_answers(ask.asker, ask.target, suit), reverse=True))
 
 
 def children(game: GoFish, ask: Ask) -> dict[str, GoFish]:
@@ -173,7 +177,9 @@ def answer_key(answered: GoFish, me: str) -> tuple[int, int, int]:
     return result(answered.outcome, me), uncertainty(answered), progress(answered, me)
 
 
-def _pick(options: Sequence[T], key: Callable[[T], object], rng: random.Random) -> T:
+def _pick(
+    options: Sequence[T], key: Callable[[T], SupportsRichComparison], rng: random.Random
+) -> T:
     """The option with the largest key; ties broken by ``rng`` (deterministic for a seed)."""
     best = max(key(o) for o in options)
     return rng.choice([o for o in options if key(o) == best])
@@ -296,10 +302,10 @@ class SearchBot:
 def bot_move(game: GoFish, bots: Mapping[str, Bot]) -> Move:
     """Play one move between bots: the player to move asks, the target answers (a forced
     answer is played without asking the target)."""
-    ask = bots[game.turn].choose_ask(game)
+    ask = bots[cast(str, game.turn)].choose_ask(game)  # None only once the game is over
     answers = allowed(game, ask)
     answer = answers[0] if len(answers) == 1 else bots[ask.target].choose_answer(game, ask)
-    return game.play(ask.asker, ask.target, ask.suit, answer)
+    return game.play(ask.asker, ask.target, cast(str, ask.suit), answer)  # bots name suits
 
 
 def make_bot(kind: str, seed: int = 0, depth: int = DEFAULT_DEPTH) -> Bot:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
+from typing import cast
 
 from qcards.games.gofish.game import ANSWERS, Ask, GoFish, Move
 
@@ -48,10 +49,11 @@ def random_move(game: GoFish, rng: random.Random, paradox: float = 0.0) -> Move:
         paradox: probability of giving an inconsistent answer when there is one.
     """
     ask = random_ask(game, rng)
-    allowed = game.allowed_answers(ask.asker, ask.target, ask.suit)
+    suit = cast(str, ask.suit)  # random_ask names the suit
+    allowed = game.allowed_answers(ask.asker, ask.target, suit)
     wrong = [a for a in ANSWERS if a not in allowed]
     if wrong and rng.random() < paradox:
         answer = wrong[0]
     else:
         answer = random_answer(allowed, rng)
-    return game.play(ask.asker, ask.target, ask.suit, answer)
+    return game.play(ask.asker, ask.target, suit, answer)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -206,7 +207,7 @@ def replay(
         if game.over:
             ignored.append(m.line)
             continue
-        _at_line(record, m.line, lambda m=m: game.play(m.asker, m.target, m.suit, m.answer))
+        _at_line(record, m.line, partial(game.play, m.asker, m.target, m.suit, m.answer))
         played.append(m.line)
     return Replay(
         players=game.players,

@@ -239,10 +239,11 @@ class Human:
             if len(words) != 2:
                 self._say(["type NAME SUIT (e.g. Bo narwhals), or help"])
                 continue
-            ask = Ask(self.name, _match(words[0], game.players), _match(words[1], game.suits))
+            target, suit = _match(words[0], game.players), _match(words[1], game.suits)
+            ask = Ask(self.name, target, suit)
             try:
-                _check_suit_name(ask.suit)
-                game.allowed_answers(ask.asker, ask.target, ask.suit)
+                _check_suit_name(suit)
+                game.allowed_answers(ask.asker, ask.target, suit)
             except RuleError as exc:
                 self._say([f"illegal: {exc}"])
                 continue

@@ -147,6 +147,7 @@ class Transport:
         """Maximum flow (at most ``limit``) from ``start`` to ``goal`` avoiding cell ``skip``."""
         if limit <= 0:
             return 0
+        assert self._flow is not None  # cell_range, the only caller, has checked
         flow = [row[:] for row in self._flow]
         moved = 0
         while moved < limit:

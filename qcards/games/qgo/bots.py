@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+from functools import partial
 
 from qcards.games.qgo.board import Colour, Point, mirror, neighbours
 from qcards.games.qgo.collapse import Decision
@@ -51,7 +52,7 @@ class SimpleBot:
         for move in self._candidates(game):
             trial = copy.deepcopy(game)
             try:
-                trial.play(move, lambda d, t=trial: self.choose(t, d))
+                trial.play(move, partial(self.choose, trial))
             except QgoError:
                 continue
             value = self._margin(trial) + self.rng.random() / 2

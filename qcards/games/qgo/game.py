@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import cast
 
 from qcards.games.qgo.board import (
     Colour,
@@ -189,7 +190,8 @@ class QuantumGo:
         for p in move.points:
             stones[p] = move.colour
         if len(move.points) > 1:
-            kind = "pair" if len(move.points) == 2 else self.rules.triplets
+            # three stones pass check_shape only when the rules allow triplets (of this kind)
+            kind = "pair" if len(move.points) == 2 else cast(str, self.rules.triplets)
             entangled.append(Entangled(move.colour, move.points, kind, number))
         collapses = collapse(stones, entangled, move.points, self.rules, choose)
         captured = _capture(stones, entangled, move.colour, self.size)
@@ -268,9 +270,9 @@ def _capture(
         # A captured entangled stone leaves its partners behind: one is an ordinary stone.
         gone = set(captured)
         kept = []
-        for g in entangled:
-            rest = tuple(p for p in g.points if p not in gone)
-            left = g if len(rest) == len(g.points) else (g.after(rest) if rest else None)
+        for e in entangled:
+            rest = tuple(p for p in e.points if p not in gone)
+            left = e if len(rest) == len(e.points) else (e.after(rest) if rest else None)
             if left is not None:
                 kept.append(left)
         entangled[:] = kept

@@ -12,7 +12,7 @@ a test; input that is not a terminal is echoed, and its end stops the game where
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol, TextIO
 
 from qcards.games.qgo.board import COLUMNS, Colour, Point, format_points, parse_point
@@ -107,7 +107,7 @@ class Human:
 
 def play_terminal(
     game: QuantumGo,
-    players: dict[Colour, Player],
+    players: Mapping[Colour, Player],
     out: TextIO,
     on_end: Callable[[QuantumGo], None] | None = None,
 ) -> QuantumGo:
