@@ -62,7 +62,22 @@ class FileError(QcardsError, ValueError):
 
 
 class ResourceError(QcardsError):
-    """A request that would need more qubits (or memory) than the chosen method can hold."""
+    """A request that would need more qubits (or memory, or time) than the chosen method can
+    hold.
+
+    Attributes:
+        reason: why it is refused, without the way out (what ``--method auto`` quotes when it
+            chooses another method instead of refusing).
+        advice: what the user can do instead, or ``None``; the message is ``reason; advice``.
+    """
+
+    def __init__(
+        self, message: str = "", *, parameters: tuple[str, ...] = (), advice: str | None = None
+    ) -> None:
+        super().__init__(message if advice is None else f"{message}; {advice}",
+                         parameters=parameters)  # fmt: skip
+        self.reason = message
+        self.advice = advice
 
 
 class ModelError(QcardsError, ValueError):

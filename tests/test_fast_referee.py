@@ -254,7 +254,7 @@ def test_one_memo_serves_every_first_card():
 
 def test_too_large_endgames_are_refused_before_any_work():
     full = load_spec(REPO / "qcards" / "specs" / "full-game.toml")
-    with pytest.raises(ResourceError, match="the budget is"):
+    with pytest.raises(ResourceError, match="past the budget of"):
         fast.evaluate(full)
     with pytest.raises(ResourceError):
         fast.recommend(full, "adversarial")

@@ -193,4 +193,13 @@ def test_auto_runs_the_circuit_when_the_referee_cannot_answer(monkeypatch):
     report = evaluation.evaluate(spec)
     assert report.method == "sparse" and report.p_win_exact is None
     assert abs(report.p_win - 5 / 12) < TOL
-    assert "cannot answer (the exact referee would take about 3 hours)" in report.method_reason
+    assert report.method_reason == (
+        "auto: the sparse circuit engine: the exact referee would take about 3 hours"
+    )
+
+    def refused_with_advice(*args, **kwargs):
+        raise ResourceError("the referee would take long", advice="give {force}")
+
+    monkeypatch.setattr(evaluation, "referee_seconds", refused_with_advice)
+    reason = evaluation.evaluate(spec).method_reason
+    assert reason.endswith(": the referee would take long")  # it answered: no advice quoted

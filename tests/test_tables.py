@@ -64,9 +64,12 @@ def test_cli_json_shape_and_types(capsys, rows):
 def test_cli_text(capsys):
     assert main(["tables"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].split() == KEYS
+    assert out.splitlines()[0].split() == ["quantity", "agrees", "note"]
     assert "Table 9, 6 cards: deals" in out and "NO" in out and "yes" in out
     assert "agree at the printed precision" in out
+    assert max(len(line) for line in out.splitlines()) <= 100  # issue 41: readable widths
+    for r in tables.comparison():  # every quantity, its values and its note are shown
+        assert r.quantity in out and r.note.split()[0] in out
 
 
 # ----------------------------------------------------------------------------- deals

@@ -266,7 +266,7 @@ def choose_exact(spec: Endgame, first: Card | None, model: str) -> AutoChoice:
     except ResourceError as exc:
         fallback = AUTO_CIRCUIT if model == "random" else DOUBLE_DUMMY_METHOD
         what = "the sparse circuit engine" if model == "random" else "double dummy on every deal"
-        return AutoChoice(fallback, f"auto: the exact referee cannot answer ({exc}); {what}")
+        return AutoChoice(fallback, f"auto: {what}: {exc.reason}")
     if model == "random":
         circuit = paths_seconds(spec, first) + seconds
         other = f"the sparse circuit engine with the referee beside it, about {_seconds(circuit)}"

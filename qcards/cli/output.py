@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from qcards.errors import QcardsError
@@ -76,6 +77,10 @@ NOTE_WIDTH = 60
 record's table, not in it: a cell that long pads every row past a terminal's width."""
 
 
+NOTE_LINE = 100
+"""The width those notes are wrapped to (issue 41: nothing wider than 100 columns)."""
+
+
 def print_record(data: dict, as_json: bool) -> None:
     """A flat result: JSON, or a two-column quantity/value table with long text values as
     ``key: text`` lines under it."""
@@ -85,7 +90,7 @@ def print_record(data: dict, as_json: bool) -> None:
     notes = {k: v for k, v in data.items() if isinstance(v, str) and len(v) > NOTE_WIDTH}
     print_table(["quantity", "value"], [(k, v) for k, v in data.items() if k not in notes])
     for key, text in notes.items():
-        print(f"{key}: {text}")
+        print(textwrap.fill(f"{key}: {text}", NOTE_LINE, subsequent_indent="  "))
 
 
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from qcards.cli.common import json_argument, print_json, print_table
+import textwrap
+
+from qcards.cli.common import json_argument, print_json
 from qcards.paper.tables import comparison, comparison_json
 
 
@@ -21,14 +23,32 @@ def _number(value: int | float) -> str:
     return f"{value:,}" if isinstance(value, int) else f"{value:,.10g}"
 
 
+WIDTH = 100
+"""The widest line the text form prints (issue 41: no table wider than 100 columns)."""
+
+
 def run(args) -> int:
     if args.json:
         print_json(comparison_json())
         return 0
-    rows = [
-        (r.quantity, _number(r.paper), _number(r.computed), r.agrees, r.note) for r in comparison()
-    ]
-    print_table(["quantity", "paper", "computed", "agrees", "note"], rows)
-    differ = sum(not r.agrees for r in comparison())
+    rows = comparison()
+    notes: dict[str, int] = {}
+    for r in rows:
+        notes.setdefault(r.note, len(notes) + 1)
+    # Two lines a quantity, the printed and computed values under its name and the notes
+    # (long, often shared) numbered below: the values of Eqs. 34-35 run to 37 digits, so one
+    # line a quantity with its note could not stay within WIDTH.
+    wide = max(len(r.quantity) for r in rows)
+    print(f"{'quantity':{wide}}  agrees  note")
+    print("    paper, computed")
+    print(f"{'-' * wide}  ------  ----")
+    for r in rows:
+        agrees = "yes" if r.agrees else "NO"
+        print(f"{r.quantity:{wide}}  {agrees:6}  [{notes[r.note]}]")
+        print(f"    paper {_number(r.paper)}, computed {_number(r.computed)}")
+    print("\nnotes:")
+    for note, k in notes.items():
+        print(textwrap.fill(note, WIDTH, initial_indent=f"[{k}] ", subsequent_indent="     "))
+    differ = sum(not r.agrees for r in rows)
     print(f"\n{len(rows) - differ} of {len(rows)} agree at the printed precision.")
     return 0

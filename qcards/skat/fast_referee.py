@@ -130,8 +130,9 @@ def check_width(spec: Endgame) -> None:
     paths = math.factorial(h) ** n
     if max(top, paths) >= 2**127:
         raise ResourceError(
-            f"the fast referee's exact numerators would exceed 128 bits for {n} players with "
-            f"{h} cards each (the search could not finish anyway); use a smaller endgame"
+            f"the exact referee's numerators would exceed 128 bits for {n} players with {h} "
+            "cards each, and its search could not finish anyway",
+            advice="use a smaller endgame",
         )
 
 
@@ -387,7 +388,8 @@ def check_time(
         raise ResourceError(
             f"the exact referee would take about {duration(seconds)} for this endgame (about "
             f"{estimate_frames(spec, first, model):,.0f} positions and {num_deals(spec):,} "
-            f"deals); the budget is {duration(TIME_BUDGET)} ({{force}} runs it anyway)",
+            f"deals), past the budget of {duration(TIME_BUDGET)}",
+            advice="{force} runs it anyway",
             parameters=("force",),
         )
     return seconds
