@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from qcards.analysis.advice import conventions
 from qcards.analysis.sampled import (
@@ -33,16 +33,11 @@ from qcards.analysis.scores import (
     snapshot_outcomes,
 )
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
-from qcards.circuits.decode import decode_distribution
-from qcards.circuits.game import GameCircuit
 from qcards.circuits.task import GameTask, as_task
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.backends import EXACT_BACKENDS, parse_backend
-from qcards.execution.budget import check_work
-from qcards.execution.exact import exact_stage_probabilities, sparse_final_outcomes
+from qcards.execution.budget import check_shots, check_work
 from qcards.execution.exact_methods import SPARSE
-from qcards.execution.sampling import sample_stages
-from qcards.execution.shots import check_shots
 from qcards.execution.sweeps import sweep
 from qcards.progress import duration
 from qcards.skat import fast_referee
@@ -56,6 +51,9 @@ from qcards.skat.play_models import PlayModel, get_model
 from qcards.skat.referee import Evaluation, estimate_paths, num_deals
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
+
+if TYPE_CHECKING:
+    from qcards.circuits.game import GameCircuit
 
 SAMPLING_METHOD = "aer"
 """The sampled method: Aer's shots (``shots`` and ``seed`` apply)."""
@@ -108,6 +106,11 @@ def final_distribution(
 ) -> dict[Snapshot, float]:
     """Final snapshots: exact (``statevector``, ``mps``, ``ddsim``) or sampled (``aer``);
     ``force`` runs a simulation estimated to take longer than the time budget."""
+    # the simulators are imported when a circuit runs, not by the referee's answers
+    from qcards.circuits.decode import decode_distribution
+    from qcards.execution.exact import exact_stage_probabilities
+    from qcards.execution.sampling import sample_stages
+
     last = game.stages[-1]
     if method in EXACT_BACKENDS:
         probs = exact_stage_probabilities(game, [last], method=method, force=force)[last]
@@ -364,6 +367,8 @@ def evaluate(
     parse_backend(used, "method").check_capacity(num_qubits)  # refuse before any work
     exact = parse_backend(used, "method").exact_method
     if exact is not None and exact.reads_final_rows:
+        from qcards.execution.exact import sparse_final_outcomes
+
         outcomes = sparse_final_outcomes(built, force, scheduler)
         return EvaluationReport(
             probability(sum(p for (v, t, *_), p in outcomes.items() if spec.declarer_wins(v, t))),

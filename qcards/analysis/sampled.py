@@ -26,8 +26,7 @@ import numpy as np
 from qcards.analysis.scores import sample_values
 from qcards.circuits.task import GameTask
 from qcards.errors import ResourceError
-from qcards.execution.budget import TIME_BUDGET
-from qcards.execution.shots import check_result_memory, check_shots, sample_game
+from qcards.execution.budget import TIME_BUDGET, check_result_memory, check_shots
 from qcards.execution.sweeps import sweep
 from qcards.intervals import mean_interval, wilson
 from qcards.progress import duration
@@ -96,6 +95,8 @@ def circuit_samples(
     :func:`~qcards.execution.shots.sample_game`)."""
     seed = fresh_seed(seed)
     start = time.perf_counter()
+    from qcards.execution.shots import sample_game  # the sparse engine: NumPy kernels, Qiskit
+
     task = GameTask(spec, first, construction, model)
     result = sample_game(task, shots, seed, scheduler, force=force)
     scores = sample_values(spec, result.points, result.tricks, result.matadors)

@@ -11,12 +11,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
-from qcards.circuits.game import GameCircuit, build_game
-from qcards.circuits.oracle import WinCircuit, build_win_circuit
 from qcards.errors import ParameterError
 from qcards.skat.cards import Card
 from qcards.skat.play_models import get_model
 from qcards.skat.spec import Endgame, parse_spec
+
+if TYPE_CHECKING:
+    from qcards.circuits.game import GameCircuit
+    from qcards.circuits.oracle import WinCircuit
 
 
 @dataclass(frozen=True)
@@ -47,10 +49,14 @@ class GameTask:
 
     def build(self, paper_codes: bool = False) -> GameCircuit:
         """The game circuit (Eq. 17)."""
+        from qcards.circuits.game import build_game  # qiskit: imported when a circuit is built
+
         return build_game(self.spec, self.first, paper_codes, self.construction, self.model)
 
     def win_circuit(self) -> WinCircuit:
         """The game circuit followed by the win oracle (the state preparation A of counting)."""
+        from qcards.circuits.oracle import build_win_circuit
+
         return build_win_circuit(self.spec, self.first, self.construction, self.model)
 
     def to_json(self) -> dict:

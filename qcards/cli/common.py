@@ -17,6 +17,7 @@ from qcards.cli.output import (  # noqa: F401 (the commands import them from her
 )
 from qcards.errors import SpecError
 from qcards.estimation.options import EstimationOptions
+from qcards.execution.backend_names import IBM_PREFIX
 from qcards.execution.backends import backend_names
 from qcards.skat import play_models
 from qcards.skat.cards import Card, CardError
@@ -99,7 +100,7 @@ def estimation_arguments(parser, epsilon: float = 0.01, eval_qubits: int = 4) ->
     parser.add_argument(
         "--eval-qubits", type=int, default=eval_qubits, help="phase-estimation qubits (canonical)"
     )
-    names = [n for n in backend_names() if not n.startswith("ibm:")]
+    names = [n for n in backend_names() if not n.startswith(IBM_PREFIX)]
     parser.add_argument(
         "--backend", default="sparse", help=f"one of {', '.join(names)} (default sparse)"
     )

@@ -45,7 +45,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from qcards.analysis.fit import fit
-    from qcards.execution.shots import check_shots
+    from qcards.execution.budget import check_shots
 
     if args.shots is not None:
         check_shots(args.shots)

@@ -19,6 +19,7 @@ from qcards.cli.common import (
 )
 from qcards.cli.hardware import add_hardware_arguments, check_hardware_arguments, run_hardware
 from qcards.errors import ParameterError, QcardsError
+from qcards.execution.backend_names import DEVICE_PREFIXES, IBM_PREFIX
 from qcards.execution.backends import LOCAL_BACKENDS
 from qcards.execution.mitigation import MITIGATIONS
 from qcards.execution.run import run as run_game
@@ -108,7 +109,7 @@ def run(args) -> int:
             )
 
     extra = {}
-    if args.backend.startswith("ibm:"):
+    if args.backend.startswith(IBM_PREFIX):
         submitted = run_hardware(args, task, announce)
         if submitted is None:  # --no-wait: the job is recorded, its id printed
             return 0
@@ -137,7 +138,7 @@ def run(args) -> int:
 def default_construction(spec, first, args) -> str:
     """:data:`DEVICE_CONSTRUCTION` on device backends when the endgame is small enough for it,
     else :data:`NARROW_CONSTRUCTION`."""
-    if not args.backend.startswith(("fake:", "fake-aer:", "ibm:")):
+    if not args.backend.startswith(DEVICE_PREFIXES):
         return NARROW_CONSTRUCTION
     try:
         build_game(spec, first, construction=DEVICE_CONSTRUCTION,

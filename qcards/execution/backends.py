@@ -44,7 +44,7 @@ from numbers import Integral
 from typing import cast
 
 from qcards.errors import ParameterError, ResourceError
-from qcards.execution import aer, ibm
+from qcards.execution.backend_names import FAKE_AER_PREFIX, FAKE_PREFIX, IBM_PREFIX
 from qcards.execution.exact_methods import DDSIM, MPS, SPARSE, STATEVECTOR, ExactMethod
 from qcards.execution.extras import require
 
@@ -170,6 +170,8 @@ def _aer_sampler(aer_method: str) -> Callable:
         from qiskit_aer import AerSimulator
         from qiskit_aer.primitives import SamplerV2
 
+        from qcards.execution import aer
+
         options = aer.backend_options(aer_method)
         sampler = SamplerV2(default_shots=shots, seed=seed, options={"backend_options": options})
         return AerSimulator(**options), sampler
@@ -193,6 +195,7 @@ def _ddsim_sampler(backend: Backend, seed: int | None, shots: int):
 
 
 def _trajectory_sampler(backend: Backend, seed: int | None, shots: int):
+    from qcards.execution import aer
     from qcards.execution.noisy import PauliTrajectorySampler, fake_device
 
     device = fake_device(cast(str, backend.device))  # a device backend's
@@ -206,6 +209,7 @@ def _device_noise_sampler(backend: Backend, seed: int | None, shots: int):
     from qiskit_aer.noise import NoiseModel
     from qiskit_aer.primitives import SamplerV2
 
+    from qcards.execution import aer
     from qcards.execution.noisy import fake_device
 
     device = fake_device(cast(str, backend.device))  # a device backend's
@@ -218,6 +222,8 @@ def _device_noise_sampler(backend: Backend, seed: int | None, shots: int):
 
 
 def _ibm_sampler(backend: Backend, seed: int | None, shots: int):
+    from qcards.execution import ibm
+
     device = ibm.ibm_backend(backend.name)
     return device, ibm.make_sampler(device, ibm.Suppression(), seed)
 
@@ -225,7 +231,6 @@ def _ibm_sampler(backend: Backend, seed: int | None, shots: int):
 DENSE_LIMIT = 28
 """2**28 amplitudes are 4 GiB of the machine's 24 GiB."""
 
-IBM_PREFIX = ibm.PREFIX
 
 BACKEND_KINDS: dict[str, BackendKind] = {
     kind.name: kind
@@ -272,7 +277,7 @@ BACKEND_KINDS: dict[str, BackendKind] = {
             _aer_sampler("automatic"),
         ),
         BackendKind(
-            "fake:",
+            FAKE_PREFIX,
             "a fake IBM device, Pauli-twirled noise by trajectories (fast)",
             DENSE_LIMIT,
             None,
@@ -282,7 +287,7 @@ BACKEND_KINDS: dict[str, BackendKind] = {
             trajectories=True,
         ),
         BackendKind(
-            "fake-aer:",
+            FAKE_AER_PREFIX,
             "a fake IBM device, Aer's full noise model shot by shot (slow reference)",
             DENSE_LIMIT,
             None,

@@ -13,9 +13,9 @@ import os
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from qcards.errors import ResourceError
-from qcards.execution.sparse import DECK, SparseMemoryError
-from qcards.execution.sparse import estimate_bytes as sparse_bytes
+from qcards.errors import ParameterError, ResourceError
+from qcards.execution.sparse_cost import DECK, SparseMemoryError
+from qcards.execution.sparse_cost import estimate_bytes as sparse_bytes
 from qcards.progress import TIME_BUDGET
 from qcards.progress import duration as _duration
 from qcards.skat.cards import Card
@@ -249,3 +249,42 @@ def check_time(
             parameters=("force", alternative, "shots"),
         )
     return seconds
+
+
+# ----------------------------------------------------------------------------- shots
+
+MAX_SHOTS = 10**9
+"""The most shots one call takes (the per-shot results alone are then gigabytes)."""
+
+
+def check_shots(shots: int) -> None:
+    if not isinstance(shots, int) or isinstance(shots, bool) or not 1 <= shots <= MAX_SHOTS:
+        raise ParameterError(
+            "shots", f"{{shots}} must be a whole number in 1..{MAX_SHOTS:,}, got {shots!r}"
+        )
+
+
+RESULT_BYTES = 48
+"""Bytes a shot's results take while the chunks are joined: points and tricks (8 bytes each),
+twice (the chunks and the joined arrays), and the wins and their pairs when read."""
+
+DECLARED_BYTES = 48
+"""What a declared game's shot adds: its matadors (8 bytes, twice) and its two scores with
+their unique-outcome indices (:func:`qcards.skat.objectives.per_sample`)."""
+
+
+def check_result_memory(shots: int, outcomes: bool, num_bits: int, declared: bool = False) -> None:
+    """Refuse (naming ``shots``), before any shot is taken, results that would not fit in the
+    samples' memory budget: :data:`RESULT_BYTES` a shot, and with ``outcomes`` what a sampler's
+    outcome of ``num_bits`` bits costs (:func:`~qcards.execution.budget.check_shot_memory`)."""
+    if outcomes:
+        check_shot_memory(shots, num_bits)
+    per_shot = RESULT_BYTES + DECLARED_BYTES * declared
+    need = shots * per_shot
+    if need > SAMPLES_BUDGET:
+        fits = int(SAMPLES_BUDGET // per_shot)
+        raise ResourceError(
+            f"{shots:,} shots would keep about {need / 2**30:,.1f} GiB of results; the budget "
+            f"is {SAMPLES_BUDGET / 2**30:.1f} GiB, about {fits:,} shots (use fewer {{shots}})",
+            parameters=("shots",),
+        )

@@ -21,17 +21,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from qiskit.circuit import Qubit
-
-from qcards.circuits.game import GameCircuit
-from qcards.execution import aer, isolated
+from qcards.execution import isolated
 from qcards.execution.budget import sparse_memory_guard
 from qcards.execution.extras import require
-from qcards.execution.sparse import DECK
-from qcards.execution.sparse import estimate_bytes as sparse_bytes
-from qcards.execution.sparse_shards import engine_seconds
+from qcards.execution.sparse_cost import DECK
+from qcards.execution.sparse_cost import estimate_bytes as sparse_bytes
 from qcards.skat.stages import Stage
+
+if TYPE_CHECKING:  # the records are read (costs, names) by commands that never simulate
+    from qiskit.circuit import Qubit
+
+    from qcards.circuits.game import GameCircuit
 
 Probabilities = dict[Stage, dict[int, float]]
 
@@ -104,6 +106,8 @@ class ExactMethod:
         """Seconds of one simulation (an upper estimate); ``gates``: the game circuit's gates
         one definition level down (:func:`~qcards.execution.exact.gate_count`)."""
         if self.work is None:
+            from qcards.execution.sparse_shards import engine_seconds  # the engine: NumPy, Qiskit
+
             return engine_seconds(paths)
         return self.unit_seconds * self.work(num_qubits, paths, gates)
 
@@ -165,6 +169,8 @@ def _aer_probabilities(aer_method: str):
     """Aer saves the probabilities of every stage in one run."""
 
     def probabilities(game, stages, qubits, seconds) -> Probabilities:
+        from qcards.execution import aer  # also gives QuantumCircuit Aer's save instructions
+
         qc = game.layout.circuit("game_snapshots")
         done = 0
         for stage, length in zip(game.stages, game.prefix_lengths, strict=True):

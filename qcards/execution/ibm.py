@@ -27,6 +27,7 @@ from pathlib import Path
 
 from qcards.circuits.task import GameTask
 from qcards.errors import CredentialsError, JobError, JobStoreError, ResourceError
+from qcards.execution.backend_names import IBM_PREFIX
 from qcards.execution.extras import require
 from qcards.execution.jobs import DONE, FAILED, JobRecord, JobStore
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits
@@ -40,7 +41,7 @@ from qcards.execution.transpile import (
     transpiled_size,
 )
 
-PREFIX = "ibm:"
+PREFIX = IBM_PREFIX
 """Backend names of IBM Quantum devices: ``ibm:<Device>``."""
 
 DD_SEQUENCES = ("XX", "XpXm", "XY4")

@@ -43,8 +43,8 @@ from qiskit.circuit import QuantumCircuit
 
 from qcards.circuits.game import GameCircuit
 from qcards.circuits.task import GameTask
-from qcards.errors import ParameterError, ResourceError
-from qcards.execution.budget import SAMPLES_BUDGET, TIME_BUDGET, check_shot_memory
+from qcards.errors import ResourceError
+from qcards.execution.budget import TIME_BUDGET, check_result_memory, check_shots
 from qcards.execution.sparse import Compiler, SparseState
 from qcards.execution.sweeps import sweep
 from qcards.progress import duration
@@ -53,9 +53,6 @@ from qcards.skat.deal_sampling import chunks, deal_stream, fresh_seed
 CHUNK_SHOTS = 10_000
 """Shots simulated together (one Dask task each); fixed, so a seed's samples do not depend on
 the number of workers."""
-
-MAX_SHOTS = 10**9
-"""The most shots one call takes (the per-shot results alone are then gigabytes)."""
 
 
 def shot_streams(seed: int, chunk: int) -> tuple[np.random.Generator, np.random.Generator]:
@@ -215,39 +212,6 @@ def read_integers(state: SparseState, qubits: Sequence[int]) -> tuple[int, ...]:
         part = state.read(qubits[start : start + 63]).tolist()
         values = [v | (p << start) for v, p in zip(values, part, strict=True)]
     return tuple(values)
-
-
-def check_shots(shots: int) -> None:
-    if not isinstance(shots, int) or isinstance(shots, bool) or not 1 <= shots <= MAX_SHOTS:
-        raise ParameterError(
-            "shots", f"{{shots}} must be a whole number in 1..{MAX_SHOTS:,}, got {shots!r}"
-        )
-
-
-RESULT_BYTES = 48
-"""Bytes a shot's results take while the chunks are joined: points and tricks (8 bytes each),
-twice (the chunks and the joined arrays), and the wins and their pairs when read."""
-
-DECLARED_BYTES = 48
-"""What a declared game's shot adds: its matadors (8 bytes, twice) and its two scores with
-their unique-outcome indices (:func:`qcards.skat.objectives.per_sample`)."""
-
-
-def check_result_memory(shots: int, outcomes: bool, num_bits: int, declared: bool = False) -> None:
-    """Refuse (naming ``shots``), before any shot is taken, results that would not fit in the
-    samples' memory budget: :data:`RESULT_BYTES` a shot, and with ``outcomes`` what a sampler's
-    outcome of ``num_bits`` bits costs (:func:`~qcards.execution.budget.check_shot_memory`)."""
-    if outcomes:
-        check_shot_memory(shots, num_bits)
-    per_shot = RESULT_BYTES + DECLARED_BYTES * declared
-    need = shots * per_shot
-    if need > SAMPLES_BUDGET:
-        fits = int(SAMPLES_BUDGET // per_shot)
-        raise ResourceError(
-            f"{shots:,} shots would keep about {need / 2**30:,.1f} GiB of results; the budget "
-            f"is {SAMPLES_BUDGET / 2**30:.1f} GiB, about {fits:,} shots (use fewer {{shots}})",
-            parameters=("shots",),
-        )
 
 
 SECONDS_PER_WORD_STEP = 3e-7

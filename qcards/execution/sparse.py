@@ -62,16 +62,15 @@ from collections.abc import Iterator, Sequence
 from qiskit.circuit import QuantumCircuit
 
 from qcards.execution.sparse_compile import Compiler, Step, compile_circuit
-from qcards.execution.sparse_kernels import CHOP
-from qcards.execution.sparse_state import (
+from qcards.execution.sparse_cost import (
     DECK,
     DEFAULT_MAX_BYTES,
-    DROP_PROB,
     SparseMemoryError,
-    SparseState,
     estimate_bytes,
     rows_for_bytes,
 )
+from qcards.execution.sparse_kernels import CHOP
+from qcards.execution.sparse_state import DROP_PROB, SparseState
 
 __all__ = [
     "CHOP",

@@ -62,12 +62,8 @@ import numpy as np
 
 from qcards.errors import ResourceError
 from qcards.execution.sparse_compile import Compiler, Step
-from qcards.execution.sparse_state import (
-    SparseMemoryError,
-    SparseState,
-    estimate_bytes,
-    rows_for_bytes,
-)
+from qcards.execution.sparse_cost import SparseMemoryError, estimate_bytes, rows_for_bytes
+from qcards.execution.sparse_state import SparseState
 from qcards.execution.sweeps import CORES
 
 if TYPE_CHECKING:

@@ -10,8 +10,10 @@ would pass the memory guard, and before any readout. A merge hashes each row's w
 exact ``lexsort`` on a collision), sums the amplitudes of each group and drops rows with
 ``|a|^2 <`` :data:`DROP_PROB`.
 
-The memory model (:func:`estimate_bytes`) and its guard (:class:`SparseMemoryError`, raised
-before rows are allocated) live here too. The gates themselves are the kernels
+The memory model (:func:`~qcards.execution.sparse_cost.estimate_bytes`) and its guard
+(:class:`~qcards.execution.sparse_cost.SparseMemoryError`, raised before rows are allocated)
+live in :mod:`qcards.execution.sparse_cost`, which the cost checks import without Qiskit. The
+gates themselves are the kernels
 (:mod:`qcards.execution.sparse_kernels`); the classical-action API (:meth:`SparseState.match`,
 ``read``/``write``, ``flip``, ``expand``, ``split_off``/``run_definition``/``absorb``) is what
 the game gates' ``sparse_apply`` use.
@@ -26,6 +28,12 @@ import numpy as np
 from qiskit.circuit import Instruction
 
 from qcards.execution.sparse_compile import Compiler, Step
+from qcards.execution.sparse_cost import (  # the memory model, re-exported where it applies
+    DEFAULT_MAX_BYTES,
+    SparseMemoryError,
+    num_words,
+    rows_for_bytes,
+)
 from qcards.execution.sparse_kernels import group, match_words, weighted_bit_sums, write_local
 
 DROP_PROB = 1e-28
@@ -35,70 +43,9 @@ MERGE_GROWTH = 2.0
 """Merge duplicate rows once the row count reaches this multiple of the count after the last
 merge."""
 
-DEFAULT_MAX_BYTES = 8 * 2**30
-"""Default memory guard of :func:`~qcards.execution.sparse.simulate` (8 GiB of the machine's
-24, through :func:`estimate_bytes`); read when a simulation starts, so it can be lowered for a
-process."""
-
-ACTION_BYTES = 32
-"""Bytes per row of a classical action's work arrays besides its cards' (masks, counters; the
-game gates' ``sparse_apply``), rounded up from peak memory measured on the twelve- and
-fifteen-card endgames (``tests/fuzz/test_hostile_input.py`` checks the model against it)."""
-
-ACTION_BYTES_PER_CARD = 4
-"""Bytes per row and card of a card play's work arrays (its ``(cards, rows)`` masks of held,
-led and legal cards), rounded up likewise."""
-
-DECK = 32
-"""Cards of a Skat deck: the most a game circuit's classical actions work with."""
-
-
-class SparseMemoryError(MemoryError):
-    """A branching step would need more rows than allowed (raised before allocating them)."""
-
-    def __init__(self, rows_needed: int, limit: int, num_qubits: int = 0) -> None:
-        super().__init__(
-            f"the sparse state would need {rows_needed} rows; the limit is {limit} rows"
-        )
-        self.rows_needed = rows_needed
-        self.limit = limit
-        self.num_qubits = num_qubits
-
 
 class AncillaError(ValueError):
     """A qubit that should end in ``|0>`` carries probability on ``|1>``."""
-
-
-def num_words(num_qubits: int) -> int:
-    """The 64-bit words a row of ``num_qubits`` qubits takes (at least one)."""
-    return max(1, (num_qubits + 63) // 64)
-
-
-def estimate_bytes(rows: int, num_qubits: int, cards: int = DECK) -> int:
-    """Peak bytes for ``rows`` rows of a state of ``num_qubits`` qubits whose gates' classical
-    actions work with ``cards`` cards (a game's; the deck's 32 when not known, 0 for circuits
-    without them), the largest of:
-
-    - a branching step (``expand``, the card plays' uniform choice): the old rows and the new
-      ones side by side, the parent index and amplitude scale of every new row, and the
-      classical action's work arrays (:data:`ACTION_BYTES`, :data:`ACTION_BYTES_PER_CARD`);
-    - a merge that finds duplicates: the state, its hash, sort order, sorted keys and flags,
-      the sorted copies of words and amplitudes, and the merged result.
-
-    Per row that is 160 bytes for the twelve-card endgame and 172 for the fifteen-card one,
-    whose steps were measured to hold at most 140 and 142 (the state itself is 32); an earlier
-    model, the state and a merge's temporaries (81 bytes), was half of what the card plays hold
-    at their peak."""
-    w = num_words(num_qubits)
-    state = 8 * w + 16
-    expand = 2 * state + 8 + 8 + ACTION_BYTES + ACTION_BYTES_PER_CARD * cards
-    merge = 3 * state + 8 + 8 + 8 + 1 + 2 * w
-    return rows * max(expand, merge)
-
-
-def rows_for_bytes(max_bytes: int, num_qubits: int, cards: int = DECK) -> int:
-    """The most rows :func:`estimate_bytes` fits in ``max_bytes``."""
-    return max(1, max_bytes // estimate_bytes(1, num_qubits, cards))
 
 
 class SparseState:
