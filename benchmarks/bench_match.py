@@ -56,6 +56,10 @@ def main() -> int:
         help="only the PIMC and best-response rows (for a run on more deals), written to "
         "results/match-searchers.md",
     )  # fmt: skip
+    parser.add_argument(
+        "--out", help="the results file's name under results/ (default match.md, or "
+        "match-searchers.md with --searchers-only)",
+    )  # fmt: skip
     args = parser.parse_args()
     pimc = f"adversarial:{args.worlds}"
     models = ["heuristic", "random", "softmax", f"softmax:{args.theta}", pimc, f"{pimc}:voids",
@@ -103,7 +107,8 @@ def main() -> int:
         "",
         *_paired_table(args),
     ]
-    out = HERE / "results" / ("match-searchers.md" if args.searchers_only else "match.md")
+    default = "match-searchers.md" if args.searchers_only else "match.md"
+    out = HERE / "results" / (args.out or default)
     out.write_text("\n".join(lines))
     print(f"wrote {out}")
     return 0
