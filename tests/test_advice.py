@@ -355,3 +355,31 @@ def test_the_declarers_ranking_and_the_advice_agree_where_both_run(model):
         ranked = recommend(spec, model, method="classical")
         assert [v.card for v in advice.cards] == [card for card, _ in ranked]
         assert [v.value_exact for v in advice.cards] == [r.p_win_exact for _, r in ranked]
+
+
+def test_pimc_times_its_first_sampled_deals_and_solves_none_twice(monkeypatch):
+    """The time estimate of sampled double-dummy advice comes from the sample's own first
+    deals, whose solutions are kept: every deal is solved once for every card, plus one card
+    that warms the compiled solver up (before, two more deals of the prior were solved for the
+    estimate and thrown away). Forced work is not timed, and gives the same values."""
+    import qcards.analysis.advice as advice_module
+    from qcards.skat.spec import load_spec
+
+    spec = load_spec(FULL_GAME)
+    history = "A:D7 B:DA C:D8 B:HA C:H7"  # two legal cards
+    solved = []
+    real = advice_module.deal_outcome
+
+    def counted(*args, **kwargs):
+        solved.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(advice_module, "deal_outcome", counted)
+    timed = advise(spec, history, model="adversarial", samples=12, seed=5)
+    assert len(solved) == 12 * 2 + 1
+    del solved[:]
+    forced = advise(spec, history, model="adversarial", samples=12, seed=5, force=True)
+    assert len(solved) == 12 * 2
+    assert [(c.card, c.value, c.level) for c in timed.cards] == [
+        (c.card, c.value, c.level) for c in forced.cards
+    ]

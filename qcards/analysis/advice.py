@@ -260,27 +260,41 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
     sampled = method == SAMPLED or samples is not None
     reason = "sampled deals were asked for" if sampled else "every deal of the posterior"
     if play_model.minimax:
-        # one deal solved to estimate the time (not needed for forced sampled work)
-        per_deal = 0.0 if (sampled and force) else _seconds_a_deal(where, legal, sampled)
+        too_many = 0  # the posterior's deals when auto samples them for their number alone
         if not sampled:
             deals = num_deals(where.spec)
-            seconds = per_deal * deals / CORES
-            if method == AUTO and (deals > MAX_EXACT_DEALS or seconds > AUTO_EXACT_SECONDS):
-                sampled = True
-                reason = (
-                    f"{deals:,} deals would take about {duration(seconds)} to solve: PIMC on "
-                    f"sampled deals ({default_deals(where.spec, legal)})"
-                )
+            if method == AUTO and deals > MAX_EXACT_DEALS:
+                sampled, too_many = True, deals  # timed on the sampled deals themselves below
             else:
-                _check_time(seconds, force, f"solving all {deals:,} deals", "{shots} (PIMC)")
-                values = _exact_double_dummy(where, legal, source.exact(), scheduler)
-                return _advice(where, goal, model, "double-dummy", source.explain(reason),
-                               deals, None, legal, values, belief.exact)  # fmt: skip
+                seconds = _seconds_a_deal(where, legal) * deals / CORES
+                if method == AUTO and seconds > AUTO_EXACT_SECONDS:
+                    sampled = True
+                    reason = _sampling_reason(deals, seconds, where, legal)
+                else:
+                    _check_time(seconds, force, f"solving all {deals:,} deals", "{shots} (PIMC)")
+                    values = _exact_double_dummy(where, legal, source.exact(), scheduler)
+                    return _advice(where, goal, model, "double-dummy", source.explain(reason),
+                                   deals, None, legal, values, belief.exact)  # fmt: skip
         seed = fresh_seed(seed)
         count = samples or default_deals(where.spec, legal)
-        _check_time(per_deal * count / CORES, force, f"PIMC on {count:,} deals", "fewer {shots}")
-        owners = source.sample(count, np.random.default_rng(seed))
-        arrays = _pimc(where, legal, owners, scheduler)
+        points = not levels_only(where.spec)
+        owners: list | None = None
+        rows: list[list[tuple]] = []  # the deals solved so far: the sample's first
+        if not force:  # the time estimate, made on solved deals
+            if count > MAX_EXACT_DEALS:  # on the prior's, before drawing a sample it may refuse
+                per_deal = _timed_rows(where, legal, _prior_deals(where), points)[0]
+            else:  # on the sample's first deals, kept: none is solved twice
+                owners = source.sample(count, np.random.default_rng(seed))
+                per_deal, rows = _timed_rows(where, legal, owners[:TIMED_DEALS], points)
+            if too_many:
+                reason = _sampling_reason(too_many, per_deal * too_many / CORES, where, legal)
+            _check_time(
+                per_deal * count / CORES, force, f"PIMC on {count:,} deals", "fewer {shots}"
+            )
+        if owners is None:
+            owners = source.sample(count, np.random.default_rng(seed))
+        rows += _solve_deals(where, legal, owners[len(rows) :], scheduler, points)
+        arrays = _pimc_arrays(rows, len(legal))
         return _sampled_advice(where, goal, model, "pimc", source.explain(reason), count, seed,
                                legal, arrays, source.effective_size(count))  # fmt: skip
     if not sampled:
@@ -341,16 +355,36 @@ def levels_only(spec: Endgame) -> bool:
     return spec.target == WIN_POINTS or spec.is_null
 
 
-def _seconds_a_deal(where: Moment, legal: Sequence[Card], sampled: bool) -> float:
-    """Seconds one core takes to solve a deal after every card, as the valuation will
-    (:data:`TIMED_DEALS` sampled deals side by side, after one that warms the compiled solver
-    up)."""
-    points = not (sampled and levels_only(where.spec))
-    owners = sample_owners(where.spec, np.random.default_rng(0), 1 + TIMED_DEALS)
+def _seconds_a_deal(where: Moment, legal: Sequence[Card]) -> float:
+    """Seconds one core takes to solve a deal of the prior after every card, as the exact
+    valuation will (:func:`_timed_rows` on :data:`TIMED_DEALS` deals of the prior)."""
+    return _timed_rows(where, legal, _prior_deals(where), True)[0]
+
+
+def _prior_deals(where: Moment) -> list:
+    """:data:`TIMED_DEALS` deals of the prior, always the same, to time a solve on."""
+    return sample_owners(where.spec, np.random.default_rng(0), TIMED_DEALS)
+
+
+def _timed_rows(
+    where: Moment, legal: Sequence[Card], owners: list, points: bool
+) -> tuple[float, list[list[tuple]]]:
+    """The rows of :func:`_solve_deals` for ``owners`` (a few deals, side by side on the
+    cores) and the seconds one core took for each, after one card of the first deal has
+    warmed the compiled solver up."""
     _solve_deals(where, legal[:1], owners[:1], None, points)
     start = time.perf_counter()
-    _solve_deals(where, legal, owners[1:], None, points)  # the cores share them
-    return (time.perf_counter() - start) * min(CORES, TIMED_DEALS) / TIMED_DEALS
+    rows = _solve_deals(where, legal, owners, None, points)
+    seconds = time.perf_counter() - start
+    return seconds * min(CORES, len(owners)) / max(1, len(owners)), rows
+
+
+def _sampling_reason(deals: int, seconds: float, where: Moment, legal: Sequence[Card]) -> str:
+    """Why ``auto`` samples deals for PIMC: solving the posterior's would take ``seconds``."""
+    return (
+        f"{deals:,} deals would take about {duration(seconds)} to solve: PIMC on sampled deals "
+        f"({default_deals(where.spec, legal)})"
+    )
 
 
 def _check_time(seconds: float, force: bool, what: str, instead: str) -> None:
@@ -435,16 +469,12 @@ def _advice(where, goal, model, method, reason, deals, seed, legal, dists, exact
 # ----------------------------------------------------------------------------- sampled
 
 
-def _pimc(
-    where: Moment, legal: Sequence[Card], owners: list, scheduler: str | None = None
-) -> list[tuple]:
-    """PIMC: the sampled deals of the posterior, each solved double dummy after every card,
-    by the level searches when they answer (:func:`levels_only`)."""
-    rows = np.array(
-        _solve_deals(where, legal, owners, scheduler, not levels_only(where.spec)),
-        dtype=np.int64,
-    )
-    return [tuple(rows[:, k, :].T) for k in range(len(legal))]
+def _pimc_arrays(rows: list[list[tuple]], cards: int) -> list[tuple]:
+    """PIMC's outcomes by card: the rows of :func:`_solve_deals` (every sampled deal of the
+    posterior solved double dummy after every card, by the level searches when they answer,
+    :func:`levels_only`) as each card's (points, tricks, matadors) arrays over the deals."""
+    table = np.array(rows, dtype=np.int64)
+    return [tuple(table[:, k, :].T) for k in range(cards)]
 
 
 def _sampled_advice(
