@@ -282,10 +282,12 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
         rows: list[list[tuple]] = []  # the deals solved so far: the sample's first
         if not force:  # the time estimate, made on solved deals
             if count > MAX_EXACT_DEALS:  # on the prior's, before drawing a sample it may refuse
-                per_deal = _timed_rows(where, legal, _prior_deals(where), points)[0]
+                warm, *timed = _prior_deals(where, 1 + TIMED_DEALS)
+                per_deal = _timed_rows(where, legal, warm, timed, points)[0]
             else:  # on the sample's first deals, kept: none is solved twice
                 owners = source.sample(count, np.random.default_rng(seed))
-                per_deal, rows = _timed_rows(where, legal, owners[:TIMED_DEALS], points)
+                (warm,) = _prior_deals(where, 1)
+                per_deal, rows = _timed_rows(where, legal, warm, owners[:TIMED_DEALS], points)
             if too_many:
                 reason = _sampling_reason(too_many, per_deal * too_many / CORES, where, legal)
             _check_time(
@@ -358,21 +360,24 @@ def levels_only(spec: Endgame) -> bool:
 def _seconds_a_deal(where: Moment, legal: Sequence[Card]) -> float:
     """Seconds one core takes to solve a deal of the prior after every card, as the exact
     valuation will (:func:`_timed_rows` on :data:`TIMED_DEALS` deals of the prior)."""
-    return _timed_rows(where, legal, _prior_deals(where), True)[0]
+    warm, *timed = _prior_deals(where, 1 + TIMED_DEALS)
+    return _timed_rows(where, legal, warm, timed, True)[0]
 
 
-def _prior_deals(where: Moment) -> list:
-    """:data:`TIMED_DEALS` deals of the prior, always the same, to time a solve on."""
-    return sample_owners(where.spec, np.random.default_rng(0), TIMED_DEALS)
+def _prior_deals(where: Moment, count: int) -> list:
+    """``count`` deals of the prior, always the same: the first warms the compiled solver up,
+    the others are timed when no sampled deal is."""
+    return sample_owners(where.spec, np.random.default_rng(0), count)
 
 
 def _timed_rows(
-    where: Moment, legal: Sequence[Card], owners: list, points: bool
+    where: Moment, legal: Sequence[Card], warm: dict, owners: list, points: bool
 ) -> tuple[float, list[list[tuple]]]:
     """The rows of :func:`_solve_deals` for ``owners`` (a few deals, side by side on the
-    cores) and the seconds one core took for each, after one card of the first deal has
-    warmed the compiled solver up."""
-    _solve_deals(where, legal[:1], owners[:1], None, points)
+    cores) and the seconds one core took for each, after one card of the deal ``warm``
+    (never timed, so that no timed search starts from its table) has warmed the compiled
+    solver up."""
+    _solve_deals(where, legal[:1], [warm], None, points)
     start = time.perf_counter()
     rows = _solve_deals(where, legal, owners, None, points)
     seconds = time.perf_counter() - start
