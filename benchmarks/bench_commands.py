@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bench_startup import process_seconds, resolved
+
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
 
 COMMANDS = {
     "bare interpreter (baseline)": ([sys.executable, "-c", "pass"], None),
@@ -46,12 +44,9 @@ COMMANDS = {
 
 
 def seconds(argv: list[str]) -> float:
+    """:func:`bench_startup.process_seconds` with ``{out}`` a fresh temporary folder."""
     with tempfile.TemporaryDirectory() as out:
-        argv = [a.replace("{out}", out) for a in argv]
-        start = time.perf_counter()
-        subprocess.run(argv, cwd=REPO, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)  # fmt: skip
-        return time.perf_counter() - start
+        return process_seconds([a.replace("{out}", out) for a in argv])
 
 
 def main() -> None:
@@ -59,16 +54,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", help="run the rows whose name contains this text")
     args = parser.parse_args()
-    qcards = shutil.which("qcards") or str(Path(sys.executable).parent / "qcards")
     rows, loads = [], []
     for name, (argv, repeat) in COMMANDS.items():
         if args.only and args.only not in name and "baseline" not in name:
             continue
-        argv = [qcards, *argv[1:]] if argv[0] == "qcards" else argv
         runs = repeat or args.repeat
         times = []
         for _ in range(runs):
-            times.append(seconds(argv))
+            times.append(seconds(resolved(argv)))
             loads.append(os.getloadavg()[0])
         t = statistics.median(times)
         shown = f"{t:.2f}" if t < 60 else f"{t:.0f} ({t / 60:.1f} min)"

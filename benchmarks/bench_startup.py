@@ -33,24 +33,33 @@ TARGETS = {"qcards --version": "0.3 s beyond the bare interpreter",
            "qcards evaluate four-card --method classical": "1.5 s in all"}  # fmt: skip
 
 
+def process_seconds(argv: list[str]) -> float:
+    """Seconds one whole process of ``argv`` takes from the repository root (its output
+    thrown away; a failing command stops the benchmark)."""
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=REPO, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
 def median_seconds(argv: list[str], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(argv, cwd=REPO, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return statistics.median(process_seconds(argv) for _ in range(repeat))
+
+
+def resolved(argv: list[str]) -> list[str]:
+    """``argv`` with a leading ``qcards`` replaced by this environment's entry point."""
+    if argv[0] != "qcards":
+        return argv
+    qcards = shutil.which("qcards") or str(Path(sys.executable).parent / "qcards")
+    return [qcards, *argv[1:]]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    qcards = shutil.which("qcards") or str(Path(sys.executable).parent / "qcards")
     rows, base = [], None
     for name, argv in COMMANDS.items():
-        argv = [qcards, *argv[1:]] if argv[0] == "qcards" else argv
-        t = median_seconds(argv, args.repeat)
+        t = median_seconds(resolved(argv), args.repeat)
         base = t if base is None else base
         beyond = "" if t is base else f"{t - base:+.2f}"
         rows.append(f"| {name} | {t:.2f} | {beyond} | {TARGETS.get(name, '')} |")
