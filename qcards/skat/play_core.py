@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+# imported, not only named for the checker: the API reference resolves the annotations to
+# these classes (a bare "Rules" or "Endgame" has two targets among qcards' modules)
+from qcards.skat.cards import Card, Rules
+from qcards.skat.spec import Endgame
+
 if TYPE_CHECKING:
     import numpy as np
-
-    from qcards.skat.cards import Card, Rules
-    from qcards.skat.spec import Endgame
 
 # a seat, or an array of seats (a circuit's rows, vectorised: qcards.circuits.gates)
 Seats = TypeVar("Seats", int, "np.ndarray")
