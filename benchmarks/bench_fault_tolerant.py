@@ -19,7 +19,7 @@ Table 2 (crossover): for each N and epsilon, the wall time of
 * the game circuit's ideal-device shots (:mod:`qcards.execution.shots`) to the same epsilon, at
   the rate measured here;
 * the exact answers, independent of epsilon: the fast referee's and the sparse engine's own
-  estimates from the play paths (:func:`qcards.skat.fast_referee.estimate_seconds`,
+  estimates from the play paths (:func:`qcards.skat.referee_cost.estimate_seconds`,
   :func:`qcards.analysis.evaluate.paths_seconds`).
 
 Then, at N = 10, for each algorithm on the fastest qubit model, the epsilon below which it would
@@ -36,15 +36,15 @@ import sys
 import time
 from pathlib import Path
 
-from qcards.analysis.evaluate import paths_seconds
 from qcards.analysis.fault_tolerant import fault_tolerant_cost
+from qcards.analysis.methods.runs import paths_seconds
 from qcards.analysis.resources import resource_spec
 from qcards.circuits.oracle import build_win_circuit
 from qcards.circuits.task import GameTask
 from qcards.estimation.schedules import normal_quantile
 from qcards.execution.physical import DEFAULT_MODELS
 from qcards.execution.shots import sample_game
-from qcards.skat import fast_referee
+from qcards.skat import referee_cost
 from qcards.skat.monte_carlo import monte_carlo
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -96,7 +96,7 @@ def classical_rates(n: int, repeat: int) -> dict[str, float]:
     rates = {"mc": per_sample(lambda k: monte_carlo(spec, k, seed=1), 64, repeat)}
     task = GameTask(spec, None)
     rates["shots"] = per_sample(lambda k: sample_game(task, k, seed=1, force=True), 32, repeat)
-    rates["referee"] = fast_referee.estimate_seconds(spec)
+    rates["referee"] = referee_cost.estimate_seconds(spec)
     rates["sparse"] = paths_seconds(spec, None)
     return rates
 

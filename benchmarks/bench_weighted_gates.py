@@ -31,8 +31,8 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from bench_play_models import load, median_time  # noqa: E402  (one timing helper)
 
-from qcards.analysis.evaluate import final_distribution  # noqa: E402
 from qcards.analysis.fault_tolerant import fault_tolerant_cost  # noqa: E402
+from qcards.analysis.methods.runs import final_distribution  # noqa: E402
 from qcards.analysis.resources import count_resources  # noqa: E402
 from qcards.circuits.game import build_game  # noqa: E402
 from qcards.execution.exact import sparse_final_outcomes  # noqa: E402

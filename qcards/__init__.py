@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     # What the loader below makes of each name, spelt out for type checkers and IDEs; keep it,
     # ``_API`` and ``__all__`` naming the same. Every name is its definition's own name.
     from qcards.analysis.declare import GameChoice, declare
-    from qcards.analysis.evaluate import EvaluationReport, evaluate, recommend
+    from qcards.analysis.evaluate import evaluate, recommend
+    from qcards.analysis.methods.report import EvaluationReport
     from qcards.analysis.resources import count_resources
     from qcards.circuits.construction import Construction
     from qcards.circuits.game import GameCircuit, build_game
@@ -58,7 +59,7 @@ _API = {
     "Endgame": ("qcards.skat.spec", "Endgame"),
     "EstimationOptions": ("qcards.estimation.options", "EstimationOptions"),
     "Evaluation": ("qcards.skat.referee", "Evaluation"),
-    "EvaluationReport": ("qcards.analysis.evaluate", "EvaluationReport"),
+    "EvaluationReport": ("qcards.analysis.methods.report", "EvaluationReport"),
     "GameChoice": ("qcards.analysis.declare", "GameChoice"),
     "GameCircuit": ("qcards.circuits.game", "GameCircuit"),
     "GameTask": ("qcards.circuits.task", "GameTask"),

@@ -16,7 +16,7 @@ from toml_text import toml_text
 
 from qcards.analysis.evaluate import evaluate
 from qcards.skat.cards import FULL_DECK, Trump
-from qcards.skat.double_dummy import deal_outcome
+from qcards.skat.double_dummy_outcome import deal_outcome
 from qcards.skat.objectives import OBJECTIVES, scored_objectives
 from qcards.skat.referee import weighted_deals
 from qcards.skat.scoring import BID_VALUES, TRICKS, Declaration, settle

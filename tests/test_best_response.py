@@ -115,7 +115,7 @@ def test_evaluate_and_refusals():
     spec = parse_spec(spec_text("skat-two-tricks"))
     report = evaluate(spec, model="best-response")
     assert report.p_win_exact == best_response(spec).value and report.method == "classical"
-    with pytest.raises(ModelError, match="solved exactly on small endgames only"):
+    with pytest.raises(ModelError, match="no method samples the best-response model"):
         evaluate(spec, model="best-response", shots=100)
 
 

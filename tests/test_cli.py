@@ -144,7 +144,9 @@ def test_error_bad_first(capsys):
 
 def test_error_adversarial_on_circuit(capsys):
     expect_error(
-        capsys, ["evaluate", SIX, "--model", "adversarial", "--method", "aer"], "classical only"
+        capsys,
+        ["evaluate", SIX, "--model", "adversarial", "--method", "aer"],
+        "not --model adversarial, which is computed by --method classical or double-dummy",
     )
 
 

@@ -13,9 +13,9 @@ import pytest
 from brute_minimax import minimax_score
 from toml_text import toml_text
 
+from qcards.analysis.decision_plays import Runner, run_plays, runner_for
 from qcards.analysis.decisions import (
     PLAYS,
-    Runner,
     _declarations,
     _read,
     _variant,
@@ -23,8 +23,6 @@ from qcards.analysis.decisions import (
     declare_twelve,
     discard_choices,
     holds_two_more,
-    run_plays,
-    runner_for,
     twelve_card_specs,
 )
 from qcards.cli import main

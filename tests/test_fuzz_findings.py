@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from qcards.analysis.evaluate import probability
+from qcards.analysis.methods.report import probability
 from qcards.cli import LINE_BREAKS, main
 from qcards.errors import ParameterError
 from qcards.estimation.options import EstimationOptions

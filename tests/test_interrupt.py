@@ -246,7 +246,8 @@ def test_version_answers_without_importing_qiskit_scipy_or_numba():
 def test_a_classical_evaluation_does_not_import_the_estimation_stack():
     """Issue 41: ``evaluate --method classical`` builds only its own command's parser and
     never loads qiskit-algorithms (with scipy.stats), Aer, the IBM runtime or Dask: the
-    simulators are imported when a circuit runs."""
+    simulators are imported when a circuit runs. Nor numba: a tiny endgame is answered by the
+    plain referee (:mod:`qcards.skat.exact_referee`) before the compiled one could load."""
     import subprocess
     import sys
 
@@ -254,7 +255,7 @@ def test_a_classical_evaluation_does_not_import_the_estimation_stack():
         "import sys; from qcards.cli import main; "
         "assert main(['evaluate', 'qcards/specs/four-card.toml', '--method', 'classical']) == 0; "
         "heavy = [m for m in ('qiskit_algorithms', 'qiskit_aer', 'qiskit_ibm_runtime', 'dask', "
-        "'scipy.stats') if m in sys.modules]; "
+        "'scipy.stats', 'numba') if m in sys.modules]; "
         "assert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -297,3 +298,80 @@ def test_ctrl_c_in_any_commands_import_phase_is_one_line(command, tmp_path):
     assert proc.stderr.startswith("error: interrupted (Ctrl-C)"), proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert proc.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+INTERRUPT_DURING_WORK = AS_FROM_A_TERMINAL + (
+    "import os, sys\n"
+    "from qcards.cli import main\n"
+    "CALLS = int(os.environ['QCARDS_TEST_CALLS'])\n"
+    "state = {'armed': False, 'calls': 0}\n"
+    "def profile(frame, event, arg):\n"
+    "    if event != 'call':\n"
+    "        return\n"
+    "    module = frame.f_globals.get('__name__', '')\n"
+    "    if not state['armed']:\n"
+    "        # the command's own function (set_defaults(run=...)) starts the work\n"
+    "        name = frame.f_code.co_name\n"
+    "        state['armed'] = module.startswith('qcards.cli.') and name.startswith('run')\n"
+    "        return\n"
+    "    if module.startswith('qcards.') and not module.startswith('qcards.cli'):\n"
+    "        state['calls'] += 1\n"
+    "        if state['calls'] == CALLS:\n"
+    "            sys.setprofile(None)\n"
+    "            os.kill(os.getpid(), signal.SIGINT)\n"
+    "sys.setprofile(profile)\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+"""A child that presses Ctrl-C on itself in the middle of its command's work: at the
+``QCARDS_TEST_CALLS``-th call into the library after the command's own function started
+(deterministic, where a timer would land anywhere on a loaded machine)."""
+
+SPECS = "qcards/specs"
+"""Paths from the repository root, where these children run."""
+
+LONG_COMMANDS = {
+    "reproduce": ["reproduce", "--paper-only", "--out", "{tmp}/out"],
+    "evaluate": ["evaluate", f"{SPECS}/six-card.toml"],
+    "recommend": ["recommend", f"{SPECS}/six-card.toml"],
+    "declare": ["declare", f"{SPECS}/six-card.toml"],
+    "bid": ["bid", "tests/specs/bid-small.toml"],
+    "fit": ["fit", f"{SPECS}/four-card.toml", "--rounds", "1"],
+    "match": ["match", "--deals", "2", "--records", "{tmp}/records"],
+    "count": ["count", f"{SPECS}/four-card.toml", "--seed", "1"],
+    "run": ["run", f"{SPECS}/four-card.toml", "--seed", "1", "--plot", "{tmp}/four.png"],
+    "resources": ["resources", "--cards-per-player", "2"],
+    "tables": ["tables"],
+    "export": ["export", f"{SPECS}/four-card.toml", "--out", "{tmp}/export"],
+    "gofish": ["gofish", "tournament", "--games", "4", "--seed", "1"],
+    "cats": ["cats", "simulate", "--players", "3", "--rounds", "200", "--seed", "1"],
+    "qgo": ["qgo", "replay", "tests/games/data/qgo_ranchin_6x6.txt"],
+    "warm-up": ["warm-up"],
+}
+"""Every command that works longer than a moment, with small inputs (Ctrl-C lands early)."""
+
+
+def test_every_long_command_is_interrupted_during_its_work():
+    from qcards.cli import COMMANDS
+
+    assert set(LONG_COMMANDS) == set(COMMANDS) - {"score", "jobs"}  # the two quick ones
+
+
+@pytest.mark.parametrize("command", sorted(LONG_COMMANDS))
+def test_ctrl_c_during_any_commands_work_is_one_line(command, tmp_path):
+    """Issue 41, item 2: Ctrl-C in the middle of a long command's work prints one line and
+    exits 130, with no traceback and no partial file, for every long command."""
+    import os
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in LONG_COMMANDS[command]]
+    env = {**os.environ, "QCARDS_TEST_CALLS": "50"}
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPT_DURING_WORK, *argv],
+        capture_output=True, text=True, timeout=HANG_GUARD, cwd=repo, env=env,
+    )  # fmt: skip
+    assert proc.returncode == 130, (proc.returncode, proc.stdout[-300:], proc.stderr[-600:])
+    assert proc.stderr.startswith("error: interrupted (Ctrl-C)"), proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+    leftovers = [p for p in tmp_path.rglob("*") if p.name.endswith(PARTIAL_SUFFIX)]
+    assert not leftovers, leftovers

@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from qcards.analysis.decisions import Runner, declare_twelve
+from qcards.analysis.decision_plays import Runner
+from qcards.analysis.decisions import declare_twelve
 from qcards.analysis.evaluate import evaluate
 from qcards.errors import ModelError
 from qcards.skat.cards import Card, Rules, Trump

@@ -9,7 +9,7 @@ import pickle
 import pytest
 
 import qcards
-from qcards.analysis.evaluate import final_distribution
+from qcards.analysis.methods.runs import final_distribution
 from qcards.analysis.sampled import circuit_samples
 from qcards.circuits.decode import regroup
 from qcards.circuits.game import build_game
@@ -196,8 +196,8 @@ def test_shots_follow_the_weighted_branches(six_card):
 
 @pytest.mark.parametrize(
     "method, shots, message",
-    [("double-dummy", None, "is not one of them"), ("classical", 100, "is not one of them"),
-     ("shots", None, "needs")],
+    [("double-dummy", None, "answers model adversarial, not model heuristic"),
+     ("classical", 100, "is exact for the heuristic model"), ("shots", None, "needs")],
 )  # fmt: skip
 def test_evaluate_refuses_what_cannot_answer(four_card, method, shots, message):
     with pytest.raises(ModelError, match=message):

@@ -180,6 +180,7 @@ def test_auto_runs_the_circuit_when_the_referee_cannot_answer(monkeypatch):
     """``--method auto`` picks by the estimates (issue 31): the exact referee when it can answer
     (the cheapest), else the sparse engine, with no fraction beside it; the JSON says why."""
     from qcards.analysis import evaluate as evaluation
+    from qcards.analysis.methods import runs
     from qcards.errors import ResourceError
     from qcards.skat.spec import load_spec
 
@@ -189,17 +190,19 @@ def test_auto_runs_the_circuit_when_the_referee_cannot_answer(monkeypatch):
     def refused(*args, **kwargs):
         raise ResourceError("the exact referee would take about 3 hours")
 
-    monkeypatch.setattr(evaluation, "referee_seconds", refused)
+    monkeypatch.setattr(runs, "referee_seconds", refused)
     report = evaluation.evaluate(spec)
     assert report.method == "sparse" and report.p_win_exact is None
     assert abs(report.p_win - 5 / 12) < TOL
-    assert report.method_reason == (
-        "auto: the sparse circuit engine: the exact referee would take about 3 hours"
+    assert report.method_reason.startswith("auto: the sparse circuit engine, about ")
+    assert report.method_reason.endswith(
+        "is the cheapest exact method (the exact referee cannot: the exact referee would take "
+        "about 3 hours)"
     )
 
     def refused_with_advice(*args, **kwargs):
         raise ResourceError("the referee would take long", advice="give {force}")
 
-    monkeypatch.setattr(evaluation, "referee_seconds", refused_with_advice)
+    monkeypatch.setattr(runs, "referee_seconds", refused_with_advice)
     reason = evaluation.evaluate(spec).method_reason
-    assert reason.endswith(": the referee would take long")  # it answered: no advice quoted
+    assert reason.endswith(": the referee would take long)")  # it answered: no advice quoted

@@ -44,7 +44,7 @@ from qcards.skat.beliefs import RANDOM, TREMBLE, believe, check_beliefs
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import fresh_seed, sample_owners
 from qcards.skat.declaration import deal_matadors
-from qcards.skat.double_dummy import deal_outcome
+from qcards.skat.double_dummy_outcome import deal_outcome
 from qcards.skat.history import Moment
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import Objective, check_objective

@@ -29,218 +29,34 @@ on the other half, so the choice's luck does not inflate the value.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
-import math
-import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
 
-from qcards.analysis.evaluate import DOUBLE_DUMMY_METHOD as DOUBLE_DUMMY
-from qcards.analysis.evaluate import MONTE_CARLO_METHOD as MONTE_CARLO
-from qcards.analysis.evaluate import PIMC_METHOD as PIMC
-from qcards.analysis.evaluate import is_policy_model
-from qcards.analysis.sampled import check_solving_time
-from qcards.circuits.construction import Construction
-from qcards.circuits.task import as_task
+from qcards.analysis.decision_plays import (
+    CHOOSE,
+    VALUE,
+    Figures,
+    Play,
+    Runner,
+    average_figures,
+    run_plays,
+    seeded,
+)
 from qcards.errors import ModelError, ParameterError, SpecError
-from qcards.execution.shots import sample_game
-from qcards.execution.sweeps import LOCAL, sweep
 from qcards.files import parse_toml
-from qcards.intervals import Z95
 from qcards.skat.cards import Card, Rules, Trump, rules_of
-from qcards.skat.deal_sampling import chunks, fresh_seed
-from qcards.skat.double_dummy import deal_outcome
-from qcards.skat.monte_carlo import playouts
-from qcards.skat.outcomes import outcome_distribution
-from qcards.skat.pimc import PIMC_CHUNK, exact_levels, pimc_chunk
-from qcards.skat.play_models import PlayModel, get_model
-from qcards.skat.referee import num_deals
-from qcards.skat.scoring import BID_VALUES, TRICKS, Declaration, settle
+from qcards.skat.scoring import BID_VALUES, Declaration
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 PLAYS = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
 """The kinds of game a declarer plays (null ouvert plays as null: random play does not look)."""
 
-ADVERSARIAL = "adversarial"
-"""The model whose plays are solved double dummy (:mod:`qcards.skat.pimc`)."""
-
 HAND_ANNOUNCEMENTS = ((), ("schneider",), ("schwarz",), ("ouvert",))
 """What a Hand suit or grand game may announce (each includes the ones before it)."""
-
-
-# ----------------------------------------------------------------------------- plays
-
-
-@dataclass(frozen=True)
-class Play:
-    """The outcomes of one kind of game with one hand: the distinct outcomes (points, tricks,
-    matadors) and their weights, exact probabilities or counts of shots. Sampled plays keep the
-    counts of the even and the odd shots apart (:data:`HALVES`), for choosing on one half and
-    valuing on the other."""
-
-    spec: Endgame
-    outcomes: tuple[tuple[int, int, int], ...]
-    exact: tuple[Fraction, ...] | None = None
-    counts: np.ndarray | None = field(default=None, repr=False)  # (2, outcomes): even, odd
-
-    @classmethod
-    def sampled(cls, spec: Endgame, samples: np.ndarray) -> Play:
-        """A play from a (3, shots) array of points, tricks and matadors."""
-        outcomes, where = np.unique(samples, axis=1, return_inverse=True)
-        where = where.ravel()
-        counts = np.stack(
-            [np.bincount(where[h], minlength=outcomes.shape[1]) for h in HALVES]
-        ).astype(float)
-        found = tuple(tuple(int(x) for x in o) for o in outcomes.T)  # three rows: triples
-        return cls(spec, cast("tuple[tuple[int, int, int], ...]", found), None, counts)
-
-    def figures(self, declaration: Declaration, half: int | None = None) -> Figures:
-        """``declaration`` scored on these outcomes (sampled: both halves, or ``half``)."""
-        settled = [_settled(declaration, m, p, t) for p, t, m in self.outcomes]
-        sf = [s.declarer_seeger_fabian for s in settled]
-        score = [s.list_score for s in settled]
-        won = [s.won for s in settled]
-        if self.exact is not None:
-            e_sf = sum(w * v for w, v in zip(self.exact, sf, strict=True))
-            e_score = sum(w * v for w, v in zip(self.exact, score, strict=True))
-            p_won = sum(w for w, v in zip(self.exact, won, strict=True) if v)
-            return Figures(float(e_sf), float(e_score), float(p_won), e_sf, e_score)
-        halves = cast(np.ndarray, self.counts)  # a sampled play (no exact weights) has them
-        counts = halves.sum(axis=0) if half is None else halves[half]
-        n = counts.sum()
-        sf_arr = np.asarray(sf, dtype=float)
-        mean = float(counts @ sf_arr / n)
-        variance = float(counts @ (sf_arr - mean) ** 2 / max(n - 1, 1))
-        half_width = Z95 * math.sqrt(variance / n)
-        return Figures(
-            mean,
-            float(counts @ np.asarray(score, dtype=float) / n),
-            float(counts @ np.asarray(won, dtype=float) / n),
-            None,
-            None,
-            (mean - half_width, mean + half_width),
-        )
-
-
-@functools.lru_cache(maxsize=2**16)
-def _settled(declaration: Declaration, matadors: int, points: int, tricks: int):
-    """:func:`settle` of one outcome, cached: a bid's options share most outcomes."""
-    return settle(declaration, matadors, points, tricks, TRICKS)
-
-
-HALVES = (slice(0, None, 2), slice(1, None, 2))
-CHOOSE, VALUE = 0, 1
-"""The halves of :data:`HALVES` a sampled choice is made on and valued on."""
-"""The even and the odd shots of a sampled play."""
-
-
-@dataclass(frozen=True)
-class Figures:
-    """What an option is worth: means (exact Fractions beside them when exact), the 95%
-    interval of the Seeger-Fabian mean when sampled, and the chance the game is won."""
-
-    expected_seeger_fabian: float
-    expected_score: float
-    p_won: float
-    seeger_fabian_exact: Fraction | None = None
-    score_exact: Fraction | None = None
-    seeger_fabian_ci: tuple[float, float] | None = None
-
-    @property
-    def key(self) -> Fraction | float:
-        return (
-            self.seeger_fabian_exact
-            if self.seeger_fabian_exact is not None
-            else self.expected_seeger_fabian
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        def frac(x: Fraction | None) -> str | None:
-            return None if x is None else f"{x.numerator}/{x.denominator}"
-
-        return {
-            "expected_seeger_fabian": self.expected_seeger_fabian,
-            "expected_seeger_fabian_exact": frac(self.seeger_fabian_exact),
-            "expected_seeger_fabian_ci": (
-                None if self.seeger_fabian_ci is None else list(self.seeger_fabian_ci)
-            ),
-            "expected_score": self.expected_score,
-            "expected_score_exact": frac(self.score_exact),
-            "p_won": self.p_won,
-        }
-
-
-@dataclass(frozen=True)
-class Runner:
-    """How plays are computed: under ``model`` (``random``: the circuits' play; ``adversarial``:
-    double dummy), exactly (``shots`` None: the referee's outcome search, or every deal solved)
-    or from ``shots`` (the circuit's shots, or that many sampled deals solved: PIMC), every
-    play on the same ``seed``."""
-
-    shots: int | None = None
-    seed: int | None = None
-    construction: Construction | str | None = None
-    scheduler: str | None = None
-    force: bool = False
-    model: str = "random"
-
-    @property
-    def adversarial(self) -> bool:
-        return self.model == ADVERSARIAL
-
-    @property
-    def policy_model(self) -> PlayModel | None:
-        """The play model when it is played by its policy on the classical side."""
-        model = get_model(self.model)
-        return model if is_policy_model(model) else None
-
-    @property
-    def method(self) -> str:
-        """The method the decision reports."""
-        if self.adversarial:
-            return DOUBLE_DUMMY if self.shots is None else PIMC
-        if self.policy_model is not None:
-            return "classical" if self.shots is None else MONTE_CARLO
-        return "classical" if self.shots is None else "shots"
-
-    def play(self, spec: Endgame) -> Play:
-        policy_model = self.policy_model
-        if policy_model is not None and self.shots is None:  # exact: the model's weights
-            if policy_model.solver is not None:
-                dist = policy_model.solver(spec, None)
-            else:
-                dist = outcome_distribution(spec, None, policy_model.policy)
-            return Play(spec, tuple(dist), tuple(dist.values()))
-        # sampled plays: with shots (the exact ones return without), seeded by _seeded
-        shots, seed = cast(int, self.shots), cast(int, self.seed)
-        if policy_model is not None:
-            points, _wins, tricks, matadors = playouts(spec, shots, seed, policy_model.policy)
-            return Play.sampled(spec, np.stack([points, tricks, matadors]))
-        # the adversarial model: levels only (every score depends on the play through them)
-        if self.adversarial and self.shots is None:
-            advice = "give {shots} to sample deals, or {force}"
-            what = "solving all {count:,} deals"
-            check_solving_time(spec, None, num_deals(spec), self.force, what, advice, _level)
-            outcomes = exact_levels(spec)
-            return Play(spec, tuple(outcomes), tuple(outcomes.values()))
-        if self.adversarial:  # PIMC: the time was checked for the whole call (run_plays)
-            parts = [
-                pimc_chunk(spec, None, seed, c, points=False) for c in chunks(shots, PIMC_CHUNK)
-            ]
-            points, _wins, tricks, matadors = (np.concatenate(c) for c in zip(*parts, strict=True))
-            return Play.sampled(spec, np.stack([points, tricks, matadors]))
-        if self.shots is None:
-            dist = outcome_distribution(spec)
-            return Play(spec, tuple(dist), tuple(dist.values()))
-        task = as_task(spec, None, self.construction)
-        result = sample_game(task, self.shots, self.seed, self.scheduler, force=self.force)
-        matadors = result.matadors if result.matadors is not None else 0 * result.points
-        return Play.sampled(spec, np.stack([result.points, result.tricks, matadors]))
 
 
 # ----------------------------------------------------------------------------- options
@@ -417,33 +233,6 @@ def twelve_card_specs(
     return out
 
 
-def _level(spec: Endgame, owner, first: Card | None):
-    """One deal's double-dummy level (what the decisions solve)."""
-    return deal_outcome(spec, owner, first, points=False)
-
-
-def _play(runner: Runner, spec: Endgame) -> Play:
-    return runner.play(spec)
-
-
-def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
-    """Every spec's play: here, or with the runner's scheduler as Dask tasks (one a play,
-    each run without Dask inside; the same seed, so the same shots: a sampling runner without
-    one gets a fresh seed here, as :func:`declare` and :func:`bid` give theirs)."""
-    runner = _seeded(runner)
-    if runner.adversarial and runner.shots is not None and specs:
-        check_solving_time(
-            specs, None, runner.shots * len(specs), runner.force,
-            f"solving {{count:,}} sampled deals ({runner.shots:,} for each of {len(specs)} plays)",
-            "use fewer {shots}, or {force}", _level,
-            (os.cpu_count() or 1) if runner.scheduler == LOCAL else 1,
-        )  # fmt: skip
-    if runner.scheduler is None:
-        return [runner.play(spec) for spec in specs]
-    inner = dataclasses.replace(runner, scheduler=None)
-    return sweep(functools.partial(_play, inner), specs, runner.scheduler, "plays")
-
-
 def twelve_card_plays(
     data: Mapping[str, Any], source: str, runner: Runner
 ) -> list[tuple[Trump, tuple[Card, ...], tuple[tuple[Card, ...], ...], Play]]:
@@ -464,7 +253,7 @@ def declare_twelve(
     every discard (equivalent ones once) times every game, ranked by the expected
     Seeger-Fabian score at ``bid`` (or by ``objective``: ``score``, the list score; ``win``,
     the chance to win the game as declared)."""
-    runner = _seeded(runner or Runner())
+    runner = seeded(runner or Runner())
     data = _read(text, source)
     options = []
     plays = twelve_card_plays(data, source, runner)
@@ -481,12 +270,6 @@ def declare_twelve(
                 )  # fmt: skip
             )
     return Decision(_rank(options, objective), len(plays), runner.method, runner.seed)
-
-
-def _seeded(runner: Runner) -> Runner:
-    if runner.shots is None:
-        return runner
-    return dataclasses.replace(runner, seed=fresh_seed(runner.seed))
 
 
 def holds_two_more(text: str, source: str) -> bool:
@@ -557,7 +340,7 @@ def bid(
     the seed, each best option chosen on half its shots and valued on the other half;
     ``skat_shots`` shots a play of each Skat (default: the runner's shots over ``skats``, so
     the pick-up costs about what one Hand game's plays do per option)."""
-    runner = _seeded(runner or Runner())
+    runner = seeded(runner or Runner())
     data = _read(text, source)
     base = spec_from_dict(data, source)
     if base.skat_size != 2 or base.hands[base.declarer] == () or base.sizes.get(base.declarer):
@@ -580,7 +363,7 @@ def bid(
     if runner.shots is None:
         chosen = every
     else:
-        rng = np.random.default_rng([cast(int, runner.seed), 38])  # seeded by _seeded
+        rng = np.random.default_rng([cast(int, runner.seed), 38])  # seeded by seeded
         picks = rng.choice(len(every), size=min(skats, len(every)), replace=False)
         chosen = [every[i] for i in sorted(picks)]
     skat_specs = []
@@ -637,7 +420,7 @@ def bid(
             detail.append({"skat": [str(c) for c in skat], "game": name,
                            "discard": [str(c) for c in discard],
                            "expected_seeger_fabian": f.expected_seeger_fabian})  # fmt: skip
-        return _average(chosen_values, runner.shots is None), detail
+        return average_figures(chosen_values, runner.shots is None), detail
 
     options = _rank(hand_options(18))
     pick_up, detail = pick_up_value(18)
@@ -654,76 +437,3 @@ def bid(
         max_bid = at
     return BidDecision(options, pick_up, tuple(detail), max_bid, by_bid, runner.method,
                        runner.seed, len(chosen), hand_figures, hand_choice)  # fmt: skip
-
-
-def _average(values: Sequence[Figures], exact: bool) -> Figures:
-    """The mean of the Skats' chosen options (exact Fractions when exact; a sampled mean's
-    interval from the spread of the Skats' values and their own noise)."""
-    k = len(values)
-    if exact:  # the exact Fractions are there
-        sf = sum((cast(Fraction, v.seeger_fabian_exact) for v in values), Fraction(0)) / k
-        score = sum((cast(Fraction, v.score_exact) for v in values), Fraction(0)) / k
-        return Figures(float(sf), float(score), sum(v.p_won for v in values) / k, sf, score)
-    sf_values = np.array([v.expected_seeger_fabian for v in values])
-    cis = [cast("tuple[float, float]", v.seeger_fabian_ci) for v in values]  # sampled: given
-    low = np.array([ci[0] for ci in cis])
-    high = np.array([ci[1] for ci in cis])
-    mean = float(sf_values.mean())
-    # the variance of the mean: the Skats' spread (over k draws) plus each value's own noise
-    own = float((((high - low) / (2 * Z95)) ** 2).sum()) / k**2
-    spread = float(sf_values.var(ddof=1)) / k if k > 1 else 0.0
-    half_width = Z95 * math.sqrt(own + spread)
-    return Figures(mean, float(np.mean([v.expected_score for v in values])),
-                   float(np.mean([v.p_won for v in values])), None, None,
-                   (mean - half_width, mean + half_width))  # fmt: skip
-
-
-def runner_for(
-    model: str = "random",
-    method: str = "auto",
-    shots: int | None = None,
-    seed: int | None = None,
-    construction: Construction | str | None = None,
-    scheduler: str | None = None,
-    force: bool = False,
-) -> Runner:
-    """The :class:`Runner` of a decision. Random play: the referee's exact outcomes
-    (``classical``, or ``auto`` without shots) or the circuit's ``shots`` (``shots``, or
-    ``auto`` with them). Adversarial: every deal solved double dummy (``double-dummy``,
-    ``classical`` or ``auto`` without shots), or ``shots`` sampled deals (``pimc``, or ``auto``
-    with them). Other methods are refused, never replaced."""
-    play_model = get_model(model)
-    if is_policy_model(play_model):
-        if play_model.solver is not None and shots is not None:
-            raise ModelError(
-                f"the {model} model is solved exactly on small endgames only: leave out {{shots}}",
-                parameters=("shots",),
-            )
-        if not play_model.exact and shots is None:
-            raise ModelError(
-                f"the {model} model's weights are floats, so its decisions are sampled: give "
-                "{shots} (games a play)",
-                parameters=("shots",),
-            )
-        exact: tuple[str, ...] = ("classical",)
-        sampled = MONTE_CARLO
-    elif model == ADVERSARIAL:
-        exact, sampled = (DOUBLE_DUMMY, "classical"), PIMC
-    else:
-        exact, sampled = ("classical",), "shots"
-    if method not in ("auto", *exact, sampled):
-        raise ModelError(
-            f"a decision under {model} play answers from {' or '.join(exact)} (exact) or "
-            f"{sampled} with {{shots}}, not {{method}} {method}",
-            parameters=("method", "shots"),
-        )
-    if method in exact and shots is not None:
-        raise ModelError(
-            f"{{method}} {method} is exact: leave out {{shots}}", parameters=("method", "shots")
-        )
-    if method == sampled and shots is None:
-        raise ModelError(
-            f"{{method}} {sampled} needs {{shots}} (how many a play)",
-            parameters=("method", "shots"),
-        )
-    return Runner(shots, seed, construction, scheduler, force, model)

@@ -52,7 +52,8 @@ def _double_dummy() -> None:
     import numpy as np
 
     from qcards.skat.deal_sampling import sample_owners
-    from qcards.skat.double_dummy import deal_outcome, solve_deal
+    from qcards.skat.double_dummy import solve_deal
+    from qcards.skat.double_dummy_outcome import deal_outcome
 
     spec = _packaged("full-game.toml")
     owner = sample_owners(spec, np.random.default_rng(0), 1)[0]

@@ -3,7 +3,8 @@ bid, by the expected Seeger-Fabian score."""
 
 from __future__ import annotations
 
-from qcards.analysis.decisions import bid, runner_for
+from qcards.analysis.decision_plays import runner_for
+from qcards.analysis.decisions import bid
 from qcards.cli.common import decision_arguments, print_json, print_options, runner_options
 from qcards.errors import SpecError
 from qcards.files import read_text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from qcards.analysis.evaluate import METHODS
+from qcards.analysis.methods.registry import AUTO, method_names
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, construction_names, registry
 from qcards.cli.output import (  # noqa: F401 (the commands import them from here too)
     FLAGS,
@@ -160,7 +160,7 @@ def evaluation_arguments(parser, method_help: str, history: bool = True) -> None
     parser.add_argument(
         "--model", choices=play_models.model_names(), default="random", help=MODEL_HELP
     )
-    parser.add_argument("--method", choices=METHODS, default="auto", help=method_help)
+    parser.add_argument("--method", choices=method_names(), default=AUTO, help=method_help)
     shots_arguments(parser)
     if history:
         history_argument(parser)
@@ -172,14 +172,14 @@ def evaluation_arguments(parser, method_help: str, history: bool = True) -> None
 
 def objective_argument(parser, default: str | None = "win", note: str = "") -> None:
     """``--objective``: what a ranking optimises (:mod:`qcards.skat.objectives`)."""
-    from qcards.skat.objectives import OBJECTIVES
+    from qcards.skat.objectives import registry
 
     parser.add_argument(
         "--objective",
-        choices=tuple(OBJECTIVES),
+        choices=tuple(registry()),
         default=default,
         help="what to rank by: "
-        + "; ".join(f"{o.name}, {o.description}" for o in OBJECTIVES.values())
+        + "; ".join(f"{o.name}, {o.description}" for o in registry().values())
         + " (score and seeger-fabian need the spec's [declaration])"
         + (note or f"; default {default}"),
     )
@@ -209,7 +209,7 @@ def decision_arguments(parser) -> None:
 
 
 def runner_options(args) -> dict:
-    """The keyword arguments of :func:`qcards.analysis.decisions.runner_for`."""
+    """The keyword arguments of :func:`qcards.analysis.decision_plays.runner_for`."""
     return {
         "model": args.model,
         "method": args.method,

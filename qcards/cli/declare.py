@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from qcards.analysis.decisions import declare_twelve, holds_two_more, runner_for
+from qcards.analysis.decision_plays import runner_for
+from qcards.analysis.decisions import declare_twelve, holds_two_more
 from qcards.analysis.declare import declare
 from qcards.cli.common import (
     evaluation_arguments,

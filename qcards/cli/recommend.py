@@ -10,7 +10,8 @@ deals).
 from __future__ import annotations
 
 from qcards.analysis.advice import AUTO, EXACT, MAX_EXACT_DEALS, SAMPLED, Advice, advise
-from qcards.analysis.evaluate import DOUBLE_DUMMY_METHOD, card_differences, recommend
+from qcards.analysis.evaluate import card_differences, recommend
+from qcards.analysis.methods.builtin import DOUBLE_DUMMY
 from qcards.cli.common import (
     evaluation_arguments,
     load_spec,
@@ -27,7 +28,7 @@ from qcards.skat.referee import num_deals
 ADVICE_METHOD = {
     "auto": AUTO,
     "classical": EXACT,
-    DOUBLE_DUMMY_METHOD: EXACT,
+    DOUBLE_DUMMY.name: EXACT,
     "shots": SAMPLED,
 }
 """What ``--method`` asks of the advice for a seat other than a leading declarer."""

@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
-from qcards.analysis.evaluate import AUTO_CIRCUIT
+from qcards.analysis.methods.builtin import AUTO_CIRCUIT
 from qcards.circuits.card_codes import paper_label, readable_label
 from qcards.circuits.decode import decode_distribution, regroup
 from qcards.circuits.game import build_game

@@ -80,7 +80,13 @@ from qcards.progress import TIME_BUDGET, duration
 from qcards.skat import fast_referee_kernel as kernel
 from qcards.skat.cards import Card
 from qcards.skat.fast_referee_memo import C_HI, EMPTY, KEYS, P_HI, VALUES, W_HI, rehash
-from qcards.skat.referee import MODELS, Evaluation, estimate_paths, num_deals
+from qcards.skat.referee import MODELS, Evaluation
+from qcards.skat.referee_cost import (
+    check_time,
+    check_width,
+    denominators,
+    frame_budget,
+)
 from qcards.skat.rule_tables import CARD_INDEX, SUIT_ROWS, card_mask, rule_tables
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
@@ -103,37 +109,12 @@ MEMO_BUDGET = min(4 * 2**30, _memory() // 4)
 # ----------------------------------------------------------------------------- arithmetic
 
 
-def denominators(players: int, hand: int) -> list[int]:
-    """D(0..hand): the common denominator of the random model's values with h cards a hand.
-
-    D(0) = 1 and D(h) = h * lcm(1..h)^(players-1) * D(h-1): the leader chooses among h cards,
-    each follower among at most h, and every count divides its factor.
-    """
-    out = [1]
-    for h in range(1, hand + 1):
-        out.append(h * math.lcm(*range(1, h + 1)) ** (players - 1) * out[-1])
-    return out
-
-
 def _words(values: list[int]) -> tuple[np.ndarray, np.ndarray]:
     mask = (1 << 64) - 1
     return (
         np.array([v >> 64 for v in values], dtype=np.uint64),
         np.array([v & mask for v in values], dtype=np.uint64),
     )
-
-
-def check_width(spec: Endgame) -> None:
-    """Refuse a spec whose numerators could overflow 128 bits (intermediate sums included)."""
-    n, h = len(spec.players), spec.num_tricks
-    top = denominators(n, h)[-1] * 128 * max(h, 1)
-    paths = math.factorial(h) ** n
-    if max(top, paths) >= 2**127:
-        raise ResourceError(
-            f"the exact referee's numerators would exceed 128 bits for {n} players with {h} "
-            "cards each, and its search could not finish anyway",
-            advice="use a smaller endgame",
-        )
 
 
 # ----------------------------------------------------------------------------- deals
@@ -350,56 +331,6 @@ class _Solver:
 # ----------------------------------------------------------------------------- cost
 
 
-FRAMES_PER_SECOND = 60_000.0
-"""Positions the search expands a second, rounded down from the benchmark at a load of 12 to 15
-on two cores (eighteen cards: random 69,000, adversarial 78,000; twenty-one cards,
-adversarial: 59,000). An idle machine is about twice as fast."""
-DEAL_SECONDS = 2e-5
-"""Seconds to list and weigh one deal in Python (measured: about 5 microseconds, more with a
-prior)."""
-FRAMES_MODEL = {"random": (0.35, 0.75), "adversarial": (16.4, 0.505)}
-"""(a, b): the positions a search expands are about ``a * P ** b`` for P (deal, play path)
-pairs. Fitted through the benchmark's largest endgames (random: 15 and 18 cards, adversarial:
-18 and 21; three players, the declarer's hand known), above the smaller ones: the paths merge,
-so the positions grow far slower than the paths, and the random model's key also holds the
-points still needed. A rough model for other shapes of endgame; the search's frame budget
-(:func:`_frame_budget`) bounds it whatever the estimate said."""
-
-
-def estimate_frames(spec: Endgame, first: Card | None = None, model: str = "random") -> float:
-    """The positions the search is expected to expand (Knuth's path estimate, milliseconds)."""
-    a, b = FRAMES_MODEL[model]
-    return a * max(estimate_paths(spec, first), 1.0) ** b
-
-
-def estimate_seconds(spec: Endgame, first: Card | None = None, model: str = "random") -> float:
-    """Seconds :func:`evaluate` is expected to take (a rough model: :data:`FRAMES_MODEL`)."""
-    frames = estimate_frames(spec, first, model)
-    return frames / FRAMES_PER_SECOND + num_deals(spec) * DEAL_SECONDS
-
-
-def check_time(
-    spec: Endgame, first: Card | None = None, force: bool = False, model: str = "random"
-) -> float:
-    """Refuse (:class:`~qcards.errors.ResourceError`) a spec estimated to take longer than
-    :data:`~qcards.progress.TIME_BUDGET`; returns the estimated seconds."""
-    seconds = estimate_seconds(spec, first, model)
-    if seconds > TIME_BUDGET and not force:
-        raise ResourceError(
-            f"the exact referee would take about {duration(seconds)} for this endgame (about "
-            f"{estimate_frames(spec, first, model):,.0f} positions and {num_deals(spec):,} "
-            f"deals), past the budget of {duration(TIME_BUDGET)}",
-            advice="{force} runs it anyway",
-            parameters=("force",),
-        )
-    return seconds
-
-
-def _frame_budget(force: bool) -> int:
-    """The search's hard stop: four times the positions the time budget plans for."""
-    return 2**62 if force else int(4 * TIME_BUDGET * FRAMES_PER_SECOND)
-
-
 # ----------------------------------------------------------------------------- public API
 
 
@@ -408,7 +339,7 @@ def _solver(spec: Endgame, model: str, first: Card | None, force: bool) -> _Solv
         raise ModelError(f"unknown model {model!r} (expected {' | '.join(MODELS)})")
     check_first(spec, first)
     check_time(spec, first, force, model)
-    return _Solver(spec, model, _frame_budget(force))
+    return _Solver(spec, model, frame_budget(force))
 
 
 def evaluate(

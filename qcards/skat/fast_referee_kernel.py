@@ -22,7 +22,7 @@ Layout of a search:
   positions whose live cards, suit by suit in order of strength, have the same owners and the
   same card points are the same game, whatever the printed ranks; both map to one key.
 * Random model, exact: a frame with ``h`` cards in each hand stores integer numerators over
-  the fixed denominator ``D(h)`` (:func:`qcards.skat.fast_referee.denominators`), held as two
+  the fixed denominator ``D(h)`` (:func:`qcards.skat.referee_cost.denominators`), held as two
   unsigned 64-bit words (:func:`~qcards.skat.fast_referee_memo.mul128` and ``add128``); every
   multiplier is a small integer.
 * Adversarial model: the same frames with the declarer maximising and the defenders minimising

@@ -6,7 +6,10 @@ the deals and the play. ``win`` is the paper's P_fav (Eq. 18's win indicator); `
 ``seeger-fabian`` score a declared game (:mod:`qcards.skat.declaration`) by the ISkO
 (:func:`qcards.skat.scoring.settle`): the declarer's list score, and its Seeger-Fabian points.
 Nothing outside this module compares objective names: callers look a record up with
-:func:`get_objective` and ask it.
+:func:`get_objective` and ask it. Third parties add objectives through the entry-point group
+``qcards.objectives`` (an entry point named like its :class:`Objective`); one that needs a
+declaration is reported by every evaluation of a declared game beside the built-in scores,
+and ``--objective`` ranks by it.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from qcards.errors import ModelError, ParameterError
+from qcards.plugins import with_plugins
 from qcards.skat.scoring import TRICKS, Settlement, settle
 from qcards.skat.spec import Endgame
 
@@ -49,6 +54,8 @@ def _settlement(spec: Endgame, points: int, tricks: int, matadors: int) -> Settl
     return settle(declared.declaration, matadors, points, tricks, TRICKS)
 
 
+ENTRY_POINT_GROUP = "qcards.objectives"
+
 OBJECTIVES: dict[str, Objective] = {
     o.name: o
     for o in (
@@ -75,23 +82,30 @@ OBJECTIVES: dict[str, Objective] = {
         ),
     )
 }
-"""The objectives by name."""
+"""The built-in objectives by name (:func:`registry` adds the plugins')."""
 
-SCORES = ("score", "seeger-fabian")
-"""The objectives every evaluation of a declared game reports beside p_win."""
+
+@cache
+def registry() -> dict[str, Objective]:
+    """Every objective by name: the built-ins, then the entry points of
+    :data:`ENTRY_POINT_GROUP` (each must load an :class:`Objective` of its own name)."""
+    return with_plugins(
+        ENTRY_POINT_GROUP, OBJECTIVES.values(), Objective, "objective",
+        lambda message: ParameterError("objective", message),
+    )  # fmt: skip
 
 
 def objective_names() -> tuple[str, ...]:
-    return tuple(OBJECTIVES)
+    return tuple(registry())
 
 
 def get_objective(name: str) -> Objective:
     """The objective called ``name`` (:class:`ParameterError` naming the choices)."""
     try:
-        return OBJECTIVES[name]
+        return registry()[name]
     except (KeyError, TypeError):
         raise ParameterError(
-            "objective", f"unknown objective {name!r} (expected {' | '.join(OBJECTIVES)})"
+            "objective", f"unknown objective {name!r} (expected {' | '.join(registry())})"
         ) from None
 
 
@@ -108,8 +122,11 @@ def check_objective(spec: Endgame, name: str) -> Objective:
 
 
 def scored_objectives(spec: Endgame) -> tuple[Objective, ...]:
-    """The score objectives a spec's evaluation reports (none without a declaration)."""
-    return tuple(OBJECTIVES[n] for n in SCORES) if spec.declaration is not None else ()
+    """The score objectives a spec's evaluation reports beside p_win: those that score a
+    declared game (none without a declaration)."""
+    if spec.declaration is None:
+        return ()
+    return tuple(o for o in registry().values() if o.needs_declaration)
 
 
 def expectation(

@@ -33,19 +33,22 @@ circuits prepare it with policy-weighted card-play gates
 
 from __future__ import annotations
 
-import importlib.metadata
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
 from qcards.errors import ModelError
+from qcards.plugins import with_plugins
 from qcards.skat.best_response import best_response
 from qcards.skat.cards import Card
 from qcards.skat.heuristic import heuristic
 from qcards.skat.seat_view import Policy, SeatView, uniform
 
 ENTRY_POINT_GROUP = "qcards.play_models"
+
+CIRCUIT, MINIMAX, POLICY, SOLVER = "circuit", "minimax", "policy", "solver"
+"""The kinds of play model (:attr:`PlayModel.kind`)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,18 @@ class PlayModel:
     @property
     def minimax(self) -> bool:
         return self.policy is None and self.solver is None
+
+    @property
+    def kind(self) -> str:
+        """How the model is computed, what the evaluation methods declare they answer
+        (:mod:`qcards.analysis.methods`): :data:`CIRCUIT` (the uniform play the circuits
+        prepare), :data:`MINIMAX` (every card seen), :data:`POLICY` (a policy played card by
+        card) or :data:`SOLVER` (a strategy that looks ahead)."""
+        if self.solver is not None:
+            return SOLVER
+        if self.policy is None:
+            return MINIMAX
+        return CIRCUIT if self.circuits else POLICY
 
 
 # ----------------------------------------------------------------------------- policies
@@ -177,19 +192,7 @@ BUILT_IN: dict[str, PlayModel] = {
 def registry() -> dict[str, PlayModel]:
     """Every play model by name: the built-ins, then the entry points of
     ``qcards.play_models`` (each must load a :class:`PlayModel` of its own name)."""
-    models = dict(BUILT_IN)
-    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        if entry.name in models:
-            continue
-        try:
-            record = entry.load()
-        except Exception as exc:  # a third party's import error, reported with its name
-            raise ModelError(f"the play model plugin {entry.name!r} failed to load: {exc}") from exc
-        if not isinstance(record, PlayModel) or record.name != entry.name:
-            raise ModelError(f"the entry point {entry.name!r} of {ENTRY_POINT_GROUP} must be a "
-                             f"qcards PlayModel called {entry.name!r}")  # fmt: skip
-        models[entry.name] = record
-    return models
+    return with_plugins(ENTRY_POINT_GROUP, BUILT_IN.values(), PlayModel, "play model", ModelError)
 
 
 def model_names() -> tuple[str, ...]:

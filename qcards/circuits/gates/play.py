@@ -22,7 +22,6 @@ import numpy as np
 from qiskit.circuit import Gate, Qubit
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get_construction
-from qcards.circuits.gates import action_kernels as kernels
 from qcards.circuits.gates.classical import Rows, classical_domain, narrow, trick_suits
 from qcards.circuits.gates.policy_play import weighted_choice
 from qcards.circuits.gates.predicates import (
@@ -138,6 +137,8 @@ class CardPlayGate(Gate):
         definition. Both steps are compiled passes over the rows
         (:mod:`~qcards.circuits.gates.action_kernels`); a policy's weights are computed per
         view in Python (:func:`~qcards.circuits.gates.policy_play.weighted_choice`)."""
+        from qcards.circuits.gates import action_kernels as kernels  # numba: when it runs
+
         tables = kernels.placed_tables(self, qubits, state.num_words, _PlayTables)
         legal = np.empty(state.num_rows, dtype=np.uint64)
         inside = np.empty(state.num_rows, dtype=bool)
@@ -166,6 +167,8 @@ class _PlayTables:
     arguments and each card's flips), for one placement of the gate."""
 
     def __init__(self, gate: CardPlayGate, qubits: tuple[int, ...], num_words: int) -> None:
+        from qcards.circuits.gates import action_kernels as kernels  # numba: when it runs
+
         layout, t = gate.layout, gate.trick
         position = dict(zip(layout.qubits, qubits, strict=False))
         cards = gate.cards

@@ -17,7 +17,6 @@ import numpy as np
 from qiskit.circuit import Gate, Qubit
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get_construction
-from qcards.circuits.gates import action_kernels as kernels
 from qcards.circuits.gates.classical import classical_domain, narrow
 from qcards.circuits.gates.codes import trick_code_flips
 from qcards.circuits.gates.predicates import mover
@@ -84,6 +83,8 @@ class TrickTakingGate(Gate):
         rules (and remembered by the gate). Every other row takes the definition. The tables
         are numbered and their flips applied in compiled passes over the rows
         (:mod:`~qcards.circuits.gates.action_kernels`)."""
+        from qcards.circuits.gates import action_kernels as kernels  # numba: when it runs
+
         tables = kernels.placed_tables(self, qubits, state.num_words, _TrickTables)
         keys = np.empty(state.num_rows, dtype=np.int64)
         kernels.trick_keys(state.words, *tables.key_arguments, keys)
@@ -126,6 +127,8 @@ class _TrickTables:
     arguments), and each table's flips as word masks, filled as tables are met."""
 
     def __init__(self, gate: TrickTakingGate, qubits: tuple[int, ...], num_words: int) -> None:
+        from qcards.circuits.gates import action_kernels as kernels  # numba: when it runs
+
         layout, t = gate.layout, gate.trick
         self.gate = gate
         self.position = dict(zip(layout.qubits, qubits, strict=False))
@@ -173,6 +176,8 @@ class _TrickTables:
         run on several threads share these arrays: they are made once, and a table's row is
         written under a lock before the table is marked known, so a thread never reads a row
         another one is still filling (the compiled pass that reads them holds no GIL)."""
+        from qcards.circuits.gates import action_kernels as kernels  # numba: when it runs
+
         met = np.zeros(self.tables, dtype=bool)
         met[keys[keys >= 0]] = True
         if (met & ~self.known).any():

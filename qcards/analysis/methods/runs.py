@@ -1,0 +1,284 @@
+"""How each built-in evaluation method runs a :class:`~qcards.analysis.methods.record.Request`.
+
+The referee (exact, every model), the game circuit on an exact backend or sampled by Aer or
+shot by shot, the double-dummy solver on every deal or on sampled deals (PIMC), and games
+played by a model's policy on sampled deals. The records that point here are in
+:mod:`qcards.analysis.methods.builtin`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, cast
+
+from qcards.analysis.methods.report import EvaluationReport, probability, referee_report
+from qcards.analysis.scores import (
+    ScoreFigures,
+    distribution_figures,
+    exact_figures,
+    pair_outcomes,
+    sample_values,
+    sampled_figures,
+    snapshot_outcomes,
+)
+from qcards.errors import ResourceError
+from qcards.execution.backends import EXACT_BACKENDS, parse_backend
+from qcards.execution.budget import check_work
+from qcards.skat import exact_referee
+from qcards.skat.objectives import expectation, scored_objectives
+from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.play_models import CIRCUIT, MINIMAX, PlayModel
+from qcards.skat.referee import Evaluation, num_deals
+from qcards.skat.spec import Endgame
+
+if TYPE_CHECKING:
+    from qcards.analysis.methods.record import Request
+    from qcards.circuits.game import GameCircuit
+    from qcards.skat.cards import Card
+    from qcards.skat.stages import Snapshot
+
+INSTEAD_OF_CLASSICAL = {
+    CIRCUIT: "{method} auto answers from the game circuit's exact state where the referee "
+    "cannot, and {method} shots with {shots} samples the circuit shot by shot at any size",
+    MINIMAX: "{method} double-dummy solves every deal exactly, and with {shots} samples "
+    "deals (perfect-information Monte Carlo)",
+}
+"""What answers when the referee cannot, by kind of model: ``classical`` never falls back."""
+
+
+def referee_seconds(spec: Endgame, first: Card | None, model: str) -> float:
+    """The fast referee's estimated seconds; :class:`ResourceError` when it cannot answer."""
+    return exact_referee.check(spec, first, model)
+
+
+def paths_seconds(spec: Endgame, first: Card | None) -> float:
+    """The sparse engine's estimated seconds on the game's play paths."""
+    from qcards.execution.exact_methods import SPARSE
+    from qcards.skat.referee import estimate_paths
+
+    return SPARSE.seconds(0, estimate_paths(spec, first), 0)
+
+
+def referee_exact(spec: Endgame, model: PlayModel, first: Card | None, force: bool) -> Evaluation:
+    """The fast referee's exact answer; its refusal (time, or numerators past 128 bits) names
+    the methods that can answer instead."""
+    try:
+        return exact_referee.evaluate(spec, model.name, first, force=force)
+    except ResourceError as exc:
+        raise ResourceError(
+            f"{exc.args[0]}; with {{method}} classical nothing else is tried: "
+            f"{INSTEAD_OF_CLASSICAL[model.kind]}",
+            parameters=tuple(dict.fromkeys((*exc.parameters, "method", "shots"))),
+        ) from exc
+
+
+def num_qubits(request: Request) -> int:
+    """The game circuit's width, read from the construction's layout (nothing is built)."""
+    return request.construction.layout(request.spec, False).num_qubits
+
+
+def exact_scores(
+    spec: Endgame, first: Card | None, model: PlayModel, force: bool
+) -> ScoreFigures | None:
+    """A declared game's exact scores beside the referee's p_win: the outcome search under
+    random play, the double-dummy outcomes of every deal under the adversarial model."""
+    if spec.declaration is None:
+        return None
+    if model.kind == CIRCUIT:
+        return exact_figures(spec, first)
+    from qcards.analysis.sampled import double_dummy_exact
+
+    return exact_figures(spec, first, double_dummy_exact(spec, first, force).outcomes)
+
+
+# ----------------------------------------------------------------------------- the referee
+
+
+def run_classical(request: Request) -> EvaluationReport:
+    """The exact referee: the fast referee's search for random and adversarial play (it
+    checks its own time before any work), the outcome search weighted by a policy model's
+    policy, or a solver model's own outcome distribution."""
+    spec, first, model = request.spec, request.first, request.model
+    if model.kind not in (CIRCUIT, MINIMAX):
+        return _policy_exact(request)
+    if spec.num_tricks == 0:
+        report = referee_report(exact_referee.evaluate(spec, model.name), 0, request.construction)
+        return replace(report, method=request.method,
+                       scores=exact_scores(spec, None, model, False))  # fmt: skip
+    report = referee_report(
+        referee_exact(spec, model, first, request.force), num_qubits(request),
+        request.construction, request.method,
+    )  # fmt: skip
+    return replace(report, scores=exact_scores(spec, first, model, request.force))
+
+
+def _policy_exact(request: Request) -> EvaluationReport:
+    """A policy model's exact outcome distribution under its weights (Fractions when they are
+    rational), or a solver model's."""
+    spec, first, model = request.spec, request.first, request.model
+    if model.solver is not None:
+        dist = model.solver(spec, first)
+    else:
+        dist = outcome_distribution(spec, first, model.policy)
+    p_win = sum(q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t))
+    points = sum(q * p for (p, _t, _m), q in dist.items())
+    if spec.declaration is None:
+        scores = None
+    elif model.exact:
+        scores = exact_figures(spec, first, dist)
+    else:
+        values = {o.report: float(expectation(spec, o, dist)) for o in scored_objectives(spec)}
+        scores = ScoreFigures(values)
+    return EvaluationReport(
+        float(p_win), Fraction(p_win) if model.exact else None, float(points),
+        model.name, request.method, num_deals(spec), num_qubits(request), None,
+        request.construction,
+        method_reason=f"the {model.name} model: the referee's search over every play, "
+        + ("with the model's strategy (exact)" if model.solver is not None else
+           f"weighted by its policy ({'exact' if model.exact else 'floats'})"),
+        scores=scores,
+    )  # fmt: skip
+
+
+def referee_beside(
+    spec: Endgame, first: Card | None, model: PlayModel, force: bool
+) -> Fraction | None:
+    """The referee's exact p_win to report beside a circuit's number: the fast referee's for
+    random play, the exact outcome search weighted by a rational policy; None when the
+    referee cannot answer in its budget (or the policy's weights are floats)."""
+    if model.kind != CIRCUIT:
+        if not model.exact:
+            return None
+        try:
+            dist = outcome_distribution(spec, first, model.policy)
+        except ResourceError:
+            return None
+        wins = sum((q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t)), Fraction(0))
+        return cast(Fraction, wins)  # an exact model's weights are Fractions
+    try:
+        referee_seconds(spec, first, model.name)
+    except ResourceError:
+        return None
+    return exact_referee.evaluate(spec, model.name, first, force=force).p_win
+
+
+# ----------------------------------------------------------------------------- the circuit
+
+
+def final_distribution(
+    game: GameCircuit,
+    method: str,
+    shots: int = 1000,
+    seed: int | None = None,
+    force: bool = False,
+) -> dict[Snapshot, float]:
+    """Final snapshots: exact (``statevector``, ``mps``, ``ddsim``) or sampled (``aer``);
+    ``force`` runs a simulation estimated to take longer than the time budget."""
+    # the simulators are imported when a circuit runs, not by the referee's answers
+    from qcards.circuits.decode import decode_distribution
+    from qcards.execution.exact import exact_stage_probabilities
+    from qcards.execution.sampling import sample_stages
+
+    last = game.stages[-1]
+    if method in EXACT_BACKENDS:
+        probs = exact_stage_probabilities(game, [last], method=method, force=force)[last]
+        return decode_distribution(game, last, probs)
+    counts = sample_stages(game, [last], shots=shots, seed=seed, target=method)[last]
+    return {s: c / shots for s, c in decode_distribution(game, last, counts).items()}
+
+
+def run_circuit(request: Request) -> EvaluationReport:
+    """The game circuit (with a policy model's weighted card plays, Sec. X.1) on the backend
+    the method is named after, exactly or by Aer's shots, with the referee's exact value
+    beside it when the referee can answer (else no fraction)."""
+    spec, first, model, force = request.spec, request.first, request.model, request.force
+    exact_fraction = referee_beside(spec, first, model, force)
+    check_work(spec, first, force, "evaluating this endgame", 1)
+    built = request.task.build()
+    backend = parse_backend(request.method, "method")
+    backend.check_capacity(built.num_qubits)  # refuse before any work
+    exact = backend.exact_method
+    if exact is not None and exact.reads_final_rows:
+        from qcards.execution.exact import sparse_final_outcomes
+
+        outcomes = sparse_final_outcomes(built, force, request.scheduler)
+        p_win = sum(p for (v, t, *_), p in outcomes.items() if spec.declarer_wins(v, t))
+        points = sum(p * v for (v, *_), p in outcomes.items())
+        pairs = pair_outcomes(spec, outcomes)
+    else:  # aer's shots (its record gives the default), or another exact backend's state
+        dist = final_distribution(built, request.method, request.shots or 0, request.seed, force)
+        p_win = sum(p for s, p in dist.items() if s.declarer_won(spec))
+        points = float(sum(p * s.declarer_points(spec) for s, p in dist.items()))
+        pairs = snapshot_outcomes(spec, dist)
+    return EvaluationReport(
+        probability(p_win), exact_fraction, points, model.name, request.method, num_deals(spec),
+        built.num_qubits, request.shots, request.construction,
+        scores=distribution_figures(spec, first, pairs),
+    )  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- sampled
+
+
+def _sampled_report(request: Request, samples, qubits: int) -> EvaluationReport:
+    spec = request.spec
+    return EvaluationReport(
+        samples.p_win, None, samples.expected_points, request.model.name, request.method,
+        num_deals(spec), qubits, request.shots, request.construction, samples,
+        scores=sampled_figures(spec, samples.scores),
+    )  # fmt: skip
+
+
+def run_shots(request: Request) -> EvaluationReport:
+    """Ideal-device shots of the game circuit at any size (:mod:`qcards.execution.shots`)."""
+    from qcards.analysis.sampled import circuit_samples
+
+    samples = circuit_samples(
+        request.spec, request.first, cast(int, request.shots), request.seed,
+        request.construction, request.scheduler, request.force, request.task.model,
+    )  # fmt: skip
+    return _sampled_report(request, samples, request.task.build().num_qubits)
+
+
+def run_pimc(request: Request) -> EvaluationReport:
+    """Perfect-information Monte Carlo: ``shots`` sampled deals solved double dummy."""
+    from qcards.analysis.sampled import pimc_samples
+
+    samples = pimc_samples(
+        request.spec, request.first, cast(int, request.shots), request.seed,
+        request.scheduler, request.force,
+    )  # fmt: skip
+    return _sampled_report(request, samples, request.task.build().num_qubits)
+
+
+def run_double_dummy(request: Request) -> EvaluationReport:
+    """The adversarial model's exact value: the double-dummy solver on every deal."""
+    from qcards.analysis.sampled import double_dummy_exact
+
+    spec, first = request.spec, request.first
+    average = double_dummy_exact(spec, first, request.force)
+    return EvaluationReport(
+        float(average.p_win), average.p_win, float(average.expected_points), request.model.name,
+        request.method, average.num_deals, request.task.build().num_qubits, None,
+        request.construction, scores=exact_figures(spec, first, average.outcomes),
+    )  # fmt: skip
+
+
+def run_monte_carlo(request: Request) -> EvaluationReport:
+    """``shots`` games played card by card by the model's policy on sampled deals
+    (:func:`qcards.skat.monte_carlo.playouts`)."""
+    from qcards.analysis.sampled import Samples
+    from qcards.skat.deal_sampling import fresh_seed
+    from qcards.skat.monte_carlo import playouts
+
+    spec, model = request.spec, request.model
+    seed = fresh_seed(request.seed)
+    start = time.perf_counter()
+    points, wins, tricks, matadors = playouts(
+        spec, cast(int, request.shots), seed, model.policy, request.first
+    )
+    samples = Samples(wins, points, seed, time.perf_counter() - start,
+                      sample_values(spec, points, tricks, matadors))  # fmt: skip
+    return _sampled_report(request, samples, num_qubits(request))

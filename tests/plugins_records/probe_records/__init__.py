@@ -1,0 +1,17 @@
+"""A third party's evaluation method, play model and objective, one record each.
+
+Registered through ``probe_records-0.1.dist-info/entry_points.txt`` (what ``pip install`` of a
+package declaring the three entry-point groups would write); ``tests/test_plugin_records.py``
+puts this directory on the path. Each record is a built-in one under another name, so its
+answers are known.
+"""
+
+import dataclasses
+
+from qcards.analysis.methods.builtin import CLASSICAL
+from qcards.skat.objectives import OBJECTIVES
+from qcards.skat.play_models import BUILT_IN
+
+METHOD = dataclasses.replace(CLASSICAL, name="probe")
+MODEL = dataclasses.replace(BUILT_IN["heuristic"], name="probe")
+OBJECTIVE = dataclasses.replace(OBJECTIVES["seeger-fabian"], name="probe", report="expected_probe")
