@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from qcards.errors import ModelError, ParameterError
-from qcards.plugins import with_plugins
+from qcards.skat.plugins import with_plugins
 from qcards.skat.scoring import TRICKS, Settlement, settle
 from qcards.skat.spec import Endgame
 

@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from qcards.errors import ModelError
-from qcards.plugins import with_plugins
 from qcards.skat.best_response import best_response
 from qcards.skat.cards import Card
 from qcards.skat.heuristic import heuristic
+from qcards.skat.plugins import with_plugins
 from qcards.skat.seat_view import Policy, SeatView, uniform
 
 ENTRY_POINT_GROUP = "qcards.play_models"

@@ -18,10 +18,10 @@ from qcards.analysis.methods.builtin import BUILT_IN
 from qcards.analysis.methods.record import EvaluationMethod, Request
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.budget import check_shots
-from qcards.plugins import with_plugins
 from qcards.progress import duration
 from qcards.skat.play_models import PlayModel, get_model
 from qcards.skat.play_models import registry as model_registry
+from qcards.skat.plugins import with_plugins
 
 AUTO = "auto"
 """The name that asks the registry to choose (:func:`choose_auto`)."""

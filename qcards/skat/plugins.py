@@ -1,5 +1,5 @@
-"""Records that other packages add through entry points (below all layers; standard library
-only).
+"""Records that other packages add through entry points (standard library only; in the bottom
+layer, so the registries of every layer can use it).
 
 Play models, objectives and evaluation methods are records in registries: the built-ins
 first, then every entry point of the registry's group that loads a record of the right type
