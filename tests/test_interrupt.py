@@ -285,6 +285,12 @@ def _commands_with_an_import_phase() -> list[str]:
     return [c for c in COMMANDS if c not in LIGHT]
 
 
+PARSER_IMPORTS_NOTHING_HEAVY = ("fit", "match", "cats", "qgo", "warm-up")
+"""Commands whose parser imports no heavy library (their libraries load once the work starts,
+where :func:`test_ctrl_c_during_any_commands_work_is_one_line` interrupts them): ``--help``
+answers without an import phase to interrupt."""
+
+
 @pytest.mark.parametrize("command", _commands_with_an_import_phase())
 def test_ctrl_c_in_any_commands_import_phase_is_one_line(command, tmp_path):
     """Issue 41, item 2: Ctrl-C while a command imports its libraries (the first second)
@@ -294,6 +300,9 @@ def test_ctrl_c_in_any_commands_import_phase_is_one_line(command, tmp_path):
         [sys.executable, "-c", INTERRUPT_AT_FIRST_HEAVY_IMPORT, command, "--help"],
         capture_output=True, text=True, timeout=HANG_GUARD, cwd=tmp_path,
     )  # fmt: skip
+    if command in PARSER_IMPORTS_NOTHING_HEAVY:  # no import phase before its work starts
+        assert proc.returncode == 0 and proc.stdout.startswith("usage:"), proc.stderr[-600:]
+        return
     assert proc.returncode == 130, (proc.returncode, proc.stdout[-300:], proc.stderr[-600:])
     assert proc.stderr.startswith("error: interrupted (Ctrl-C)"), proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
