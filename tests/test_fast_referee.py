@@ -18,6 +18,7 @@ from test_prior import CASES as PRIOR_CASES
 
 import qcards.skat.fast_referee as fast
 import qcards.skat.fast_referee_memo as memo
+import qcards.skat.referee_cost as cost
 from qcards.analysis.resources import resource_spec
 from qcards.errors import ModelError, ResourceError
 from qcards.progress import TIME_BUDGET
@@ -185,7 +186,7 @@ def test_128_bit_arithmetic():
 def test_denominators_clear_every_trick():
     """D(h) / D(h-1) is a multiple of every product of legal counts in a trick."""
     for players in (2, 3, 4):
-        d = fast.denominators(players, 8)
+        d = cost.denominators(players, 8)
         for h in range(1, 9):
             step = d[h] // d[h - 1]
             assert d[h] % d[h - 1] == 0
@@ -263,11 +264,34 @@ def test_too_large_endgames_are_refused_before_any_work():
 def test_the_estimate_follows_the_benchmark():
     """Fifteen cards in a second, twenty-one cards of the random model refused (the benchmark
     found no answer in ten minutes), the adversarial model's accepted (minutes)."""
-    assert fast.estimate_seconds(resource_spec(5, skat=False)) < 5
+    assert cost.estimate_seconds(resource_spec(5, skat=False)) < 5
     spec = resource_spec(7, skat=False)
     with pytest.raises(ResourceError, match="minutes"):
-        fast.check_time(spec, model="random")
-    assert fast.check_time(spec, model="adversarial") < TIME_BUDGET
+        cost.check_time(spec, model="random")
+    assert cost.check_time(spec, model="adversarial") < TIME_BUDGET
+
+
+LIBRARY_REFEREE_CASES = [random_spec(*p) for p in generated_specs()[::4]] + [
+    resource_spec(k, skat=False) for k in (3, 4)
+]
+
+
+def test_the_library_referee_cases_lie_on_both_sides_of_its_threshold():
+    from qcards.skat.exact_referee import PLAIN_PATHS
+    from qcards.skat.referee import estimate_paths
+
+    paths = [estimate_paths(spec, None) for spec in LIBRARY_REFEREE_CASES]
+    assert min(paths) <= PLAIN_PATHS < max(paths)
+
+
+@pytest.mark.parametrize("spec", LIBRARY_REFEREE_CASES, ids=range(len(LIBRARY_REFEREE_CASES)))
+def test_the_library_referee_answers_as_the_compiled_one(spec):
+    """qcards.skat.exact_referee hands tiny endgames to the plain referee (pure Python) and
+    the rest to the compiled search: the same Evaluation as the compiled search alone."""
+    from qcards.skat import exact_referee
+
+    for model in ("random", "adversarial"):
+        assert exact_referee.evaluate(spec, model) == fast.evaluate(spec, model)
 
 
 def test_numerators_beyond_128_bits_are_refused():
