@@ -1,5 +1,5 @@
-"""Root conftest: tags the notebooks that nbmake collects from notebooks/ with the ``notebook``
-marker, so ``pytest -m "not notebook"`` leaves them out (they run by default and in CI)."""
+"""Root conftest: tags the notebooks that nbmake collects from notebooks/ (`pytest --nbmake
+notebooks/`) with the ``notebook`` marker; the test command leaves them to the docs build."""
 
 from __future__ import annotations
 

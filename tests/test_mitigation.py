@@ -127,7 +127,7 @@ def test_each_switch_changes_a_noisy_run():
 @pytest.mark.slow
 def test_cli_mitigate_all_on_a_fake_device(capsys):
     argv = ["run", FOUR, "--backend", "fake:FakeTorino", "--construction", "hardware"]
-    argv += ["--mitigate", "all", "--shots", "600", "--seed", "1", "--json"]
+    argv += ["--mitigate", "all", "--shots", "200", "--seed", "1", "--json"]
     assert main(argv) == 0
     data = json.loads(capsys.readouterr().out)
     for key in ("p_win_raw", "p_win", "ci", "kept_fraction", "two_qubit_gates", "depth"):

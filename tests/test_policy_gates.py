@@ -209,12 +209,16 @@ def test_resources_count_the_weighted_gates():
     zero-weight cards make its card plays cheaper than random play's."""
     from qcards.analysis.resources import count_resources
 
-    weighted = count_resources(2, "hardware", model="heuristic")
-    uniform = count_resources(2, "hardware")
+    # the efficient construction at two cards a player (the hardware one builds the same
+    # weighted plays, WeightedPlays, but took 167 s here: one card a player checks it)
+    weighted = count_resources(2, "efficient", model="heuristic")
+    uniform = count_resources(2, "efficient")
     assert weighted.model == "heuristic" and weighted.to_json()["model"] == "heuristic"
     assert weighted.stages["play"].source == "built"
     assert 0 < weighted.stages["play"].cx < uniform.stages["play"].cx
     assert weighted.stages["deal"] == uniform.stages["deal"]
+    hardware = count_resources(1, "hardware", model="heuristic")
+    assert hardware.model == "heuristic" and hardware.stages["play"].source == "built"
 
 
 def test_fault_tolerant_counts_take_the_model(four_card):

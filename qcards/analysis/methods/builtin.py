@@ -1,5 +1,5 @@
-"""qcards' own evaluation methods, as records (:class:`~qcards.analysis.methods.record.
-EvaluationMethod`); how each runs is in :mod:`qcards.analysis.methods.runs`.
+"""qcards' own evaluation methods as records (``EvaluationMethod``, of
+:mod:`qcards.analysis.methods.record`); how each runs is in :mod:`qcards.analysis.methods.runs`.
 
 ``classical``
     the exact referee: the fast referee's search for random and adversarial play, the outcome

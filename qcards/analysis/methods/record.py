@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from qcards.analysis.methods.report import EvaluationReport
-    from qcards.circuits.construction import Construction
-    from qcards.circuits.task import GameTask
-    from qcards.skat.cards import Card
-    from qcards.skat.play_models import PlayModel
-    from qcards.skat.spec import Endgame
+# imported, not only named for type checkers: the API reference resolves them unambiguously
+from qcards.analysis.methods.report import EvaluationReport
+from qcards.circuits.construction import Construction
+from qcards.circuits.task import GameTask
+from qcards.skat.cards import Card
+from qcards.skat.play_models import PlayModel
+from qcards.skat.spec import Endgame
 
 
 @dataclass(frozen=True)

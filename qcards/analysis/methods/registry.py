@@ -2,11 +2,11 @@
 
 The built-ins (:mod:`qcards.analysis.methods.builtin`) come first, then the records of the
 entry-point group ``qcards.evaluation_methods`` (a third party's method is one module and one
-record: an entry point named like its :class:`~qcards.analysis.methods.record.
-EvaluationMethod`). :func:`resolve` turns a name, a play model and shots into the record that
-runs, refusing a record that cannot answer (never replacing it by another);
-:func:`choose_auto` is ``--method auto``: the cheapest record that can answer, by the estimates
-each makes before any work, and why.
+record: an entry point named like its
+:class:`~qcards.analysis.methods.record.EvaluationMethod`). :func:`resolve` turns a name, a
+play model and shots into the record that runs, refusing a record that cannot answer (never
+replacing it by another); :func:`choose_auto` is ``--method auto``: the cheapest record that
+can answer, by the estimates each makes before any work, and why.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
+# imported, not only named for type checkers: the API reference resolves them unambiguously
+from qcards.analysis.methods.record import Request
 from qcards.analysis.methods.report import EvaluationReport, probability, referee_report
 from qcards.analysis.scores import (
     ScoreFigures,
@@ -27,17 +29,16 @@ from qcards.errors import ResourceError
 from qcards.execution.backends import EXACT_BACKENDS, parse_backend
 from qcards.execution.budget import check_work
 from qcards.skat import exact_referee
+from qcards.skat.cards import Card
 from qcards.skat.objectives import expectation, scored_objectives
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import CIRCUIT, MINIMAX, PlayModel
 from qcards.skat.referee import Evaluation, num_deals
 from qcards.skat.spec import Endgame
+from qcards.skat.stages import Snapshot
 
 if TYPE_CHECKING:
-    from qcards.analysis.methods.record import Request
-    from qcards.circuits.game import GameCircuit
-    from qcards.skat.cards import Card
-    from qcards.skat.stages import Snapshot
+    from qcards.circuits.game import GameCircuit  # qiskit: imported when a circuit is built
 
 INSTEAD_OF_CLASSICAL = {
     CIRCUIT: "{method} auto answers from the game circuit's exact state where the referee "
