@@ -90,8 +90,7 @@ def evaluate(
         shots = asked.default_shots
     request = Request(task, play_model, asked.name, shots, seed, force, scheduler)
     report = asked.run(request)
-    reasons = [r for r in (reason, report.method_reason) if r]
-    return replace(report, method_reason="; ".join(reasons) if reasons else None)
+    return replace(report, method_reason=_joined(reason, report.method_reason))
 
 
 def _finished(task: GameTask, play_model, asked, shots: int | None) -> EvaluationReport:
@@ -108,10 +107,14 @@ def _finished(task: GameTask, play_model, asked, shots: int | None) -> Evaluatio
         )
     classical = get_method("classical")
     report = classical.run(Request(task, play_model, classical.name))
-    reasons = [FINISHED + (", and no shot is drawn" if shots is not None else "")]
-    if report.method_reason:
-        reasons.append(report.method_reason)
-    return replace(report, method_reason="; ".join(reasons))
+    finished = FINISHED + (", and no shot is drawn" if shots is not None else "")
+    return replace(report, method_reason=_joined(finished, report.method_reason))
+
+
+def _joined(*reasons: str | None) -> str | None:
+    """The reasons given, in order, as one sentence (None when there is none)."""
+    given = [r for r in reasons if r]
+    return "; ".join(given) if given else None
 
 
 def evaluate_specs(

@@ -62,9 +62,15 @@ def get_method(name: str | EvaluationMethod) -> EvaluationMethod:
         ) from None
 
 
-def _names(records: list[EvaluationMethod]) -> str:
-    names = [r.name for r in records]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+def _names(named: list) -> str:
+    """The names of records (or names) as a sentence lists them: ``a, b or c``."""
+    names = [getattr(n, "name", n) for n in named]
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def _auto_candidates(kind: str, shots: int | None) -> list[EvaluationMethod]:
+    """The records ``auto`` may run for a model of this kind, with or without shots."""
+    return [r for r in registry().values() if kind in r.auto and r.answers(kind, shots)]
 
 
 def _who_answers(model: PlayModel) -> str:
@@ -89,7 +95,7 @@ def resolve(name: str | EvaluationMethod, model: str | PlayModel, shots: int | N
     if shots is not None:
         check_shots(shots)
     if name == AUTO:
-        if not any(kind in r.auto and r.answers(kind, shots) for r in registry().values()):
+        if not _auto_candidates(kind, shots):
             what = "samples" if shots is not None else "computes"
             raise ModelError(
                 f"no method {what} the {play_model.name} model"
@@ -119,14 +125,10 @@ def resolve(name: str | EvaluationMethod, model: str | PlayModel, shots: int | N
     answered = [m.name for m in model_registry().values()
                 if m.kind in record.exact | record.sampled]  # fmt: skip
     raise ModelError(
-        f"{{method}} {record.name} answers {{model}} {_names_of(answered) or '(none registered)'}"
+        f"{{method}} {record.name} answers {{model}} {_names(answered) or '(none registered)'}"
         f", not {{model}} {play_model.name}, which is computed by {_who_answers(play_model)}",
         parameters=("method", "model", "shots"),
     )
-
-
-def _names_of(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 @dataclass(frozen=True)
@@ -147,15 +149,15 @@ def choose_auto(request: Request) -> AutoChoice:
     estimate runs only when none that does can answer (in registry order). The reason names
     the others and their estimates, or why they cannot answer."""
     kind, shots = request.kind, request.shots
-    candidates = [r for r in registry().values() if kind in r.auto and r.answers(kind, shots)]
+    candidates = _auto_candidates(kind, shots)
     estimated: list[tuple[float, EvaluationMethod]] = []
     unestimated: list[EvaluationMethod] = []
-    refused: dict[str, str] = {}
+    refused: list[str] = []
     for record in candidates:
         try:
             seconds = record.seconds(request)
         except ResourceError as exc:
-            refused[record.name] = f"{record.summary} cannot: {exc.reason}"
+            refused.append(f"{record.summary} cannot: {exc.reason}")
             continue
         if seconds is None:
             unestimated.append(record)
@@ -168,7 +170,7 @@ def choose_auto(request: Request) -> AutoChoice:
         seconds, chosen = estimated[0]
         others = [f"{r.summary}, about {_seconds(s)}" for s, r in estimated[1:]]
         others += [f"{r.summary}: no estimate before any work" for r in unestimated]
-        others += list(refused.values())
+        others += refused
         return AutoChoice(
             chosen,
             f"auto{sampled}: {chosen.summary}, about {_seconds(seconds)}, is the cheapest "
@@ -177,7 +179,7 @@ def choose_auto(request: Request) -> AutoChoice:
         )
     if unestimated:
         chosen = unestimated[0]
-        why = "; ".join(refused.values())
+        why = "; ".join(refused)
         alone = len(candidates) == 1
         return AutoChoice(
             chosen,
@@ -186,6 +188,6 @@ def choose_auto(request: Request) -> AutoChoice:
                else f" ({why})" if why else f", the first of {_names(unestimated)}"),
         )  # fmt: skip
     raise ResourceError(
-        f"no method can answer the {request.model.name} model here: " + "; ".join(refused.values()),
+        f"no method can answer the {request.model.name} model here: " + "; ".join(refused),
         parameters=("method", "shots", "force"),
     )

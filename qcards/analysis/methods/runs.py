@@ -105,9 +105,9 @@ def run_classical(request: Request) -> EvaluationReport:
     if model.kind not in (CIRCUIT, MINIMAX):
         return _policy_exact(request)
     if spec.num_tricks == 0:
-        report = referee_report(exact_referee.evaluate(spec, model.name), 0, request.construction)
-        return replace(report, method=request.method,
-                       scores=exact_scores(spec, None, model, False))  # fmt: skip
+        evaluation = exact_referee.evaluate(spec, model.name)
+        report = referee_report(evaluation, 0, request.construction, request.method)
+        return replace(report, scores=exact_scores(spec, None, model, False))
     report = referee_report(
         referee_exact(spec, model, first, request.force), num_qubits(request),
         request.construction, request.method,
