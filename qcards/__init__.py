@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from qcards.execution.results import RunReport
     from qcards.execution.run import run
     from qcards.execution.shots import sample_game
+    from qcards.plan import Limits, limits
     from qcards.skat.cards import Card, Rules, Trump
     from qcards.skat.double_dummy import solve_deal
     from qcards.skat.history import after_history
@@ -63,6 +64,7 @@ _API = {
     "GameChoice": ("qcards.analysis.declare", "GameChoice"),
     "GameCircuit": ("qcards.circuits.game", "GameCircuit"),
     "GameTask": ("qcards.circuits.task", "GameTask"),
+    "Limits": ("qcards.plan", "Limits"),
     "MissingExtraError": ("qcards.errors", "MissingExtraError"),
     "ModelError": ("qcards.errors", "ModelError"),
     "ParameterError": ("qcards.errors", "ParameterError"),
@@ -79,6 +81,7 @@ _API = {
     "build_win_circuit": ("qcards.circuits.oracle", "build_win_circuit"),
     "count": ("qcards.estimation.counting", "count"),
     "count_resources": ("qcards.analysis.resources", "count_resources"),
+    "limits": ("qcards.plan", "limits"),
     "declare": ("qcards.analysis.declare", "declare"),
     "evaluate": ("qcards.analysis.evaluate", "evaluate"),
     "exact_stage_probabilities": ("qcards.execution.exact", "exact_stage_probabilities"),
@@ -102,6 +105,7 @@ __all__ = [
     "GameChoice",
     "GameCircuit",
     "GameTask",
+    "Limits",
     "MissingExtraError",
     "ModelError",
     "ParameterError",
@@ -118,6 +122,7 @@ __all__ = [
     "build_win_circuit",
     "count",
     "count_resources",
+    "limits",
     "declare",
     "evaluate",
     "exact_stage_probabilities",

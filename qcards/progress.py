@@ -24,11 +24,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-TIME_BUDGET = 600.0
-"""Seconds a command may plan to run before it refuses (unless forced): ten minutes. The
-estimates of :mod:`qcards.execution.budget` and of the games (:mod:`qcards.games.work`) refuse
-past it."""
-
 
 def duration(seconds: float) -> str:
     """``seconds`` in words at a useful unit: minutes, hours, days or years."""

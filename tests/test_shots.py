@@ -798,7 +798,7 @@ FULL_GAME_FILE = Path(__file__).resolve().parents[1] / "qcards" / "specs" / "ful
 @pytest.mark.parametrize(
     ("argv", "fragments"),
     [
-        (["--shots", "1000000000"], ("GiB of results", "--shots")),
+        (["--shots", "1000000000"], ("GiB (their results", "--shots")),
         (["--shots", "100000000"], ("would take about", "--shots", "--force")),
         (["--model", "adversarial", "--shots", "1000000"], ("sampled deals", "--force")),
         (["--model", "adversarial"], ("solving all 42,678,636 deals", "give --shots")),

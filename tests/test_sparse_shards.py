@@ -32,6 +32,7 @@ from qcards.execution.sparse_shards import (
     sharded_stage_probabilities,
 )
 from qcards.paper.examples import SIX_CARD
+from qcards.plan import limits
 from qcards.skat.referee import estimate_paths
 
 from conftest import generated_specs, random_spec
@@ -171,9 +172,10 @@ def test_rows_run_in_blocks_of_three_equal_the_whole_state(params, monkeypatch):
 
 def test_the_guard_refuses_only_when_the_deals_and_the_blocks_cannot_fit_and_names_shots():
     game = build_game(SIX_CARD.spec(), None)
-    check_cost(game, budget=10**6)  # the whole state would not need it; a deal fits
-    with pytest.raises(ResourceError, match="deal state") as info:
-        check_cost(game, budget=100)
+    with limits(memory=10**6):  # the whole state would not need it; a deal fits
+        check_cost(game)
+    with limits(memory=100), pytest.raises(ResourceError, match="deal state") as info:
+        check_cost(game)
     assert "shots" in info.value.parameters
 
 

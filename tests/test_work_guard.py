@@ -15,8 +15,6 @@ from qcards.cli import main
 from qcards.errors import ResourceError
 from qcards.execution.backends import parse_backend
 from qcards.execution.budget import (
-    PATHS_PER_SECOND,
-    TIME_BUDGET,
     check_memory,
     check_time,
     check_work,
@@ -24,6 +22,8 @@ from qcards.execution.budget import (
 )
 from qcards.execution.exact import check_game_cost
 from qcards.execution.exact_methods import MPS, SPARSE, STATEVECTOR
+from qcards.execution.sparse_cost import engine_seconds
+from qcards.plan import current_limits, limits
 from qcards.skat.spec import Endgame, parse_spec
 
 DECK = [s + r for s in "CSHD" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
@@ -61,7 +61,9 @@ def test_huge_specs_are_refused_in_one_line(tmp_path, capsys, name, command):
     assert "--force" in err[0]
     if command != "evaluate":  # the circuit's play paths, at the engine's rate
         assert "play paths" in err[0]
-        assert f"{TIME_BUDGET * PATHS_PER_SECOND:,.0f} fit in" in err[0]
+        fits = int(err[0].split("; about ")[1].split(" paths would fit")[0].replace(",", ""))
+        limit = current_limits().seconds
+        assert engine_seconds(fits) == pytest.approx(limit)
     else:  # the exact referee's positions (issue 31's fast referee)
         assert "the exact referee would take about" in err[0] and "--shots" in err[0]
 
@@ -71,7 +73,7 @@ def test_the_library_refuses_before_any_work_and_force_lets_it_through():
     with pytest.raises(ResourceError, match="the exact referee would take about") as refused:
         evaluate(spec, method="classical")
     assert refused.value.parameters == ("force", "method", "shots")
-    assert check_work(spec, force=True) > TIME_BUDGET  # estimated, not refused
+    assert check_work(spec, force=True) > current_limits().seconds  # estimated, not refused
 
 
 def test_small_specs_pass_and_force_changes_nothing(capsys):
@@ -106,15 +108,16 @@ def test_a_simulation_past_the_budget_is_refused_naming_what_fits():
         check_time(MPS, 40, 2_075, 11_541)
     message = str(refused.value)
     assert "mps method would take about" in message and "2,075 play paths" in message
-    fits = int(message.split("; about ")[1].split(" play paths fit")[0].replace(",", ""))
-    assert MPS.seconds(40, fits, 11_541) <= TIME_BUDGET
-    assert MPS.seconds(40, fits + 1, 11_541) > TIME_BUDGET
+    fits = int(message.split("; about ")[1].split(" play paths at")[0].replace(",", ""))
+    limit = current_limits().seconds
+    assert MPS.seconds(40, fits, 11_541) <= limit
+    assert MPS.seconds(40, fits + 1, 11_541) > limit
     assert refused.value.parameters == ("force", "method", "shots")
-    assert check_time(MPS, 40, 2_075, 11_541, force=True) > TIME_BUDGET
+    assert check_time(MPS, 40, 2_075, 11_541, force=True) > limit
 
 
 def test_a_dense_statevector_names_the_widest_circuit_that_fits():
-    with pytest.raises(ResourceError, match=r"circuits up to \d+ qubits fit"):
+    with pytest.raises(ResourceError, match=r"circuits up to \d+ qubits would fit"):
         check_time(STATEVECTOR, 40, 10, 1_000)
 
 
@@ -152,7 +155,7 @@ def test_mps_on_nine_cards_is_refused_up_front(tmp_path, capsys, argv, why):
 def test_small_circuits_pass_every_time_model(four_card):
     game = GameTask(four_card, None, "paper").build()
     for method in ("statevector", "mps", "ddsim", "sparse"):
-        assert check_game_cost(game, parse_backend(method).exact_method) < TIME_BUDGET
+        assert check_game_cost(game, parse_backend(method).exact_method) < current_limits().seconds
 
 
 @pytest.mark.parametrize(
@@ -197,34 +200,43 @@ def test_count_checks_the_simulator_it_samples_for_every_grover_power(capsys):
 
 
 @pytest.mark.parametrize(
-    ("argv", "what", "advice"),
+    ("argv", "what", "advice", "memory"),
     [
         # the sparse engine runs the deals in shards, rows in blocks: refused when they cannot fit
-        (["evaluate", "--method", "sparse"], "sparse engine", "give --shots to sample the circuit"),
-        (["evaluate", "--method", "sparse"], "sparse engine", "use --method classical"),
-        (["run", "--backend", "aer-mps", "--shots", "10"], "mps method", "use --backend sparse"),
+        (
+            ["evaluate", "--method", "sparse"],
+            "sparse engine",
+            "give --shots to sample the circuit",
+            1,
+        ),
+        (["evaluate", "--method", "sparse"], "sparse engine", "use --method classical", 1),
+        # ten shots' samples fit in 10 kB (2,700 bytes), the state does not
+        (
+            ["run", "--backend", "aer-mps", "--shots", "10"],
+            "mps method",
+            "use --backend sparse",
+            10**4,
+        ),
     ],
 )
-def test_a_memory_refusal_names_the_right_alternative(monkeypatch, capsys, argv, what, advice):
-    from qcards.execution import budget
-
-    monkeypatch.setattr(budget, "MEMORY_BUDGET", 1)  # byte: nothing fits, not even one deal
-    assert main([argv[0], "qcards/specs/four-card.toml", *argv[1:]]) == 2
+def test_a_memory_refusal_names_the_right_alternative(capsys, argv, what, advice, memory):
+    with limits(memory=memory):  # bytes: the state does not fit, not even one deal
+        assert main([argv[0], "qcards/specs/four-card.toml", *argv[1:]]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"the {what} would need about" in err[0]
     assert advice in err[0]
 
 
-def test_run_on_the_sparse_engine_samples_shot_by_shot_when_the_state_does_not_fit(
-    monkeypatch, capsys
-):
-    from qcards.execution import budget
-
-    monkeypatch.setattr(budget, "MEMORY_BUDGET", 1_000)  # bytes: no exact state fits
-    argv = ["run", "qcards/specs/four-card.toml", "--backend", "sparse", "--shots", "3000"]
-    assert main([*argv, "--seed", "1", "--json"]) == 0
+def test_run_on_the_sparse_engine_samples_shot_by_shot_when_the_state_does_not_fit(capsys):
+    # one memory limit for the state and the samples: the state (2,688 bytes by the engine's
+    # model, 6,048 in shards) does not fit in 2,500, eight shots' 2,160 bytes of samples do
+    argv = ["run", "qcards/specs/four-card.toml", "--backend", "sparse", "--shots", "8"]
+    with limits(memory=2_500):
+        assert main(["evaluate", "qcards/specs/four-card.toml", "--method", "sparse"]) == 2
+        assert "the sparse engine would need" in capsys.readouterr().err
+        assert main([*argv, "--seed", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["sampling"] == "ideal shots" and data["shots"] == 3000
+    assert data["sampling"] == "ideal shots" and data["shots"] == 8
     low, high = data["ci"]
     assert low <= 5 / 12 <= high  # the exact 5/12 (seed 1; a 95% interval)
-    assert sum(data["points"].values()) == 3000
+    assert sum(data["points"].values()) == 8

@@ -39,7 +39,8 @@ import numpy as np
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.sweeps import CORES, sweep
 from qcards.intervals import mean_interval
-from qcards.progress import TIME_BUDGET, duration
+from qcards.plan import Plan, check
+from qcards.progress import duration
 from qcards.skat.beliefs import RANDOM, TREMBLE, believe, check_beliefs
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import fresh_seed, sample_owners
@@ -213,7 +214,7 @@ def advise(
             (deals for ``adversarial``, games otherwise) implies ``sampled``.
         seed: the sampled deals' seed (fresh when ``None``, and reported).
         force: run work estimated past the time budget
-            (:data:`~qcards.progress.TIME_BUDGET`), which is otherwise refused up front.
+            (the time limit of :mod:`qcards.plan`), which is otherwise refused up front.
         scheduler: solve the double-dummy deals as Dask tasks (``"local"`` or an address;
             :func:`~qcards.execution.sweeps.sweep`); ``None`` spreads them over this
             process's cores in threads.
@@ -393,13 +394,8 @@ def _sampling_reason(deals: int, seconds: float, where: Moment, legal: Sequence[
 
 
 def _check_time(seconds: float, force: bool, what: str, instead: str) -> None:
-    """Refuse work estimated past the time budget (unless ``force``), naming what to do."""
-    if seconds > TIME_BUDGET and not force:
-        raise ResourceError(
-            f"{what} would take about {duration(seconds)}, more than the "
-            f"{TIME_BUDGET / 60:.0f} minutes allowed: give {instead}, or {{force}}",
-            parameters=("shots", "force"),
-        )
+    """Refuse work estimated past the time limit (unless ``force``), naming what to do."""
+    check(Plan(what, seconds=seconds, ways=(f"give {instead}",)), force)
 
 
 # ----------------------------------------------------------------------------- exact

@@ -70,7 +70,7 @@ def evaluate(
             (:class:`~qcards.circuits.construction.Construction`); all give the same
             distribution.
         force: run even when the work is estimated to exceed
-            :data:`~qcards.execution.budget.TIME_BUDGET` (refused otherwise, before any work).
+            the time limit (:mod:`qcards.plan`; refused otherwise, before any work).
         scheduler: run the chunks of shots or sampled deals as Dask tasks
             (:func:`~qcards.execution.sweeps.sweep`); the same answer for the same seed.
     """
@@ -157,7 +157,7 @@ def recommend(
     Exact methods: each first card is one independent :func:`evaluate`; ``scheduler`` runs
     them as Dask tasks (:func:`~qcards.execution.sweeps.sweep`: ``"local"`` or a scheduler
     address), with the same results as without. The work of all first cards together is
-    estimated first and refused above :data:`~qcards.execution.budget.TIME_BUDGET` unless
+    estimated first and refused past the time limit (:mod:`qcards.plan`) unless
     ``force``. With ``shots`` every card is sampled with one seed, so on the same deals
     (common random numbers; :func:`card_differences` measures the gaps), and ``scheduler``
     runs each card's chunks of shots. ``game`` is a spec or a task without a first card

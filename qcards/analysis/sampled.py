@@ -25,11 +25,10 @@ import numpy as np
 
 from qcards.analysis.scores import sample_values
 from qcards.circuits.task import GameTask
-from qcards.errors import ResourceError
-from qcards.execution.budget import TIME_BUDGET, check_result_memory, check_shots
+from qcards.execution.budget import check_result_memory, check_shots
 from qcards.execution.sweeps import sweep
 from qcards.intervals import mean_interval, wilson
-from qcards.progress import duration
+from qcards.plan import Plan, check, current_limits
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import chunks, fresh_seed, sample_owners
 from qcards.skat.double_dummy import solve_deal
@@ -143,7 +142,7 @@ def check_solving_time(
 ) -> float:  # fmt: skip
     """Refuse (unless ``force``) solving ``deals`` deals double dummy (by ``solver``, a
     function of the spec, a deal and the first card) when that is estimated to take longer
-    than :data:`~qcards.execution.budget.TIME_BUDGET`: the measured time of a few random
+    than the time limit (:mod:`qcards.plan`): the measured time of a few random
     deals, times ``deals``. Given several specs (the plays of a decision), the deals timed are
     spread over them; ``workers`` solve them side by side. ``what`` names the work
     (``{count}`` is the number of deals), ``advice`` what to do instead. Returns the
@@ -158,15 +157,15 @@ def check_solving_time(
         solver(pick, sample_owners(pick, rng, 1)[0], first)
     per_deal = (time.perf_counter() - start) / timed / workers
     seconds = per_deal * deals
-    if seconds > TIME_BUDGET and not force:
-        fits = max(1, int(TIME_BUDGET / max(per_deal, 1e-9)))
-        raise ResourceError(
-            f"{what.format(count=deals)} double dummy would take about {duration(seconds)} "
-            f"({per_deal:.2g} s a deal); about {fits:,} deals fit in "
-            f"{TIME_BUDGET / 60:.0f} minutes ({advice})",
-            parameters=("shots", "force"),
-        )
-    return seconds
+    fits = max(1, int(current_limits().seconds / max(per_deal, 1e-9)))
+    plan = Plan(
+        f"{what.format(count=deals)} double dummy",
+        seconds=seconds,
+        size=f"{per_deal:.2g} s a deal",
+        time_fits=f"about {fits:,} deals",
+        ways=(advice,),
+    )
+    return check(plan, force).seconds
 
 
 def double_dummy_exact(

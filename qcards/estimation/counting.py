@@ -149,7 +149,7 @@ def count(
             of the options' backend; it receives untranspiled circuits, so wrap it in
             :class:`~qcards.execution.sampling.TranspilingSampler`.
         force: run even when the work is estimated to exceed
-            :data:`~qcards.execution.budget.TIME_BUDGET` (refused otherwise, before any work).
+            the time limit (:mod:`qcards.plan`; refused otherwise, before any work).
     """
     task = as_task(game, first, construction)
     options = options or EstimationOptions()

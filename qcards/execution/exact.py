@@ -43,7 +43,7 @@ def exact_stage_probabilities(
             wide circuits) or ``ddsim`` (decision diagrams,
             :func:`~qcards.execution.ddsim.dd_probabilities`; one run per stage).
         force: run even when the simulation is estimated to take longer than
-            :data:`~qcards.execution.budget.TIME_BUDGET` (memory refusals stand).
+            the time limit (:mod:`qcards.plan`; memory refusals stand).
     """
     target = parse_backend(method, "method")
     exact = target.exact_method
@@ -85,7 +85,7 @@ def check_game_cost(
 
         check_cost(game, force)
     else:
-        check_memory(method, game.num_qubits, paths, None, read_qubits, alternative, cards)
+        check_memory(method, game.num_qubits, paths, read_qubits, alternative, cards)
     return check_circuit_time(
         game.circuit, game.num_qubits, paths, method, force, runs, alternative
     )

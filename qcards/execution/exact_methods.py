@@ -13,7 +13,7 @@ path) pairs), a matrix product state bonds up to the number of paths. Time: seco
 work (:attr:`ExactMethod.unit_seconds`), rounded up from the largest ratio measured on the
 four-, six-, nine- and twelve-card endgames with both constructions
 (``benchmarks/bench_cost_model.py``, ``benchmarks/results/cost_model.md``); the sparse engine
-works in proportion to the paths (:func:`~qcards.execution.sparse_shards.engine_seconds`, its
+works in proportion to the paths (:func:`~qcards.execution.sparse_cost.engine_seconds`, its
 measured rate).
 """
 
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from qcards.execution import isolated
 from qcards.execution.budget import sparse_memory_guard
 from qcards.execution.extras import require
-from qcards.execution.sparse_cost import DECK
+from qcards.execution.sparse_cost import DECK, engine_seconds
 from qcards.execution.sparse_cost import estimate_bytes as sparse_bytes
 from qcards.skat.stages import Stage
 
@@ -56,7 +56,7 @@ class ExactMethod:
             with).
         work: ``work(num_qubits, paths, gates)``: the size of one simulation in units of
             :attr:`unit_seconds` (None: :attr:`seconds` is the sparse engine's on the paths,
-            :func:`~qcards.execution.sparse_shards.engine_seconds`, gates not counted).
+            :func:`~qcards.execution.sparse_cost.engine_seconds`, gates not counted).
         unit_seconds: seconds per unit of :attr:`work`.
         probabilities: ``probabilities(game, stages, qubits, seconds)``: the exact
             probabilities of ``qubits`` after each of ``stages`` (``seconds``: the estimate,
@@ -106,8 +106,6 @@ class ExactMethod:
         """Seconds of one simulation (an upper estimate); ``gates``: the game circuit's gates
         one definition level down (:func:`~qcards.execution.exact.gate_count`)."""
         if self.work is None:
-            from qcards.execution.sparse_shards import engine_seconds  # the engine: NumPy, Qiskit
-
             return engine_seconds(paths)
         return self.unit_seconds * self.work(num_qubits, paths, gates)
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from qcards.errors import ResourceError
 from qcards.interrupts import held_back
+from qcards.plan import Limits, current_limits, limits
 
 ISOLATE_AFTER = 5.0
 """Calls estimated (:mod:`qcards.execution.budget`) to take longer than this many seconds run in
@@ -111,7 +112,8 @@ def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
         return function(*args)
     context = multiprocessing.get_context("spawn")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_run, args=(send, function, args), daemon=True)
+    # the child plans against the caller's limits (a context variable does not cross processes)
+    child = context.Process(target=_run, args=(send, function, args, current_limits()), daemon=True)
     # A Ctrl-C inside start() could leave a started child that no handle reaches, running on
     # with the parent's stdout; it is held back until the child is known and raised in the try
     # below, which stops the child.
@@ -141,10 +143,12 @@ def call(function: Callable, *args: Any, expected_seconds: float = 0.0) -> Any:
     raise value
 
 
-def _run(send, function: Callable, args: tuple) -> None:
-    """The child: run the call and send ``(True, result)`` or ``(False, exception)``."""
+def _run(send, function: Callable, args: tuple, caller_limits: Limits) -> None:
+    """The child: run the call under the caller's limits and send ``(True, result)`` or
+    ``(False, exception)``."""
     try:
-        message = (True, function(*args))
+        with limits(value=caller_limits):
+            message = (True, function(*args))
     except BaseException as exc:  # sent to the parent, which raises it
         message = (False, exc)
     try:

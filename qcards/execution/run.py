@@ -63,7 +63,7 @@ def run(
             (:mod:`qcards.execution.mitigation`); zne runs the circuit once per noise scale,
             readout adds two calibration runs.
         force: run even when the simulation is estimated to take longer than
-            :data:`~qcards.execution.budget.TIME_BUDGET` (refused otherwise, before any work).
+            the time limit (:mod:`qcards.plan`; refused otherwise, before any work).
     """
     task = as_task(game, first, construction)
     mitigation = Mitigation.parse(mitigate)

@@ -43,11 +43,10 @@ from qiskit.circuit import QuantumCircuit
 
 from qcards.circuits.game import GameCircuit
 from qcards.circuits.task import GameTask
-from qcards.errors import ResourceError
-from qcards.execution.budget import TIME_BUDGET, check_result_memory, check_shots
+from qcards.execution.budget import check_result_memory, check_shots
 from qcards.execution.sparse import Compiler, SparseState
 from qcards.execution.sweeps import sweep
-from qcards.progress import duration
+from qcards.plan import Plan, check, current_limits
 from qcards.skat.deal_sampling import chunks, deal_stream, fresh_seed
 
 CHUNK_SHOTS = 10_000
@@ -225,14 +224,14 @@ def check_shot_time(shots: int, circuit: QuantumCircuit, force: bool = False) ->
     Returns the estimated seconds."""
     per_shot = len(circuit.data) * (shot_word(circuit.num_qubits) + 1) * SECONDS_PER_WORD_STEP
     seconds = shots * per_shot
-    if seconds > TIME_BUDGET and not force:
-        raise ResourceError(
-            f"{shots:,} shots of this circuit would take about {duration(seconds)} "
-            f"({per_shot * 1e6:.0f} microseconds a shot); about {int(TIME_BUDGET / per_shot):,} "
-            f"fit in {TIME_BUDGET / 60:.0f} minutes (use fewer {{shots}}, or {{force}})",
-            parameters=("shots", "force"),
-        )
-    return seconds
+    plan = Plan(
+        f"{shots:,} shots of this circuit",
+        seconds=seconds,
+        size=f"{per_shot * 1e6:.0f} microseconds a shot",
+        time_fits=f"about {int(current_limits().seconds / per_shot):,} shots",
+        ways=("use fewer {shots}",),
+    )
+    return check(plan, force).seconds
 
 
 def sample_game(

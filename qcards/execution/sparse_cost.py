@@ -1,9 +1,11 @@
-"""The sparse engine's memory model, importable without Qiskit or NumPy: what the cost checks
-(:mod:`qcards.execution.budget`, :mod:`qcards.execution.exact_methods`) read before any circuit
-is built, so that a command which never simulates never imports the engine
+"""The sparse engine's memory and time models, importable without Qiskit or NumPy: what the
+cost checks (:mod:`qcards.execution.budget`, :mod:`qcards.execution.exact_methods`) read before
+any circuit is built, so that a command which never simulates never imports the engine
 (:mod:`qcards.execution.sparse_state` holds the state and re-exports these names)."""
 
 from __future__ import annotations
+
+from qcards.execution.sweeps import CORES
 
 DEFAULT_MAX_BYTES = 8 * 2**30
 """Default memory guard of :func:`~qcards.execution.sparse.simulate` (8 GiB of the machine's
@@ -65,3 +67,31 @@ def estimate_bytes(rows: int, num_qubits: int, cards: int = DECK) -> int:
 def rows_for_bytes(max_bytes: int, num_qubits: int, cards: int = DECK) -> int:
     """The most rows :func:`estimate_bytes` fits in ``max_bytes``."""
     return max(1, max_bytes // estimate_bytes(1, num_qubits, cards))
+
+
+# ----------------------------------------------------------------------------- time
+
+PATHS_PER_SECOND = 1_000_000.0
+"""(Deal, play path) pairs per second of one worker running shards: the one rate every plan of the
+engine's work uses (:func:`engine_seconds`), rounded down from ``benchmarks/results/sharded.md``
+(2026-11-27, 2 cores, the machine's other long job paused): eighteen cards, all 924 shards (861
+million paths) in 362.6 s on two Dask workers, about 1.19 million a worker; fifteen cards (7.3
+million) in 6.5 s on one worker, 1.13 million. (Before the compiled card plays and trick takings
+and the blocks of rows: 36 thousand on eighteen cards.)"""
+
+THREAD_GAIN = 0.38
+"""What a second thread of one process adds to the rate of the first (:data:`ENGINE_THREADS`):
+measured on two cores, 40 eighteen-card shards 26.1 s on one thread, 18.9 s on two (1.38x);
+each thread past the second is assumed to add as much."""
+
+ENGINE_THREADS = CORES
+"""Threads that run the shards when no Dask scheduler is given: one per core this process may
+use. The card plays' and trick takings' kernels release the GIL, the Python between them does
+not, hence :data:`THREAD_GAIN` (the floats are the same for any number of threads)."""
+
+
+def engine_seconds(paths: float, threads: int = ENGINE_THREADS) -> float:
+    """Estimated seconds of the sparse engine on ``paths`` (deal, play path) pairs in one
+    process of ``threads`` threads: :data:`PATHS_PER_SECOND` on the first, :data:`THREAD_GAIN`
+    of it on each further one."""
+    return paths / (PATHS_PER_SECOND * (1 + THREAD_GAIN * (max(1, threads) - 1)))

@@ -18,9 +18,10 @@ from qiskit.primitives.containers import BitArray, DataBin
 from qiskit.primitives.containers.sampler_pub import SamplerPub
 
 from qcards.errors import ParameterError, ResourceError
-from qcards.execution.budget import MEMORY_BUDGET, sparse_memory_guard
+from qcards.execution.budget import sparse_memory_guard
 from qcards.execution.local_sampler import LocalSampler
 from qcards.execution.sparse import simulate
+from qcards.plan import Plan, check
 
 if TYPE_CHECKING:
     from qcards.execution.sparse import SparseState
@@ -177,14 +178,13 @@ class GroverSampler(SparseSampler):
             amplitudes.append(state.amplitudes())
         support = sorted(set().union(*amplitudes))
         need = 3 * 16 * size * len(support)  # the table of amplitudes, its transform, a copy
-        if need > MEMORY_BUDGET:
-            raise ResourceError(
-                f"phase estimation with {m} evaluation qubits would need about "
-                f"{need / 2**30:.1f} GiB here ({size} powers x {len(support):,} basis states); "
-                f"the budget is {MEMORY_BUDGET / 2**30:.1f} GiB (use fewer {{eval_qubits}}, or "
-                "iae or mlae)",
-                parameters=("eval_qubits",),
-            )
+        plan = Plan(
+            f"phase estimation with {m} evaluation qubits",
+            bytes=need,
+            size=f"{size} powers x {len(support):,} basis states",
+            ways=("use fewer {eval_qubits}", "iae or mlae"),
+        )
+        check(plan)
         psi = np.zeros((size, len(support)), dtype=complex)
         column = {s: i for i, s in enumerate(support)}
         for x, amps in enumerate(amplitudes):

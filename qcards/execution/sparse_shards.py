@@ -60,11 +60,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from qcards.errors import ResourceError
 from qcards.execution.sparse_compile import Compiler, Step
-from qcards.execution.sparse_cost import SparseMemoryError, estimate_bytes, rows_for_bytes
+from qcards.execution.sparse_cost import (
+    ENGINE_THREADS,
+    SparseMemoryError,
+    engine_seconds,
+    estimate_bytes,
+    rows_for_bytes,
+)
 from qcards.execution.sparse_state import SparseState
-from qcards.execution.sweeps import CORES
+from qcards.plan import CLASSICAL, SAMPLE, SMALLER, Plan, check, current_limits
 
 if TYPE_CHECKING:
     from qcards.skat.cards import Card
@@ -92,27 +97,13 @@ process, the machine shared with a two-core job): the whole deal at once 20 s, b
 rows 12.5 s, 2^16 rows 12.7 s; the smaller bound keeps the blocks in flight small
 (:func:`peak_rows`)."""
 
-PATHS_PER_SECOND = 1_000_000.0
-"""(Deal, play path) pairs per second of one worker running shards: the time guard's rate
-(:func:`engine_seconds`), rounded down from ``benchmarks/results/sharded.md`` (2026-11-27, 2
-cores, the machine's other long job paused): eighteen cards, all 924 shards (861 million
-paths) in 362.6 s on two Dask workers, about 1.19 million a worker; fifteen cards (7.3
-million) in 6.5 s on one worker, 1.13 million. (Before the compiled card plays and trick
-takings and the blocks of rows: 36 thousand on eighteen cards.)"""
-
-THREAD_GAIN = 0.38
-"""What a second thread of one process adds to the rate of the first (:data:`THREADS`):
-measured on two cores, 40 eighteen-card shards 26.1 s on one thread, 18.9 s on two (1.38x);
-each thread past the second is assumed to add as much."""
-
 READ_ROWS = 2**18
 """Final rows read at a time (:func:`final_outcomes`): the registers' sums of a block, about
 20 int64 per row, stay at tens of MiB beside a shard of a GiB."""
 
-THREADS = CORES
-"""Threads that run the shards when no Dask scheduler is given: one per core this process may
-use. The card plays' and trick takings' kernels release the GIL, the Python between them does
-not, hence :data:`THREAD_GAIN` (the floats are the same for any number of threads)."""
+THREADS = ENGINE_THREADS
+"""Threads that run the shards when no Dask scheduler is given
+(:data:`~qcards.execution.sparse_cost.ENGINE_THREADS`)."""
 
 MAX_SHARDS = 4096
 """Blocks are at least ``deals / MAX_SHARDS`` deals, so that the gates' fixed cost per call is
@@ -395,13 +386,11 @@ def plan_shards(
     """The deal state and its rows cut into blocks of whole deals (rows sorted by the owner
     registers' value), each planned to hold ``SHARD_SKEW`` times the average deal's share of
     ``paths`` within ``shard_bytes``; a block's guard is ``max_bytes`` (default: the memory
-    budget, :data:`~qcards.execution.budget.MEMORY_BUDGET`), beyond which it is split."""
-    from qcards.execution.budget import MEMORY_BUDGET
-
+    limit in force, :func:`qcards.plan.current_limits`), beyond which it is split."""
     cards = len(game.layout.cards)
     planned = rows_for_bytes(shard_bytes, game.num_qubits, cards)
     max_rows = rows_for_bytes(
-        max(shard_bytes, MEMORY_BUDGET if max_bytes is None else max_bytes),
+        int(max(shard_bytes, current_limits().memory if max_bytes is None else max_bytes)),
         game.num_qubits,
         cards,
     )
@@ -498,52 +487,38 @@ def sharded_stage_probabilities(
     return out
 
 
-def check_cost(game, force: bool = False, budget: float | None = None) -> float:
-    """Refuse before any work (:class:`~qcards.errors.ResourceError`) when the deal state (one
-    row a deal) and the blocks of rows that each of :data:`THREADS` shards holds in flight
-    (:func:`peak_rows`) would not fit in the memory budget (nothing smaller can run: then
-    ``--shots`` samples the circuit shot by shot), or, unless ``force``, when the paths would
-    take longer than :data:`~qcards.progress.TIME_BUDGET` (:func:`engine_seconds`). How many
-    paths a deal has does not matter for memory: its rows run :data:`CHUNK_ROWS` at a time.
-    Returns the estimated (deal, play path) pairs."""
-    from qcards.execution.budget import GIB, MEMORY_BUDGET
-    from qcards.progress import TIME_BUDGET, duration
+def engine_plan(game) -> Plan:
+    """The sparse engine's plan for ``game`` with the deals in shards: its (deal, play path)
+    pairs by Knuth's estimate, the seconds at the engine's one rate (:func:`engine_seconds`),
+    and the memory of the deal state (one row a deal) and of the blocks of rows each of
+    :data:`THREADS` shards holds in flight (:func:`peak_rows`). How many paths a deal has does
+    not matter for memory: its rows run :data:`CHUNK_ROWS` at a time."""
     from qcards.skat.referee import estimate_paths, num_deals
 
-    budget = MEMORY_BUDGET if budget is None else budget
     paths = estimate_paths(game.spec, game.first)
     deals = num_deals(game.spec)
     rows = deals + THREADS * (peak_rows(game, deals, paths) - deals)
-    need = estimate_bytes(rows, game.num_qubits, len(game.layout.cards))
-    if need > budget:
-        raise ResourceError(
-            f"the sparse engine would need about {need / GIB:,.1f} GiB for this endgame: the "
-            f"deal state's {deals:,} rows (one a deal) and up to {rows - deals:,} rows of play "
-            f"in flight ({game.num_qubits} qubits; the deals run in shards on {THREADS} "
-            f"thread(s), the rows of a shard {CHUNK_ROWS:,} at a time); the budget is "
-            f"{budget / GIB:.1f} GiB (give "
-            "{shots} to sample the circuit shot by shot at any size, use {method} classical, "
-            "or a smaller spec)",
-            parameters=("method", "shots"),
-        )
     seconds = engine_seconds(paths)
-    if seconds > TIME_BUDGET and not force:
-        raise ResourceError(
-            f"the sparse engine would take about {duration(seconds)} on this endgame (about "
-            f"{paths:,.0f} play paths at about {paths / seconds:,.0f} a second on {THREADS} "
-            f"thread(s); {TIME_BUDGET / 60:.0f} minutes allowed) (give {{shots}} to sample the "
-            "circuit shot by shot at any size, {force} to run it anyway, or a smaller spec)",
-            parameters=("force", "method", "shots"),
-        )
-    return paths
+    return Plan(
+        "the sparse engine",
+        seconds=seconds,
+        bytes=estimate_bytes(rows, game.num_qubits, len(game.layout.cards)),
+        paths=paths,
+        states=rows,
+        size=f"about {paths:,.0f} play paths at about {paths / max(seconds, 1e-300):,.0f} a "
+        f"second; the deal state's {deals:,} rows, one a deal, and up to {rows - deals:,} rows of "
+        "play in flight; "
+        f"{game.num_qubits} qubits; the deals in shards on {THREADS} thread(s), the rows of "
+        f"a shard {CHUNK_ROWS:,} at a time",
+        ways=(SAMPLE, CLASSICAL, SMALLER),
+    )
 
 
-def engine_seconds(paths: float, threads: int | None = None) -> float:
-    """Estimated seconds of the sharded engine on ``paths`` (deal, play path) pairs in one
-    process of ``threads`` threads (default :data:`THREADS`): :data:`PATHS_PER_SECOND` on the
-    first, :data:`THREAD_GAIN` of it on each further one."""
-    threads = THREADS if threads is None else threads
-    return paths / (PATHS_PER_SECOND * (1 + THREAD_GAIN * (max(1, threads) - 1)))
+def check_cost(game, force: bool = False) -> float:
+    """Refuse :func:`engine_plan` past the limits in force (:func:`qcards.plan.check`: memory
+    always, nothing smaller can run; time unless ``force``). Returns the estimated (deal, play
+    path) pairs."""
+    return check(engine_plan(game), force).paths
 
 
 __all__ = [
@@ -553,7 +528,7 @@ __all__ = [
     "StageProbabilities",
     "CHUNK_ROWS",
     "check_cost",
-    "engine_seconds",
+    "engine_plan",
     "final_outcomes",
     "peak_rows",
     "plan_shards",

@@ -3,8 +3,8 @@
 The games' referees are pure Python, so their work is estimated the plain way: a little of the
 real work is timed and the rate multiplied by the work asked for (a Go Fish league by the cost
 of a move at the opening and then by its first games, a Philosopher Cats study by its first
-hands). Work planned past :data:`qcards.progress.TIME_BUDGET` (ten minutes, the budget of the
-Skat commands too) is refused unless forced, with the game's own error naming the parameters
+hands). Work planned past the time limit (:mod:`qcards.plan`: ten minutes, as for the Skat
+commands) is refused unless forced, with the game's own error naming the parameters
 that make it smaller.
 """
 
@@ -13,31 +13,20 @@ from __future__ import annotations
 import time
 
 from qcards.errors import QcardsError
-from qcards.progress import TIME_BUDGET, duration
+from qcards.plan import Plan, check
 
 CALIBRATION_SECONDS = 0.2
 """Seconds of real work a study runs before its rate is measured (less if it ends sooner)."""
 
 
 def check_planned(
-    seconds: float,
-    what: str,
-    force: bool,
-    error: type[QcardsError],
-    smaller: str,
-    parameters: tuple[str, ...],
+    seconds: float, what: str, force: bool, error: type[QcardsError], smaller: str
 ) -> float:
-    """Refuse (``error``) ``what``, planned to take ``seconds``, past the time budget unless
-    ``force``. ``smaller`` says how to ask for less work, naming its ``parameters`` as
-    ``{name}`` markers (the CLI writes them as flags). Returns ``seconds``."""
-    if seconds > TIME_BUDGET and not force:
-        raise error(
-            f"{what} would take about {duration(seconds)}, more than the "
-            f"{TIME_BUDGET / 60:.0f} minutes qcards plans for ({smaller}, or {{force}} to run "
-            "it anyway)",
-            parameters=(*parameters, "force"),
-        )
-    return seconds
+    """Refuse (``error``) ``what``, planned to take ``seconds``, past the time limit
+    (:func:`qcards.plan.check`) unless ``force``. ``smaller`` says how to ask for less work,
+    naming its parameters as ``{name}`` markers (the CLI writes them as flags). Returns
+    ``seconds``."""
+    return check(Plan(what, seconds=seconds, ways=(smaller,)), force, error).seconds
 
 
 class Projection:

@@ -59,8 +59,8 @@ Choices, measured (2 cores shared with other jobs, load 12 to 15; ``benchmarks/b
 Limits: numerators must fit 128 bits (three players up to nine cards a hand, four up to seven,
 two up to eleven; beyond, :class:`~qcards.errors.ResourceError`); the memo stays within
 :data:`MEMO_BUDGET` (past it, it drops its smallest positions and solves them again when met);
-the work is estimated before the search (:func:`estimate_seconds`) and refused above
-:data:`~qcards.progress.TIME_BUDGET`, and the search stops with a
+the work is estimated before the search (:func:`estimate_seconds`) and refused past the
+limits in force (:func:`qcards.plan.current_limits`), and the search stops with a
 :class:`~qcards.errors.ResourceError` should it run past its frame budget anyway.
 """
 
@@ -76,7 +76,8 @@ from fractions import Fraction
 import numpy as np
 
 from qcards.errors import ModelError, ResourceError
-from qcards.progress import TIME_BUDGET, duration
+from qcards.plan import current_limits
+from qcards.progress import duration
 from qcards.skat import fast_referee_kernel as kernel
 from qcards.skat.cards import Card
 from qcards.skat.fast_referee_memo import C_HI, EMPTY, KEYS, P_HI, VALUES, W_HI, rehash
@@ -288,7 +289,8 @@ class _Solver:
             if done == kernel.OVER_BUDGET:
                 raise ResourceError(
                     f"the fast referee ran past its budget of {self.budget:,} positions "
-                    f"(about {duration(TIME_BUDGET)}); use a smaller endgame or sample it"
+                    f"(about {duration(current_limits().seconds)}); use a smaller endgame or "
+                    "sample it"
                 )
             memo.grow()
 
@@ -352,7 +354,7 @@ def evaluate(
         spec: the endgame.
         model: ``"random"`` or ``"adversarial"`` (see :mod:`qcards.skat.referee`).
         first: fix the declarer's first card (the declarer must lead the first trick).
-        force: run even when the estimate exceeds :data:`~qcards.progress.TIME_BUDGET`.
+        force: run even when the estimate exceeds the time limit (:mod:`qcards.plan`).
 
     Raises:
         ModelError: an unknown model or a first card that cannot be fixed.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from qcards.errors import ResourceError
-from qcards.progress import TIME_BUDGET, duration
+from qcards.plan import Plan, check, current_limits
 from qcards.skat.cards import Card
 from qcards.skat.referee import estimate_paths, num_deals
 from qcards.skat.spec import Endgame
@@ -70,23 +70,25 @@ def estimate_seconds(spec: Endgame, first: Card | None = None, model: str = "ran
     return frames / FRAMES_PER_SECOND + num_deals(spec) * DEAL_SECONDS
 
 
+def plan(spec: Endgame, first: Card | None = None, model: str = "random") -> Plan:
+    """The search's cost: :func:`estimate_seconds` on its positions and deals."""
+    return Plan(
+        "the exact referee",
+        seconds=estimate_seconds(spec, first, model),
+        size=f"about {estimate_frames(spec, first, model):,.0f} positions and "
+        f"{num_deals(spec):,} deals",
+        ways=(),
+    )
+
+
 def check_time(
     spec: Endgame, first: Card | None = None, force: bool = False, model: str = "random"
 ) -> float:
-    """Refuse (:class:`~qcards.errors.ResourceError`) a spec estimated to take longer than
-    :data:`~qcards.progress.TIME_BUDGET`; returns the estimated seconds."""
-    seconds = estimate_seconds(spec, first, model)
-    if seconds > TIME_BUDGET and not force:
-        raise ResourceError(
-            f"the exact referee would take about {duration(seconds)} for this endgame (about "
-            f"{estimate_frames(spec, first, model):,.0f} positions and {num_deals(spec):,} "
-            f"deals), past the budget of {duration(TIME_BUDGET)}",
-            advice="{force} runs it anyway",
-            parameters=("force",),
-        )
-    return seconds
+    """Refuse (:class:`~qcards.errors.ResourceError`) a spec estimated to take longer than the
+    limits allow (:func:`qcards.plan.check`); returns the estimated seconds."""
+    return check(plan(spec, first, model), force).seconds
 
 
 def frame_budget(force: bool) -> int:
-    """The search's hard stop: four times the positions the time budget plans for."""
-    return 2**62 if force else int(4 * TIME_BUDGET * FRAMES_PER_SECOND)
+    """The search's hard stop: four times the positions the time limit plans for."""
+    return 2**62 if force else int(4 * current_limits().seconds * FRAMES_PER_SECOND)

@@ -99,13 +99,13 @@ def test_the_atomic_write_replaces_only_regular_files(tmp_path):
 )
 def test_shots_beyond_the_memory_budget_are_refused_up_front(argv):
     line = refused(argv, seconds=30)
-    assert "--shots" in line and "GiB of samples" in line and "shots fit" in line
+    assert "--shots" in line and "GiB (its samples" in line and "shots fit" in line
 
 
 def test_reproduce_refuses_shots_beyond_the_memory_budget(tmp_path):
     argv = ["reproduce", "four-card", "--paper-only", "--shots", "1000000000000"]
     line = refused([*argv, "--out", str(tmp_path / "out")], seconds=60)
-    assert "--shots" in line and "GiB of samples" in line
+    assert "--shots" in line and "GiB (its samples" in line
 
 
 # -- 3. long work in the other games: an estimate first ----------------------------------------

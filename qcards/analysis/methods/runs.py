@@ -27,7 +27,6 @@ from qcards.analysis.scores import (
 )
 from qcards.errors import ResourceError
 from qcards.execution.backends import EXACT_BACKENDS, parse_backend
-from qcards.execution.budget import check_work
 from qcards.skat import exact_referee
 from qcards.skat.cards import Card
 from qcards.skat.objectives import expectation, scored_objectives
@@ -179,13 +178,16 @@ def final_distribution(
     ``force`` runs a simulation estimated to take longer than the time budget."""
     # the simulators are imported when a circuit runs, not by the referee's answers
     from qcards.circuits.decode import decode_distribution
-    from qcards.execution.exact import exact_stage_probabilities
+    from qcards.execution.exact import check_circuit_time, exact_stage_probabilities
+    from qcards.execution.exact_methods import STATEVECTOR
     from qcards.execution.sampling import sample_stages
 
     last = game.stages[-1]
     if method in EXACT_BACKENDS:
         probs = exact_stage_probabilities(game, [last], method=method, force=force)[last]
         return decode_distribution(game, last, probs)
+    # Aer prepares the state once and samples its shots: planned as a statevector simulation
+    check_circuit_time(game.circuit, game.num_qubits, 0, STATEVECTOR, force)
     counts = sample_stages(game, [last], shots=shots, seed=seed, target=method)[last]
     return {s: c / shots for s, c in decode_distribution(game, last, counts).items()}
 
@@ -196,7 +198,6 @@ def run_circuit(request: Request) -> EvaluationReport:
     beside it when the referee can answer (else no fraction)."""
     spec, first, model, force = request.spec, request.first, request.model, request.force
     exact_fraction = referee_beside(spec, first, model, force)
-    check_work(spec, first, force, "evaluating this endgame", 1)
     built = request.task.build()
     backend = parse_backend(request.method, "method")
     backend.check_capacity(built.num_qubits)  # refuse before any work

@@ -162,7 +162,7 @@ def deal(players: int, rng: random.Random) -> tuple[CatCard, ...]:
 
 
 def _refuse(seconds: float, what: str) -> None:
-    check_planned(seconds, what, False, CatsError, "fewer {hands}", ("hands",))
+    check_planned(seconds, what, False, CatsError, "fewer {hands}")
 
 
 def simulate(

@@ -272,7 +272,6 @@ def _refuse(seconds: float, what: str, force: bool) -> None:
         force,
         RuleError,
         "fewer {games}, fewer {players}, or a smaller {depth} for search bots",
-        ("games", "players", "depth"),
     )
 
 
