@@ -123,6 +123,25 @@ def test_the_library_below_the_cli_does_not_import_the_api_module():
     assert not offenders, offenders
 
 
+BELOW_ALL_LAYERS = (
+    "qcards.errors",
+    "qcards.progress",
+    "qcards.files",
+    "qcards.intervals",
+    "qcards.plan",
+)
+"""Modules every layer may import: they import no layer (docs/architecture.md)."""
+
+
+def test_the_modules_below_all_layers_import_no_layer():
+    offenders = edges(
+        lambda m: m.startswith(BELOW_ALL_LAYERS),
+        lambda t: layer(t) is not None or t.startswith("qcards.games"),
+    )
+    assert not offenders, offenders
+    assert any(m.startswith("qcards.plan.") for m in MODULES)  # the check sees the package
+
+
 def test_skat_and_game_referees_are_pure_python():
     offenders = []
     for module, imports in MODULES.items():
