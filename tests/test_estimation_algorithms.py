@@ -190,3 +190,49 @@ def test_no_private_attribute_of_qiskit_algorithms_is_read():
         if private.search(line)
     ]
     assert not offenders, offenders
+
+
+# ----------------------------------------------------------------------------- MLAE's search
+
+
+def _mlae_cases(count: int):
+    """Random counts of a few schedules, some at 0 or all shots (the boundaries)."""
+    import random
+
+    rng = random.Random(11)
+    for _ in range(count):
+        schedule = [0, 1, 2, 4][: rng.randint(2, 4)]
+        extreme = rng.choice([0, 100, None, None])
+        ones = [extreme if extreme is not None else rng.randint(0, 100) for _ in schedule]
+        yield schedule, [{"1": k, "0": 100 - k} for k in ones]
+
+
+def test_mlae_estimate_and_likelihood_interval_are_qiskits_own():
+    """qcards' MLAE searches the likelihood on the whole grid at once; its estimate and its
+    likelihood-ratio interval are bit for bit those of qiskit-algorithms' one-angle-at-a-time
+    search (scipy's brute, then fmin; its likelihood-ratio interval)."""
+    import numpy as np
+    from qiskit import QuantumCircuit
+    from qiskit_algorithms import EstimationProblem, MaximumLikelihoodAmplitudeEstimation
+    from qiskit_algorithms.amplitude_estimators.mlae import (
+        MaximumLikelihoodAmplitudeEstimationResult,
+        _likelihood_ratio_confint,
+    )
+
+    from qcards.estimation import algorithms
+
+    circuit = QuantumCircuit(1)
+    circuit.ry(1.0, 0)
+    problem = EstimationProblem(circuit, objective_qubits=[0])
+    for schedule, counts in _mlae_cases(6):
+        theirs = MaximumLikelihoodAmplitudeEstimation(evaluation_schedule=schedule)
+        ours = algorithms._FastMLAE(evaluation_schedule=schedule, sampler=None)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            theta, good = ours.compute_mle(counts, problem, return_counts=True)
+            assert theta == theirs.compute_mle(counts, problem), (schedule, counts)
+            result = MaximumLikelihoodAmplitudeEstimationResult()
+            result.evaluation_schedule, result.good_counts = schedule, good
+            result.shots, result.theta = 100, theta
+            result.post_processing = problem.post_processing
+            interval = algorithms.likelihood_ratio_interval(result, 0.05)
+            assert interval == _likelihood_ratio_confint(result, 0.05), (schedule, counts)
