@@ -31,6 +31,11 @@ def estimate_amplitude(
     options' sampler fields are not used here: ``sampler`` runs the circuits. A progress
     display (:mod:`qcards.progress`), if one shows, counts the circuits run.
     """
+    # qiskit-algorithms builds a new Grover operator at every read of the property (Qiskit 2's
+    # GroverOperator synthesises at once: about 4 s on the twenty-deal paper circuit), and the
+    # estimators and the engine read it several times: built once here and kept on the problem
+    # (a Grover operator the caller set is read and set again, unchanged)
+    problem.grover_operator = problem.grover_operator
     algorithm = options.algorithm_record
     make = algorithm.estimator
     if isinstance(sampler, SparseSampler) and algorithm.engine_estimator is not None:
