@@ -4,7 +4,7 @@ Every estimate qcards makes before long work (the referee's positions, the spars
 play paths, a simulator's gates, shots, a game study's first hands) ends in a :class:`Plan`:
 what the work is, its seconds and bytes, the sizes the estimate came from and what the user can
 do instead. :func:`check` compares it with the limits in force
-(:func:`~qcards.plan.limits.current_limits`) and writes the refusal, so that every refusal
+(:func:`~qcards.plan.context.current_limits`) and writes the refusal, so that every refusal
 reads alike and names its way out; :func:`instead` writes the way out.
 """
 
@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from qcards.errors import QcardsError, ResourceError
-from qcards.plan.limits import GIB, Limits, current_limits
+from qcards.plan.context import GIB, Limits, current_limits
 from qcards.progress import duration
 
 SAMPLE = "give {shots} to sample the circuit shot by shot at any size"

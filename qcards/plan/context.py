@@ -1,4 +1,4 @@
-"""The limits every plan is checked against: seconds and bytes, one value in force at a time.
+"""The limits every plan is checked against (the context in force): seconds and bytes.
 
 qcards refuses, before any work, a request planned to run longer than ten minutes (unless
 forced) or to hold more memory than a third of this machine (at most 8 GiB: the machine is
