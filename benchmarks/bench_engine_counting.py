@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scale import scale_spec  # noqa: E402
 
 from qcards.circuits.task import GameTask  # noqa: E402
+from qcards.errors import QcardsError  # noqa: E402
 from qcards.estimation.counting import count  # noqa: E402
 from qcards.estimation.options import EstimationOptions  # noqa: E402
 
@@ -44,7 +45,10 @@ def one_run(construction: str, algorithm: str, backend: str, seed: int):
 
 
 def _child(args, queue) -> None:
-    queue.put(one_run(*args))
+    try:
+        queue.put(one_run(*args))
+    except QcardsError as exc:  # refused up front (its time plan): said at once, not waited out
+        queue.put(("refused", str(exc)))
 
 
 def with_budget(args, budget: float):
@@ -67,8 +71,11 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load at start {os.getloadavg()}")
     baseline = with_budget(("paper", "iae", "ddsim", 1), args.budget)
-    base_s = baseline[0] if baseline else None
+    refused = baseline is not None and baseline[0] == "refused"
+    base_s = baseline[0] if baseline and not refused else None
     shown = f"{base_s:.1f} s" if base_s else f"> {args.budget:.0f} s"
+    if refused:
+        shown = f"refused before it starts ({baseline[1]})"
     print(f"baseline: IAE on ddsim, paper construction, epsilon 0.01: {shown}\n")
     print(
         "| construction | qubits | algorithm | sparse s (median) | vs baseline | estimate "
@@ -81,7 +88,7 @@ def main() -> None:
                 with_budget((construction, algorithm, "sparse", seed), args.budget)
                 for seed in range(1, args.repeat + 1)
             ]
-            if any(r is None for r in runs):
+            if any(r is None or r[0] == "refused" for r in runs):
                 print(f"| {construction} | - | {algorithm} | > {args.budget:.0f} | | | | | |")
                 continue
             seconds = statistics.median(r[0] for r in runs)
