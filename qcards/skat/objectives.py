@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from qcards.errors import ModelError, ParameterError
-from qcards.skat.plugins import with_plugins
+from qcards.skat.plugins import lookup, with_plugins
 from qcards.skat.scoring import TRICKS, Settlement, settle
 from qcards.skat.spec import Endgame
 
@@ -99,14 +99,15 @@ def objective_names() -> tuple[str, ...]:
     return tuple(registry())
 
 
-def get_objective(name: str) -> Objective:
-    """The objective called ``name`` (:class:`ParameterError` naming the choices)."""
-    try:
-        return registry()[name]
-    except (KeyError, TypeError):
-        raise ParameterError(
+def get_objective(name: str | Objective) -> Objective:
+    """The objective called ``name`` (a record is returned as it is; :class:`ParameterError`
+    naming the choices)."""
+    return lookup(
+        registry(), name, Objective,
+        lambda: ParameterError(
             "objective", f"unknown objective {name!r} (expected {' | '.join(registry())})"
-        ) from None
+        ),
+    )  # fmt: skip
 
 
 def check_objective(spec: Endgame, name: str) -> Objective:

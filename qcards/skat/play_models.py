@@ -42,7 +42,7 @@ from qcards.errors import ModelError
 from qcards.skat.best_response import best_response
 from qcards.skat.cards import Card
 from qcards.skat.heuristic import heuristic
-from qcards.skat.plugins import with_plugins
+from qcards.skat.plugins import lookup, with_plugins
 from qcards.skat.seat_view import Policy, SeatView, uniform
 
 ENTRY_POINT_GROUP = "qcards.play_models"
@@ -201,12 +201,10 @@ def model_names() -> tuple[str, ...]:
 
 def get_model(name: str | PlayModel) -> PlayModel:
     """The model called ``name`` (a record is returned as it is)."""
-    if isinstance(name, PlayModel):
-        return name
-    try:
-        return registry()[name]
-    except (KeyError, TypeError):
-        raise ModelError(
+    return lookup(
+        registry(), name, PlayModel,
+        lambda: ModelError(
             f"unknown {{model}} {name!r} (expected {' | '.join(registry())})",
             parameters=("model",),
-        ) from None
+        ),
+    )  # fmt: skip

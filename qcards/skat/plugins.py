@@ -43,3 +43,16 @@ def with_plugins(
             )
         records[entry.name] = record
     return records
+
+
+def lookup(
+    records: dict[str, R], name: Any, record_type: type[R], unknown: Callable[[], Exception]
+) -> R:
+    """The record called ``name`` in ``records`` (a record of ``record_type`` is returned as it
+    is); ``unknown()`` makes the error for a name that is not there (it names the choices)."""
+    if isinstance(name, record_type):
+        return name
+    try:
+        return records[name]
+    except (KeyError, TypeError):
+        raise unknown() from None

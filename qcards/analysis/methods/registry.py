@@ -21,7 +21,7 @@ from qcards.execution.budget import check_shots
 from qcards.progress import duration
 from qcards.skat.play_models import PlayModel, get_model
 from qcards.skat.play_models import registry as model_registry
-from qcards.skat.plugins import with_plugins
+from qcards.skat.plugins import lookup, with_plugins
 
 AUTO = "auto"
 """The name that asks the registry to choose (:func:`choose_auto`)."""
@@ -52,14 +52,12 @@ def method_names() -> tuple[str, ...]:
 
 def get_method(name: str | EvaluationMethod) -> EvaluationMethod:
     """The record called ``name`` (:class:`~qcards.errors.ParameterError` naming the choices)."""
-    if isinstance(name, EvaluationMethod):
-        return name
-    try:
-        return registry()[name]
-    except (KeyError, TypeError):
-        raise ParameterError(
+    return lookup(
+        registry(), name, EvaluationMethod,
+        lambda: ParameterError(
             "method", f"unknown method {name!r} (expected {' | '.join(method_names())})"
-        ) from None
+        ),
+    )  # fmt: skip
 
 
 def _names(named: list) -> str:
