@@ -12,10 +12,11 @@ out, instead of being killed by the operating system minutes later.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from qcards.errors import ParameterError, ResourceError
-from qcards.execution.sparse_cost import DECK, SparseMemoryError, engine_seconds
+from qcards.execution.sparse_cost import DECK, SparseMemoryError, engine_rate, engine_seconds
 from qcards.execution.sparse_cost import estimate_bytes as sparse_bytes
 from qcards.plan import (
     CLASSICAL,
@@ -81,9 +82,8 @@ def check_memory(
         ways=_ways_forward(alternative),
     )
     if plan.over_memory():
-        plan = Plan(**{**plan.__dict__, "memory_fits": _fitting(
-            method, num_qubits, largest_fitting(need, limit), read_qubits
-        )})  # fmt: skip
+        fits = largest_fitting(need, limit)
+        plan = replace(plan, memory_fits=_fitting(method, num_qubits, fits, read_qubits))
     check(plan)
 
 
@@ -173,13 +173,12 @@ def check_work(
     counting's Grover powers and a recommendation's first cards run. Returns the estimated
     seconds. ``force`` skips the refusal."""
     paths = estimate_paths(spec, first) * repeats
-    seconds = engine_seconds(paths)
     plan = Plan(
         what,
-        seconds=seconds,
+        seconds=engine_seconds(paths),
         paths=paths,
-        size=f"about {paths:,.0f} play paths at about {paths / max(seconds, 1e-300):,.0f} a second",
-        time_fits=f"about {paths * current_limits().seconds / max(seconds, 1e-300):,.0f} paths",
+        size=f"about {paths:,.0f} play paths at about {engine_rate():,.0f} a second",
+        time_fits=f"about {current_limits().seconds * engine_rate():,.0f} paths",
         ways=(SAMPLE, SMALLER),
     )
     return check(plan, force).seconds
@@ -223,7 +222,7 @@ def check_time(
         else:
             most = largest_fitting(lambda p: seconds_for(num_qubits, p), limit)
             fits = f"about {most:,} play paths at {num_qubits} qubits"
-        plan = Plan(**{**plan.__dict__, "time_fits": fits})
+        plan = replace(plan, time_fits=fits)
     return check(plan, force).seconds
 
 

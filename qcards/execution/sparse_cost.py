@@ -90,8 +90,14 @@ use. The card plays' and trick takings' kernels release the GIL, the Python betw
 not, hence :data:`THREAD_GAIN` (the floats are the same for any number of threads)."""
 
 
+def engine_rate(threads: int = ENGINE_THREADS) -> float:
+    """(Deal, play path) pairs a second of the sparse engine in one process of ``threads``
+    threads: :data:`PATHS_PER_SECOND` on the first, :data:`THREAD_GAIN` of it on each further
+    one."""
+    return PATHS_PER_SECOND * (1 + THREAD_GAIN * (max(1, threads) - 1))
+
+
 def engine_seconds(paths: float, threads: int = ENGINE_THREADS) -> float:
-    """Estimated seconds of the sparse engine on ``paths`` (deal, play path) pairs in one
-    process of ``threads`` threads: :data:`PATHS_PER_SECOND` on the first, :data:`THREAD_GAIN`
-    of it on each further one."""
-    return paths / (PATHS_PER_SECOND * (1 + THREAD_GAIN * (max(1, threads) - 1)))
+    """Estimated seconds of the sparse engine on ``paths`` (deal, play path) pairs
+    (:func:`engine_rate`)."""
+    return paths / engine_rate(threads)

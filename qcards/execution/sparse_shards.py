@@ -64,6 +64,7 @@ from qcards.execution.sparse_compile import Compiler, Step
 from qcards.execution.sparse_cost import (
     ENGINE_THREADS,
     SparseMemoryError,
+    engine_rate,
     engine_seconds,
     estimate_bytes,
     rows_for_bytes,
@@ -498,18 +499,16 @@ def engine_plan(game) -> Plan:
     paths = estimate_paths(game.spec, game.first)
     deals = num_deals(game.spec)
     rows = deals + THREADS * (peak_rows(game, deals, paths) - deals)
-    seconds = engine_seconds(paths)
     return Plan(
         "the sparse engine",
-        seconds=seconds,
+        seconds=engine_seconds(paths, THREADS),
         bytes=estimate_bytes(rows, game.num_qubits, len(game.layout.cards)),
         paths=paths,
         states=rows,
-        size=f"about {paths:,.0f} play paths at about {paths / max(seconds, 1e-300):,.0f} a "
-        f"second; the deal state's {deals:,} rows, one a deal, and up to {rows - deals:,} rows of "
-        "play in flight; "
-        f"{game.num_qubits} qubits; the deals in shards on {THREADS} thread(s), the rows of "
-        f"a shard {CHUNK_ROWS:,} at a time",
+        size=f"about {paths:,.0f} play paths at about {engine_rate(THREADS):,.0f} a second; the "
+        f"deal state's {deals:,} rows, one a deal, and up to {rows - deals:,} rows of play in "
+        f"flight; {game.num_qubits} qubits; the deals in shards on {THREADS} thread(s), the "
+        f"rows of a shard {CHUNK_ROWS:,} at a time",
         ways=(SAMPLE, CLASSICAL, SMALLER),
     )
 
