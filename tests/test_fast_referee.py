@@ -34,11 +34,8 @@ from conftest import REPO, generated_specs, random_spec
 MODELS = referee.MODELS
 
 
-def first_cards(spec: Endgame) -> list[Card | None]:
-    """No fixed card, then every card the declarer's first card may be fixed to."""
-    if spec.leader != spec.declarer:
-        return [None]
-    return [None, *spec.hands[spec.declarer]]
+first_cards = plain_referee_store.every_first
+"""No fixed card, then every card the declarer's first card may be fixed to."""
 
 
 def assert_same(spec: Endgame, models=MODELS, firsts=None) -> None:
