@@ -25,8 +25,8 @@ import time
 
 from qcards.analysis.resources import resource_spec, with_prior_text
 from qcards.circuits.gates.deal import GameDealGate
-from qcards.circuits.layout import GameLayout
 from qcards.circuits.lowering import lower
+from qcards.circuits.register_sizes import owner_width
 from qcards.circuits.syntheses import efficient
 from qcards.skat.history import after_history
 from qcards.skat.spec import Endgame
@@ -68,7 +68,7 @@ def one_trick(spec: Endgame) -> Endgame:
 
 
 def measure(spec: Endgame, kind: str, repeat: int) -> tuple[int, int, int, float]:
-    width = GameLayout.owner_width_for(spec)
+    width = owner_width(spec)
     times = []
     for _ in range(repeat):
         start = time.perf_counter()

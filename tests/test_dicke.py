@@ -9,8 +9,8 @@ import pytest
 from qiskit import QuantumCircuit, transpile
 from qiskit.quantum_info import Statevector
 
+from qcards.circuits.deal_plan import dicke_cx, subset_dicke_cx
 from qcards.circuits.gates import DealGate, DickeGate, MultinomialDealGate, SubsetDickeGate
-from qcards.circuits.gates.dicke import dicke_cx, subset_dicke_cx
 
 
 def cx_count(gate) -> int:

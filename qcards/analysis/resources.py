@@ -7,7 +7,8 @@ The endgame of ``N`` cards per player (:func:`resource_spec`) is three players w
 each and two cards in the skat, the declarer's hand known: ``N = 10`` is the real game, with 22
 unknown cards. Circuits of the efficient construction are built and counted at every N. The
 paper's construction grows exponentially (the deal is a dense state preparation on all owner
-qubits, card play a product over all hands, Eq. 12), so beyond :data:`PAPER_BUILD_LIMIT` it is
+qubits, card play a product over all hands, Eq. 12), so beyond
+:data:`~qcards.circuits.syntheses.records.PAPER_BUILD_LIMIT` it is
 counted from its exact term structure (:func:`paper_play_terms`) and calibrated per-term gate
 costs, validated against built circuits at small N (tests); each stage says which it is.
 """

@@ -11,7 +11,9 @@ gate states what it does; syntheses are plugins chosen by name), applied to the 
 
 A :class:`Construction` is a frozen record: a name, one synthesis per concept, and what the
 construction needs of the layout (a workspace of clean ancillas, for instance). The built-ins
-are registered here (their syntheses live in :mod:`qcards.circuits.syntheses`):
+are registered like a third party's, by entry points naming their records in
+:mod:`qcards.circuits.syntheses.records` (their syntheses live in
+:mod:`qcards.circuits.syntheses`, imported at the first synthesis):
 
 ``paper``
     the paper's constructions: state preparation for U_ini (Eq. 1) and products over
@@ -37,8 +39,9 @@ which construction is which; everything else reads the record's fields.
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
@@ -56,6 +59,23 @@ if TYPE_CHECKING:  # fully qualified below: the documentation resolves them unam
     import qcards.skat.spec
 
 ENTRY_POINT_GROUP = "qcards.constructions"
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A function named ``"package.module:attribute"``, imported at its first call.
+
+    The built-in records name their syntheses this way (as entry points name the records), so
+    that reading a record -- its name for ``--construction``, a circuit's width for a report --
+    imports no Qiskit; the synthesis module is imported when a gate is first synthesised.
+    Records compare equal when they name the same functions.
+    """
+
+    target: str
+
+    def __call__(self, *args: Any) -> Any:
+        module, _, attribute = self.target.partition(":")
+        return getattr(importlib.import_module(module), attribute)(*args)
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,6 +108,9 @@ class Construction:
             building the circuit, or None when the construction is always built.
         build_limit: the most cards per player ``qcards resources`` builds this construction
             for (beyond it, :attr:`formula_counts`); None: always built.
+        register_sizes: ``register_sizes(spec, paper_codes)`` gives name -> size of every
+            register :attr:`layout` builds, without building it (None from it, or no function:
+            the width is read from the built layout); see :meth:`num_qubits`.
     """
 
     name: str
@@ -104,6 +127,18 @@ class Construction:
     grows_exponentially: bool = False
     formula_counts: Callable[[qcards.skat.spec.Endgame], tuple[int, dict]] | None = None
     build_limit: int | None = None
+    register_sizes: Callable[[qcards.skat.spec.Endgame, bool], Mapping[str, int] | None] | None = (
+        None
+    )
+
+    def num_qubits(self, spec: qcards.skat.spec.Endgame, paper_codes: bool = False) -> int:
+        """Width of the game circuit this construction builds for ``spec``: the sum of
+        :attr:`register_sizes` where the record knows them (no circuit, no Qiskit), else the
+        built layout's."""
+        sizes = self.register_sizes(spec, paper_codes) if self.register_sizes else None
+        if sizes is None:
+            return self.layout(spec, paper_codes).num_qubits
+        return sum(sizes.values())
 
     def __str__(self) -> str:
         return self.name

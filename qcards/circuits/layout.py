@@ -37,7 +37,6 @@ From these registers every card's location (hand, table, whose stack) follows, s
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import cast
 
@@ -45,6 +44,13 @@ import numpy as np
 from qiskit.circuit import QuantumCircuit, QuantumRegister, Qubit
 
 from qcards.circuits.card_codes import CardCode, paper_code
+from qcards.circuits.register_sizes import (
+    bits_for,
+    effective_suits,
+    history_registers,
+    owner_width,
+    workspace_registers,
+)
 from qcards.skat.cards import Card
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import Snapshot, Stage
@@ -54,10 +60,6 @@ from qcards.skat.stages import Snapshot, Stage
 
 class InvalidOutcome(ValueError):
     """A measured outcome that no game state encodes (only noise can produce one)."""
-
-
-def _bits_for(count: int) -> int:
-    return max(1, math.ceil(math.log2(count))) if count > 1 else 0
 
 
 class Workspace:
@@ -76,14 +78,11 @@ class Workspace:
     """
 
     def __init__(self, spec: Endgame, deal_ancillas: int = 0) -> None:
-        rules = spec.rules
-        self.suits: tuple[str, ...] = tuple(
-            dict.fromkeys(rules.effective_suit(c) for c in spec.cards)
+        self.suits: tuple[str, ...] = effective_suits(spec)
+        sizes = workspace_registers(spec, deal_ancillas)
+        self.held, self.led, self.count, self.scratch = (
+            QuantumRegister(sizes[name], name) for name in ("held", "led", "count", "scratch")
         )
-        self.held = QuantumRegister(max(len(spec.cards), deal_ancillas), "held")
-        self.led = QuantumRegister(len(self.suits), "led")
-        self.count = QuantumRegister(max(1, spec.hand_size.bit_length()), "count")
-        self.scratch = QuantumRegister(3, "scratch")
         self.void, self.done, self.pick = self.scratch
         self.registers = [self.held, self.led, self.count, self.scratch]
 
@@ -116,22 +115,23 @@ class GameLayout:
         self.cards = spec.cards
         self.num_tricks = spec.num_tricks
         self.receivers = spec.receivers
-        self.owner_width = self.owner_width_for(spec)
-        self.winner_width = _bits_for(len(spec.players))
-        self.owner: dict[Card, QuantumRegister] = {}
-        if self.owner_width:
-            for c in spec.unknown:
-                self.owner[c] = QuantumRegister(self.owner_width, f"owner_{c}")
-        self.play = {c: QuantumRegister(self.num_tricks, f"play_{c}") for c in self.cards}
-        self.winner = {
-            t: QuantumRegister(self.winner_width, f"winner_{t}")
-            for t in range(1, self.num_tricks + 1)
-        }
-        self.flag = QuantumRegister(1, "flag")
+        self.owner_width = owner_width(spec)
+        self.winner_width = bits_for(len(spec.players))
         self.code = paper_code(spec) if paper_codes else None
-        self.card: dict[Card, QuantumRegister] = {}
-        if self.code is not None:
-            self.card = {c: QuantumRegister(self.code.width, f"card_{c}") for c in self.cards}
+        # the registers, as register_sizes tables them (the width a record reports unbuilt)
+        named = {
+            name: QuantumRegister(size, name)
+            for name, size in history_registers(spec, paper_codes).items()
+        }
+        self.card: dict[Card, QuantumRegister] = {
+            c: named[f"card_{c}"] for c in self.cards if f"card_{c}" in named
+        }
+        self.owner: dict[Card, QuantumRegister] = {
+            c: named[f"owner_{c}"] for c in spec.unknown if f"owner_{c}" in named
+        }
+        self.play = {c: named[f"play_{c}"] for c in self.cards}
+        self.winner = {t: named[f"winner_{t}"] for t in range(1, self.num_tricks + 1)}
+        self.flag = named["flag"]
         self.work = workspace
         history: list[QuantumRegister] = [
             *self.card.values(),
@@ -146,11 +146,6 @@ class GameLayout:
         ]
         self.measured: list[Qubit] = [q for r in history for q in r]
         self.card_qubits: list[Qubit] = [q for r in self.card.values() for q in r]
-
-    @staticmethod
-    def owner_width_for(spec: Endgame) -> int:
-        """Qubits per owner register: enough to index the players receiving unknown cards."""
-        return _bits_for(len(spec.receivers))
 
     def code_label(self, outcome: int) -> str:
         """Read the paper's card codes straight from an outcome of :attr:`card_qubits`."""

@@ -75,8 +75,8 @@ def referee_exact(spec: Endgame, model: PlayModel, first: Card | None, force: bo
 
 
 def num_qubits(request: Request) -> int:
-    """The game circuit's width, read from the construction's layout (nothing is built)."""
-    return request.construction.layout(request.spec, False).num_qubits
+    """The game circuit's width, from the construction's register sizes (nothing is built)."""
+    return request.construction.num_qubits(request.spec)
 
 
 def exact_scores(

@@ -22,15 +22,11 @@ from qiskit.circuit import Gate, Qubit
 from qcards.circuits.construction import Construction, get_construction
 from qcards.circuits.gates.states import DealGate, Tally, deal_action, deal_sample_action
 from qcards.circuits.layout import GameLayout, Workspace
+from qcards.circuits.register_sizes import deal_sizes
 from qcards.skat.spec import Endgame
 
 if TYPE_CHECKING:
     import numpy as np
-
-
-def deal_sizes(spec: Endgame) -> tuple[int, ...]:
-    """Cards each receiver gets, in :attr:`~qcards.skat.spec.Endgame.receivers` order."""
-    return tuple(spec.sizes[r] for r in spec.receivers)
 
 
 def prior_tables(spec: Endgame) -> tuple[list[list], tuple[Tally, ...]]:

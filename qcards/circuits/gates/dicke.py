@@ -22,34 +22,22 @@ so it can be built from Dicke states with polynomially many gates:
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
-from typing import cast
 
 import numpy as np
 from qiskit.circuit import Gate, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import UCRYGate, UnitaryGate
 
+from qcards.circuits.deal_plan import (
+    DealPlan,
+    multinomial_ancillas,
+    plan_deal,
+    routing_swaps,
+)
 from qcards.circuits.gates.cubes import cube_x, open_controls
 from qcards.circuits.gates.states import DealActions, check_deal_shape, enumerate_deals
-
-# CX cost of the building blocks, as Qiskit lowers them to {cx, u} (checked by the tests).
-_CX_SCS_FIRST = 4  # CX . CRY . CX, the CRY as a 1-control UCRY (2 CX)
-_CX_SCS_OTHER = 6  # CX . CCRY . CX, the CCRY as a 2-control UCRY (4 CX)
-_CX_FREDKIN = 8
-
-
-def dicke_cx(n: int, k: int) -> int:
-    """CX count of :class:`DickeGate` ``(n, k)``."""
-    k = min(k, n - k)
-    if k <= 0:
-        return 0
-    shifts = (n - k) * (_CX_SCS_FIRST + _CX_SCS_OTHER * (k - 1))
-    shifts += sum(_CX_SCS_FIRST + _CX_SCS_OTHER * (m - 2) for m in range(2, k + 1))
-    return shifts
 
 
 class DickeGate(Gate):
@@ -115,24 +103,6 @@ def _split_cyclic_shift(qc: QuantumCircuit, q: Sequence, k: int) -> None:
 # ----------------------------------------------------------------------------- subset Dicke
 
 
-def routing_swaps(n: int, m: int) -> list[int]:
-    """For each position j: how far the ancilla register is shifted (swaps after the first).
-
-    Before position j at least ``j - (n - m)`` marked positions have been passed, and the
-    ancillas they consumed sit, cleared, at the top of the register; those need no shifting.
-    """
-    return [m - 1 - max(0, j - (n - m)) for j in range(n)]
-
-
-def subset_dicke_cx(n: int, m: int, k: int) -> int:
-    """CX count of :class:`SubsetDickeGate` ``(n, m, k)``."""
-    if k == 0:
-        return 0
-    if k == m:
-        return n
-    return dicke_cx(m, k) + _CX_FREDKIN * sum(1 + s for s in routing_swaps(n, m))
-
-
 class SubsetDickeGate(Gate):
     """Set the target bit on k of the m marked positions, every choice with equal amplitude.
 
@@ -185,65 +155,6 @@ class SubsetDickeGate(Gate):
 # ----------------------------------------------------------------------------- deals
 
 
-@dataclass(frozen=True)
-class DealPlan:
-    """How a deal is prepared: each receiver's code, and the (Subset)Dicke step of every group.
-
-    Attributes:
-        codes: the code prepared for each receiver (same order as ``sizes``).
-        steps: ``(bit, prefix, marked, weight)``: among the cards whose bits above ``bit`` equal
-            ``prefix`` (``marked`` of them; all cards for the top bit), ``weight`` get ``bit``.
-    """
-
-    codes: tuple[int, ...]
-    steps: tuple[tuple[int, int, int, int], ...]
-
-    def routed_ancillas(self, width: int) -> int:
-        """Ancillas for the routed Dicke states: the largest routed group."""
-        return max((m for b, _, m, k in self.steps if b < width - 1 and 0 < k < m), default=0)
-
-    def cost(self, num_cards: int, width: int) -> int:
-        """CX count of the plan: exact for width <= 2, an estimate beyond (marker MCX)."""
-        total = 0
-        for bit, _prefix, m, k in self.steps:
-            if bit == width - 1:
-                total += dicke_cx(num_cards, k)
-            else:
-                total += subset_dicke_cx(num_cards, m, k)
-                if bit < width - 2 and k:
-                    total += 2 * 6 * num_cards  # marking the group: a Toffoli per card, twice
-        if list(self.codes) != list(range(len(self.codes))):
-            total += 3 * num_cards  # the relabelling, at most 3 CX per 2-bit code
-        return total
-
-
-def plan_deal(sizes: Sequence[int], width: int) -> DealPlan:
-    """The cheapest assignment of codes to receivers (by :meth:`DealPlan.cost`)."""
-    best = None
-    for codes in itertools.permutations(range(2**width), len(sizes)):
-        plan = _plan_for(sizes, width, codes)
-        key = (plan.cost(sum(sizes), width), plan.codes)
-        if best is None or key < best[0]:
-            best = (key, plan)
-    # check_deal_shape leaves 2**width codes for the receivers: some assignment was tried
-    return cast("tuple[object, DealPlan]", best)[1]
-
-
-def _plan_for(sizes: Sequence[int], width: int, codes: Sequence[int]) -> DealPlan:
-    steps = []
-    for bit in range(width - 1, -1, -1):
-        prefixes = sorted({c >> (bit + 1) for c in codes})
-        for prefix in prefixes:
-            group = [s for s, c in zip(sizes, codes, strict=True) if c >> (bit + 1) == prefix]
-            ones = sum(
-                s
-                for s, c in zip(sizes, codes, strict=True)
-                if c >> (bit + 1) == prefix and (c >> bit) & 1
-            )
-            steps.append((bit, prefix, sum(group), ones))
-    return DealPlan(tuple(codes), tuple(steps))
-
-
 class MultinomialDealGate(DealActions, Gate):
     """U_ini in polynomial size: every deal of the unknown cards with the same amplitude (Eq. 1).
 
@@ -262,8 +173,8 @@ class MultinomialDealGate(DealActions, Gate):
         self.width = width
         self.num_cards = sum(sizes)
         self.num_routed = self.plan.routed_ancillas(width)
-        # Below the second bit a group is marked by several higher bits: one marker per card.
-        self.num_ancillas = self.num_routed + (self.num_cards if width > 2 else 0)
+        # the routed groups' ancillas, then below the second bit one marker per card
+        self.num_ancillas = multinomial_ancillas(sizes, width)
         super().__init__("u_ini_poly", self.num_cards * width + self.num_ancillas, [], label=label)
 
     @cached_property

@@ -25,7 +25,6 @@ from functools import lru_cache
 from qiskit.circuit import Gate, QuantumCircuit
 from qiskit.circuit.library import UCRYGate
 
-from qcards.circuits.construction import Construction
 from qcards.circuits.gates.arithmetic import decrement, increment
 from qcards.circuits.gates.cubes import cube_x, cube_xor
 from qcards.circuits.gates.deal import GameDealGate, reference_deal
@@ -36,6 +35,7 @@ from qcards.circuits.gates.states import DealGate
 from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.gates.weighted_deal import WeightedDealGate
 from qcards.circuits.layout import GameLayout, Workspace
+from qcards.circuits.register_sizes import owner_width
 from qcards.skat.spec import Endgame
 
 
@@ -53,7 +53,7 @@ def deal(gate: GameDealGate) -> Gate:
 
 def layout(spec: Endgame, paper_codes: bool) -> GameLayout:
     """The paper's registers plus a workspace, wide enough for the deal's ancillas too."""
-    width = GameLayout.owner_width_for(spec)
+    width = owner_width(spec)
     ancillas = _polynomial_deal(reference_deal(spec, width)).num_ancillas if width else 0
     return GameLayout(spec, paper_codes, Workspace(spec, ancillas))
 
@@ -132,14 +132,3 @@ def trick_winner(gate: TrickTakingGate) -> QuantumCircuit:
         cube_x(qc, takes, work.pick)
     qc.compose(led.inverse(), inplace=True)
     return qc
-
-
-EFFICIENT = Construction(
-    name="efficient",
-    summary="polynomial",
-    layout=layout,
-    deal=deal,
-    play=legal_play,
-    trick=trick_winner,
-    tag="_poly",
-)

@@ -43,13 +43,11 @@ from typing import Any
 from qiskit.circuit import Gate, QuantumCircuit, Qubit
 from qiskit.circuit.library import MCXGate, RC3XGate, RCCXGate, RYGate, XGate
 
-from qcards.circuits.construction import Construction
 from qcards.circuits.gates.cubes import open_controls
 from qcards.circuits.gates.deal import GameDealGate, reference_deal
 from qcards.circuits.gates.play import CardPlayGate
 from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
-from qcards.circuits.syntheses import paper
 from qcards.errors import ParameterError
 from qcards.skat.cards import Card
 from qcards.skat.referee import num_deals
@@ -463,18 +461,3 @@ def trick_taking(gate: TrickTakingGate) -> QuantumCircuit:
 def deal(gate: GameDealGate) -> Gate:
     """Qiskit's state preparation of the deal state (11 CX for the four-card example)."""
     return gate.reference
-
-
-HARDWARE = Construction(
-    name="hardware",
-    summary="small endgames, fewest two-qubit gates",
-    layout=paper.layout,
-    deal=deal,
-    play=card_play,
-    trick=trick_taking,
-    plan=plan,
-    tag="_hw",
-    # its deal is a dense state preparation over the reached deals and its plan follows every
-    # reached basis state: exponential in the hand size (built only for small endgames)
-    grows_exponentially=True,
-)

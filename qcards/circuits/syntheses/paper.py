@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from qiskit.circuit import Gate, QuantumCircuit
 
-from qcards.circuits.construction import Construction
 from qcards.circuits.gates.codes import copy_play_to_table_bits
 from qcards.circuits.gates.cubes import cube_xor, on_cube
 from qcards.circuits.gates.deal import GameDealGate
@@ -17,7 +16,6 @@ from qcards.circuits.gates.play import CardPlayGate
 from qcards.circuits.gates.states import WStateGate
 from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
-from qcards.circuits.syntheses.paper_counts import paper_formula
 from qcards.circuits.syntheses.paper_terms import play_terms, trick_terms
 from qcards.skat.spec import Endgame
 
@@ -58,21 +56,3 @@ def deal(gate: GameDealGate) -> Gate:
 def layout(spec: Endgame, paper_codes: bool) -> GameLayout:
     """The paper's registers (owner, play, winner, flag; the card codes if asked)."""
     return GameLayout(spec, paper_codes)
-
-
-PAPER_BUILD_LIMIT = 2
-"""Largest N (cards per player) for which ``qcards resources`` builds the paper construction
-(N = 3 already needs a dense state preparation on 32 qubits)."""
-
-PAPER = Construction(
-    name="paper",
-    summary="the paper's, exponential",
-    layout=layout,
-    deal=deal,
-    play=card_play,
-    trick=trick_taking,
-    keeps_paper_codes=True,
-    grows_exponentially=True,
-    formula_counts=paper_formula,
-    build_limit=PAPER_BUILD_LIMIT,
-)

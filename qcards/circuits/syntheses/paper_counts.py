@@ -23,6 +23,7 @@ from qcards.circuits.gates.states import WStateGate
 from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
 from qcards.circuits.lowering import depth, lower
+from qcards.circuits.register_sizes import owner_width
 from qcards.circuits.syntheses.paper_terms import trick_terms
 from qcards.skat.cards import Card
 from qcards.skat.play_core import player_to_move
@@ -65,7 +66,7 @@ def _cube_cost(size: int) -> tuple[int, int]:
 
 def paper_deal_count(spec: Endgame) -> Count:
     """U_ini as Qiskit's dense state preparation on q owner qubits: 2^q - q - 1 CX."""
-    q = len(spec.unknown) * GameLayout.owner_width_for(spec)
+    q = len(spec.unknown) * owner_width(spec)
     if q == 0:
         return Count(0, 0, "formula")
     cx = 2**q - q - 1
