@@ -13,7 +13,7 @@ taken rank by rank) and a strong clubs hand a declarer would bid (:data:`STRONG`
    start-up is timed on its own). The baseline, timed in the same run, is a plain-Python Monte
    Carlo of the same random-play model (:func:`playout`); the two p_win must agree within their
    combined 95% interval (the circuit's and the baseline's samples are independent).
-2. Double dummy: :func:`~qcards.skat.double_dummy.solve_deal` on random fully known deals
+2. Double dummy: :func:`~qcards.skat.double_dummy.solver.solve_deal` on random fully known deals
    (3 x 10 cards and 2 in the Skat), the same deals as a clubs, a grand and a null game. The
    first call compiles the numba kernels; it is timed on its own, in child processes with an
    empty and then a filled numba cache. The public Rust solver (jenafrank/skatsearch) cannot run
@@ -56,7 +56,7 @@ from qcards.execution.sweeps import LOCAL, local_cluster
 from qcards.intervals import Z95, mean_interval, wilson
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import sample_owners
-from qcards.skat.double_dummy import solve_deal
+from qcards.skat.double_dummy.solver import solve_deal
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.referee import estimate_paths, num_deals
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
@@ -261,7 +261,7 @@ def open_spec(deal: dict[str, list[str]], trump: str) -> tuple[Endgame, dict[Car
 
 FIRST_CALL = """
 import time
-from qcards.skat.double_dummy import solve_deal
+from qcards.skat.double_dummy.solver import solve_deal
 from qcards.skat.referee import random_deal
 from qcards.analysis.resources import resource_spec
 import random

@@ -31,7 +31,8 @@ from pathlib import Path
 from bench_scale import scale_spec, with_budget
 
 from qcards.progress import duration
-from qcards.skat import fast_referee, referee
+from qcards.skat import referee
+from qcards.skat.fast_referee import solver as fast_referee
 
 RESULTS = Path(__file__).resolve().parent / "results" / "referee.md"
 PLAIN_PATHS_PER_SECOND = 150_000.0

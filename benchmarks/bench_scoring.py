@@ -218,21 +218,21 @@ def bench_decisions(shots: int, skats: int) -> list[str]:
 
 def bench_pimc(deals_per_play: int, declare_deals: int, bid_deals: int, skats: int) -> list[str]:
     from qcards.analysis.decisions import _read, twelve_card_specs
-    from qcards.skat import double_dummy, double_dummy_outcome
+    from qcards.skat.double_dummy import outcome, solver
 
     twelve = (REPO / "qcards/specs/decisions/twelve-cards.toml").read_text()
     full = (REPO / "qcards/specs/full-game.toml").read_text()
     specs = [s for *_, s in twelve_card_specs(_read(twelve, "twelve-cards"), "twelve-cards")]
     rng = np.random.default_rng(5)
     by_kind: dict[str, tuple[list[float], list[float]]] = {}
-    double_dummy_outcome.deal_outcome(specs[0], sample_owners(specs[0], rng, 1)[0])  # compile
+    outcome.deal_outcome(specs[0], sample_owners(specs[0], rng, 1)[0])  # compile
     for spec in specs[::6]:
         for owner in sample_owners(spec, rng, deals_per_play):
             times = []
             for points in (True, False):
-                double_dummy._LOCAL.workspace = None  # an empty table for each
+                solver._LOCAL.workspace = None  # an empty table for each
                 start = time.perf_counter()
-                double_dummy_outcome.deal_outcome(spec, owner, None, points)
+                outcome.deal_outcome(spec, owner, None, points)
                 times.append(time.perf_counter() - start)
             full_list, level_list = by_kind.setdefault(spec.trump.value, ([], []))
             full_list.append(times[0])

@@ -84,7 +84,7 @@ def one(case: str, cards: int, workers: int, shards: int) -> dict:
     p_win = sum(q for (v, t), q in out.items() if spec.declarer_wins(v, t))
     full = case == "whole" or shards == 0
     if full:  # the exact answer, against the memoized referee's Fraction
-        from qcards.skat.fast_referee import evaluate
+        from qcards.skat.fast_referee.solver import evaluate
 
         exact = evaluate(spec, "random", None).p_win
     return {

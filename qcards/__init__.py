@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from qcards.execution.shots import sample_game
     from qcards.plan import Limits, limits
     from qcards.skat.cards import Card, Rules, Trump
-    from qcards.skat.double_dummy import solve_deal
+    from qcards.skat.double_dummy.solver import solve_deal
     from qcards.skat.history import after_history
     from qcards.skat.prior import Prior
     from qcards.skat.referee import Evaluation
@@ -91,7 +91,7 @@ _API = {
     "recommend": ("qcards.analysis.evaluate", "recommend"),
     "run": ("qcards.execution.run", "run"),
     "sample_game": ("qcards.execution.shots", "sample_game"),
-    "solve_deal": ("qcards.skat.double_dummy", "solve_deal"),
+    "solve_deal": ("qcards.skat.double_dummy.solver", "solve_deal"),
 }
 
 __all__ = [

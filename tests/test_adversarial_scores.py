@@ -1,5 +1,5 @@
 """A declared game's scores under the adversarial model (issue 38: scores "from every method",
-PIMC included): the double-dummy outcome of each deal (:func:`qcards.skat.double_dummy.
+PIMC included): the double-dummy outcome of each deal (:func:`qcards.skat.double_dummy.solver.
 deal_outcome`, three searches) against a brute-force minimax of each score itself, on random
 declared endgames that reach every level (Schwarz both ways included); the levels argument
 checked on the ISkO scoring of every declaration; and every adversarial method reporting it.
@@ -16,7 +16,7 @@ from toml_text import toml_text
 
 from qcards.analysis.evaluate import evaluate
 from qcards.skat.cards import FULL_DECK, Trump
-from qcards.skat.double_dummy_outcome import deal_outcome
+from qcards.skat.double_dummy.outcome import deal_outcome
 from qcards.skat.objectives import OBJECTIVES, scored_objectives
 from qcards.skat.referee import weighted_deals
 from qcards.skat.scoring import BID_VALUES, TRICKS, Declaration, settle

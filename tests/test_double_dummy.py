@@ -18,8 +18,8 @@ import numpy as np
 import plain_referee_store
 import pytest
 
-import qcards.skat.double_dummy as dd
-import qcards.skat.double_dummy_search as dd_search
+import qcards.skat.double_dummy.search as dd_search
+import qcards.skat.double_dummy.solver as dd
 from qcards.errors import ModelError
 from qcards.skat.cards import FULL_DECK, Card, Rules, Trump
 from qcards.skat.referee import deals, evaluate, weighted_deals

@@ -17,8 +17,8 @@ import pytest
 from test_double_dummy import CROSSCHECK, SPEC_FILES, small_spec
 from test_prior import CASES as PRIOR_CASES
 
-import qcards.skat.fast_referee as fast
-import qcards.skat.fast_referee_memo as memo
+import qcards.skat.fast_referee.memo as memo
+import qcards.skat.fast_referee.solver as fast
 import qcards.skat.referee_cost as cost
 from qcards.analysis.resources import resource_spec
 from qcards.errors import ModelError, ResourceError

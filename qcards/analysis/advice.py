@@ -11,7 +11,7 @@ has seen (an open hand, its partner's cards in a study).
 Each of the mover's legal cards is valued by the play model from there on, over the deals of
 the posterior, on the same deals for every card (common random numbers):
 
-* ``adversarial``: every deal solved double dummy (:func:`qcards.skat.double_dummy.
+* ``adversarial``: every deal solved double dummy (:func:`qcards.skat.double_dummy.solver.
   deal_outcome`), exactly over every deal or over sampled deals (PIMC: what a strong Skat
   program plays; its known flaw, strategy fusion, is measured in :mod:`qcards.skat.
   best_response`);
@@ -45,7 +45,7 @@ from qcards.skat.beliefs import RANDOM, TREMBLE, believe, check_beliefs
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deal_sampling import fresh_seed, sample_owners
 from qcards.skat.declaration import deal_matadors
-from qcards.skat.double_dummy_outcome import deal_outcome
+from qcards.skat.double_dummy.outcome import deal_outcome
 from qcards.skat.history import Moment
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import Objective, check_objective
@@ -352,7 +352,7 @@ def default_deals(spec: Endgame, legal: Sequence[Card]) -> int:
 
 def levels_only(spec: Endgame) -> bool:
     """Whether PIMC solves levels only: on the ISkO's target of 61 every objective depends on
-    the play through the declarer's level alone (:func:`qcards.skat.double_dummy.
+    the play through the declarer's level alone (:func:`qcards.skat.double_dummy.solver.
     deal_outcome`), and the level searches are two to six times faster than the points'. The
     expected card points are then not reported; equal values are ranked by the mean level."""
     return spec.target == WIN_POINTS or spec.is_null

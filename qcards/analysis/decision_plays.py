@@ -29,7 +29,7 @@ from qcards.execution.sweeps import LOCAL, sweep
 from qcards.intervals import Z95
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import chunks, fresh_seed
-from qcards.skat.double_dummy_outcome import deal_outcome
+from qcards.skat.double_dummy.outcome import deal_outcome
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.pimc import PIMC_CHUNK, exact_levels, pimc_chunk

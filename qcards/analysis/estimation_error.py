@@ -26,7 +26,7 @@ from qcards.estimation.counting import count
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.sampling import default_sampler
 from qcards.skat.cards import Card
-from qcards.skat.fast_referee import evaluate
+from qcards.skat.fast_referee.solver import evaluate
 from qcards.skat.spec import Endgame
 
 CONSTRUCTION = "paper"

@@ -31,7 +31,7 @@ from qcards.intervals import mean_interval, wilson
 from qcards.plan import Plan, check, current_limits
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import chunks, fresh_seed, sample_owners
-from qcards.skat.double_dummy import solve_deal
+from qcards.skat.double_dummy.solver import solve_deal
 from qcards.skat.pimc import PIMC_CHUNK, DoubleDummyAverage, exact_double_dummy, pimc_chunk
 from qcards.skat.referee import num_deals
 from qcards.skat.spec import Endgame

@@ -41,7 +41,7 @@ def _packaged(name: str) -> Endgame:
 
 
 def _referee() -> None:
-    from qcards.skat import fast_referee
+    from qcards.skat.fast_referee import solver as fast_referee
 
     spec = _packaged("six-card.toml")
     fast_referee.evaluate(spec, "random")
@@ -52,8 +52,8 @@ def _double_dummy() -> None:
     import numpy as np
 
     from qcards.skat.deal_sampling import sample_owners
-    from qcards.skat.double_dummy import solve_deal
-    from qcards.skat.double_dummy_outcome import deal_outcome
+    from qcards.skat.double_dummy.outcome import deal_outcome
+    from qcards.skat.double_dummy.solver import solve_deal
 
     spec = _packaged("full-game.toml")
     owner = sample_owners(spec, np.random.default_rng(0), 1)[0]

@@ -25,7 +25,7 @@ from qcards.execution.sampling import sample_stages
 from qcards.paper.examples import EXAMPLES, PaperExample, PaperFigure
 from qcards.progress import step, track
 from qcards.skat.cards import Card
-from qcards.skat.fast_referee import evaluate
+from qcards.skat.fast_referee.solver import evaluate
 from qcards.skat.referee import stage_distributions
 from qcards.viz.plots import save_histogram
 

@@ -33,10 +33,11 @@ def evaluate(
 ) -> Evaluation:
     """Exact win probability and expected declarer points under ``model`` (``random`` or
     ``adversarial``): the arguments, answers and refusals of
-    :func:`qcards.skat.fast_referee.evaluate`."""
+    :func:`qcards.skat.fast_referee.solver.evaluate`."""
     if model in MODELS and spec.num_tricks and estimate_paths(spec, first) <= PLAIN_PATHS:
         check(spec, first, model, force)
         return referee.evaluate(spec, model, first)
-    from qcards.skat import fast_referee  # numba: loaded only for endgames that need it
+    # numba: loaded only for endgames that need it
+    from qcards.skat.fast_referee import solver as fast_referee
 
     return fast_referee.evaluate(spec, model, first, force=force)

@@ -1,6 +1,6 @@
-"""The decorator of qcards' compiled searches (:mod:`qcards.skat.double_dummy_search` and the
-fast referee's :mod:`~qcards.skat.fast_referee_kernel`, :mod:`~qcards.skat.fast_referee_tricks`
-and :mod:`~qcards.skat.fast_referee_memo`): numba's ``njit`` with its on-disk cache, or the
+"""The decorator of qcards' compiled searches (:mod:`qcards.skat.double_dummy.search` and the
+fast referee's :mod:`~qcards.skat.fast_referee.kernel`, :mod:`~qcards.skat.fast_referee.tricks`
+and :mod:`~qcards.skat.fast_referee.memo`): numba's ``njit`` with its on-disk cache, or the
 plain function where numba is not installed (:data:`HAVE_NUMBA` is then false and the searches
 run as Python, about 150 times slower).
 

@@ -25,8 +25,8 @@ import numpy as np
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import deal_stream, sample_owners, spec_receiver_table
 from qcards.skat.declaration import deal_matadors
-from qcards.skat.double_dummy import DoubleDummyValue, solve_deal
-from qcards.skat.double_dummy_outcome import DoubleDummyOutcome, deal_outcome
+from qcards.skat.double_dummy.outcome import DoubleDummyOutcome, deal_outcome
+from qcards.skat.double_dummy.solver import DoubleDummyValue, solve_deal
 from qcards.skat.referee import weighted_deals
 from qcards.skat.spec import Endgame
 

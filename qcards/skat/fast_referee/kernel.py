@@ -2,8 +2,8 @@
 positions of a game at trick boundaries, for both models of play.
 
 This module holds the search itself (:func:`solve_deals`: the frame stack, the enumeration of
-each trick, the memo's use); a trick's pieces are :mod:`qcards.skat.fast_referee_tricks`, the
-values and the memo table :mod:`qcards.skat.fast_referee_memo`, the rules the arrays of
+each trick, the memo's use); a trick's pieces are :mod:`qcards.skat.fast_referee.tricks`, the
+values and the memo table :mod:`qcards.skat.fast_referee.memo`, the rules the arrays of
 :mod:`qcards.skat.rule_tables`. Everything is numba-compiled (:func:`qcards.skat.jit.njit`)
 and iterative with an explicit stack (numba's on-disk cache breaks recursive functions). The
 modules are private: the exact semantics, the arithmetic and the measurements are in
@@ -18,12 +18,12 @@ Layout of a search:
 * Equal moves: cards of one hand, one effective suit and equal points with no live card
   between them (the cards still held anywhere or played to the current trick) lead to the same
   future; the trick enumeration plays one of them with a multiplicity.
-* Memo keys are canonical (:func:`~qcards.skat.fast_referee_memo.canonical_key`): two
+* Memo keys are canonical (:func:`~qcards.skat.fast_referee.memo.canonical_key`): two
   positions whose live cards, suit by suit in order of strength, have the same owners and the
   same card points are the same game, whatever the printed ranks; both map to one key.
 * Random model, exact: a frame with ``h`` cards in each hand stores integer numerators over
   the fixed denominator ``D(h)`` (:func:`qcards.skat.referee_cost.denominators`), held as two
-  unsigned 64-bit words (:func:`~qcards.skat.fast_referee_memo.mul128` and ``add128``); every
+  unsigned 64-bit words (:func:`~qcards.skat.fast_referee.memo.mul128` and ``add128``); every
   multiplier is a small integer.
 * Adversarial model: the same frames with the declarer maximising and the defenders minimising
   the future points (and, in null games, the tricks the declarer is forced to take).
@@ -33,9 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcards.skat import fast_referee_memo as memo
-from qcards.skat import fast_referee_tricks as tricks
-from qcards.skat.fast_referee_memo import C_HI, C_LO, KEYS, P_HI, P_LO, VALUES, W_HI, W_LO
+from qcards.skat.fast_referee import memo, tricks
+from qcards.skat.fast_referee.memo import C_HI, C_LO, KEYS, P_HI, P_LO, VALUES, W_HI, W_LO
 from qcards.skat.jit import njit
 from qcards.skat.play_core_kernel import next_lead, seat_to_move
 
@@ -69,12 +68,12 @@ def solve_deals(
     ``out[d]``: the numerators of the win and of the future points over ``D(h)`` and the play
     paths (random model), or the minimax future points, forced tricks and paths (adversarial).
     ``inline``: positions with at most this many cards a hand (1 or 2) are played out
-    (:func:`~qcards.skat.fast_referee_tricks.endgame`) instead of memoized. ``goal``: the
+    (:func:`~qcards.skat.fast_referee.tricks.endgame`) instead of memoized. ``goal``: the
     target in point games; in null games the tricks the declarer took before.
     ``stats``: [entries in the memo, frames expanded, memo hits, the deal to resume from,
     entries ever stored, prunes]. When the memo is two thirds full it returns :data:`FULL`
     if ``can_grow`` (grow it and call again from ``stats[3]``), else it drops its smallest
-    positions (:func:`~qcards.skat.fast_referee_memo.prune`) and goes on. Returns the number of
+    positions (:func:`~qcards.skat.fast_referee.memo.prune`) and goes on. Returns the number of
     deals done, :data:`FULL` or :data:`OVER_BUDGET` (more than ``budget`` frames were expanded).
     """
     F, S, M = MAX_FRAMES, MAX_SEATS, MAX_MOVES

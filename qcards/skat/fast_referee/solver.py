@@ -6,9 +6,9 @@ from a compiled, memoized search instead of an enumeration of play paths.
 both models, every kind of game, 2 to 4 players, priors, histories, the Skat and a fixed first
 card; :func:`recommend` likewise. The plain enumerator stays as the tests' independent oracle.
 
-How (the search itself is :mod:`qcards.skat.fast_referee_kernel`, a trick's pieces
-:mod:`qcards.skat.fast_referee_tricks`, the values and the memo table
-:mod:`qcards.skat.fast_referee_memo`):
+How (the search itself is :mod:`qcards.skat.fast_referee.kernel`, a trick's pieces
+:mod:`qcards.skat.fast_referee.tricks`, the values and the memo table
+:mod:`qcards.skat.fast_referee.memo`):
 
 * Positions at trick boundaries are memoized across plays *and deals*: many play orders, and
   many deals, reach the same position. A key is the position in canonical form: suit by suit,
@@ -78,9 +78,9 @@ import numpy as np
 from qcards.errors import ModelError, ResourceError
 from qcards.plan import current_limits
 from qcards.progress import duration
-from qcards.skat import fast_referee_kernel as kernel
 from qcards.skat.cards import Card
-from qcards.skat.fast_referee_memo import C_HI, EMPTY, KEYS, P_HI, VALUES, W_HI, rehash
+from qcards.skat.fast_referee import kernel
+from qcards.skat.fast_referee.memo import C_HI, EMPTY, KEYS, P_HI, VALUES, W_HI, rehash
 from qcards.skat.referee import MODELS, Evaluation
 from qcards.skat.referee_cost import (
     check_time,
@@ -221,7 +221,7 @@ class _Memo:
 
     Up to :data:`MEMO_BUDGET`; there it becomes a cache: the positions with the fewest cards
     left (the cheapest to solve again) are dropped until a third of the table is left
-    (:func:`~qcards.skat.fast_referee_memo.prune`). A dropped position is solved again when it
+    (:func:`~qcards.skat.fast_referee.memo.prune`). A dropped position is solved again when it
     is met again, with the same values: the answer does not change, only the time.
     """
 

@@ -1,5 +1,5 @@
 """The values of the fast referee's positions and their memo table (for the search,
-:mod:`qcards.skat.fast_referee_kernel`, and :mod:`qcards.skat.fast_referee`, which allocates,
+:mod:`qcards.skat.fast_referee.kernel`, and :mod:`qcards.skat.fast_referee`, which allocates,
 grows and prunes the table).
 
 A position's values are three numerators (the win, the future points and the play paths in the

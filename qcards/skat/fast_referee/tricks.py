@@ -1,4 +1,4 @@
-"""One trick of the fast referee's search (:mod:`qcards.skat.fast_referee_kernel`): the moves of
+"""One trick of the fast referee's search (:mod:`qcards.skat.fast_referee.kernel`): the moves of
 a seat as classes of equal cards (:func:`move_classes`), the status of the win after a trick
 (:func:`child_status`), what a completed trick brings its frame (:func:`contribution`), how a
 move class's values enter its level (:func:`deliver`: summed in the random model, folded by max
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcards.skat.fast_referee_memo import C_HI, C_LO, P_HI, P_LO, W_HI, W_LO, add128, mul128
+from qcards.skat.fast_referee.memo import C_HI, C_LO, P_HI, P_LO, W_HI, W_LO, add128, mul128
 from qcards.skat.jit import njit
 from qcards.skat.play_core_kernel import next_lead, seat_to_move
 

@@ -8,7 +8,7 @@ is fast enough for a full game (ten cards a hand, 30 cards played).
 
 This module holds the Python side: the records (:class:`DoubleDummyValue`, :class:`Position`),
 the rules of play on positions, each thread's transposition table and scratch arrays, and the
-public functions. The compiled search is :mod:`qcards.skat.double_dummy_search`, the rules as
+public functions. The compiled search is :mod:`qcards.skat.double_dummy.search`, the rules as
 arrays :mod:`qcards.skat.rule_tables`.
 
 Semantics, equal to the referee's:
@@ -75,8 +75,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from qcards.errors import ModelError
-from qcards.skat import double_dummy_search as search
 from qcards.skat.cards import FULL_DECK, Card
+from qcards.skat.double_dummy import search
 from qcards.skat.jit import HAVE_NUMBA as HAVE_NUMBA
 from qcards.skat.play_core import leads_next, seat_to_move, winner_seat
 from qcards.skat.rule_tables import CARD_INDEX, RuleTables, rule_tables
@@ -358,7 +358,7 @@ def _solve(
     winner_leads = bool(spec.winner_leads)
 
     def run(took: bool) -> int:
-        """One search from the position (:func:`~qcards.skat.double_dummy_search.search`)."""
+        """One search from the position (:func:`~qcards.skat.double_dummy.search.search`)."""
         ws.stats[:] = (0, -1)
         return int(
             search.search(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from qcards.errors import ModelError
 from qcards.skat.cards import Card
-from qcards.skat.double_dummy import (
+from qcards.skat.double_dummy.solver import (
     ALL_POINTS,
     Position,
     legal_moves,
