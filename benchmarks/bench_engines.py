@@ -140,7 +140,7 @@ def declarer_points_vectorised(game: GameCircuit, bit) -> np.ndarray:
 
 
 def run_ours(game, shared, engine: str):
-    from qcards.execution.sparse import simulate
+    from qcards.execution.sparse.engine import simulate
 
     t0 = time.perf_counter()
     if engine == "ours":

@@ -166,7 +166,7 @@ def circuit_child(k: int) -> None:
 
     from qcards.circuits.task import GameTask
     from qcards.execution.exact import sparse_final_outcomes
-    from qcards.execution.sparse_kernels import COMPILED_ROWS, match_words
+    from qcards.execution.sparse.kernels import COMPILED_ROWS, match_words
 
     def report(**fields) -> None:
         print(CHILD_MARK + json.dumps(fields), flush=True)

@@ -1,4 +1,4 @@
-"""The sparse engine with the deals in shards (qcards.execution.sparse_shards), against the whole
+"""The sparse engine with the deals in shards (qcards.execution.sparse.shards), against the whole
 state, and on one Dask worker against two.
 
 Each measurement runs in a fresh process (so its peak resident memory is its own, read from
@@ -43,7 +43,8 @@ def one(case: str, cards: int, workers: int, shards: int) -> dict:
     from bench_scale import scale_spec
 
     from qcards.circuits.game import build_game
-    from qcards.execution import sparse, sparse_shards
+    from qcards.execution.sparse import engine as sparse
+    from qcards.execution.sparse import shards as sparse_shards
     from qcards.skat.referee import estimate_paths
 
     spec = scale_spec(cards)
@@ -69,7 +70,7 @@ def one(case: str, cards: int, workers: int, shards: int) -> dict:
 
             cluster = local_cluster(n_workers=workers)
             client = Client(cluster)
-            client.run(__import__, "qcards.execution.sparse_shards")
+            client.run(__import__, "qcards.execution.sparse.shards")
             scheduler = cluster.scheduler_address
             start = time.perf_counter()  # the cluster's start is not the engine's time
         (out,) = sparse_shards.run_shards(plan, scheduler)

@@ -32,7 +32,7 @@ from qcards.circuits.game import build_game
 from qcards.circuits.gates import DealGate, MultinomialDealGate
 from qcards.circuits.gates.states import enumerate_deals
 from qcards.circuits.oracle import WinOracleGate
-from qcards.execution.sparse import SparseState, compile_circuit, simulate, simulate_prefixes
+from qcards.execution.sparse.engine import SparseState, compile_circuit, simulate, simulate_prefixes
 from qcards.paper.examples import CA, FOUR_CARD, SIX_CARD
 
 from conftest import generated_specs, random_spec

@@ -11,7 +11,7 @@ from qcards.circuits.card_codes import paper_label
 from qcards.circuits.decode import decode_distribution
 from qcards.circuits.game import build_game
 from qcards.execution.exact import exact_stage_probabilities
-from qcards.execution.sparse import simulate_prefixes
+from qcards.execution.sparse.engine import simulate_prefixes
 from qcards.skat.cards import Card, Trump
 from qcards.skat.referee import evaluate, stage_distributions
 

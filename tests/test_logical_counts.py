@@ -178,7 +178,7 @@ def test_the_ideal_sampler_matches_the_sparse_engine_on_phase_estimation():
     engine on a one-qubit problem of the same amplitude."""
     from qiskit_algorithms import EstimationProblem
 
-    from qcards.execution.sparse_sampler import SparseSampler
+    from qcards.execution.sparse.sampler import SparseSampler
 
     amplitude = 0.3
     prep = QuantumCircuit(1)

@@ -14,7 +14,7 @@ import pytest
 import qcards
 from qcards.circuits.oracle import build_win_circuit
 from qcards.cli import main
-from qcards.execution import sparse
+from qcards.execution.sparse import engine as sparse
 from qcards.skat.cards import Card, Rules, Trump
 from qcards.skat.referee import evaluate, recommend
 from qcards.skat.spec import parse_spec

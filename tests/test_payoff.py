@@ -19,7 +19,7 @@ from qcards.cli import main
 from qcards.errors import ModelError
 from qcards.estimation.counting import count_payoff
 from qcards.estimation.options import EstimationOptions
-from qcards.execution.sparse import simulate
+from qcards.execution.sparse.engine import simulate
 from qcards.skat.objectives import OBJECTIVES, expectation
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.referee import evaluate as referee_evaluate

@@ -145,7 +145,7 @@ def test_the_eighteen_card_plan_is_within_two_times_the_measured_time():
     from bench_scale import scale_spec
 
     from qcards.circuits.game import build_game
-    from qcards.execution.sparse_shards import engine_plan
+    from qcards.execution.sparse.shards import engine_plan
 
     plan = engine_plan(build_game(scale_spec(6), None))
     assert 0.5 <= plan.seconds / 362.6 <= 2.0, plan.seconds

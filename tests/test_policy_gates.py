@@ -16,7 +16,7 @@ from qcards.circuits.game import build_game
 from qcards.circuits.task import GameTask
 from qcards.errors import ModelError, ParameterError
 from qcards.execution.exact import exact_stage_probabilities, sparse_final_outcomes
-from qcards.execution.sparse import simulate_prefixes
+from qcards.execution.sparse.engine import simulate_prefixes
 from qcards.skat.cards import Card, Trump
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import get_model

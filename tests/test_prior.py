@@ -13,7 +13,7 @@ import qcards
 from qcards.circuits.oracle import build_win_circuit
 from qcards.cli import main
 from qcards.errors import ModelError, ParameterError, SpecError
-from qcards.execution import sparse
+from qcards.execution.sparse import engine as sparse
 from qcards.skat.cards import SUIT_NAMES, Trump
 from qcards.skat.history import after_history
 from qcards.skat.prior import partition_function

@@ -56,7 +56,7 @@ from qcards.execution.shots import (
     sample_game,
     shot_streams,
 )
-from qcards.execution.sparse import Compiler, SparseState, simulate_prefixes
+from qcards.execution.sparse.engine import Compiler, SparseState, simulate_prefixes
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 from qcards.skat.deal_sampling import chunks, deal_stream, sample_owners
 from qcards.skat.history import after_history

@@ -10,13 +10,13 @@ from qiskit.circuit.library import MCXGate, PermutationGate, RYGate, UCRYGate, U
 from qiskit.quantum_info import Statevector, random_unitary
 
 from qcards.circuits.game import build_game
-from qcards.execution.sparse import (
+from qcards.execution.sparse.engine import (
     SparseMemoryError,
     SparseState,
     estimate_bytes,
     simulate,
 )
-from qcards.execution.sparse_state import AncillaError
+from qcards.execution.sparse.state import AncillaError
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 from qcards.skat.referee import evaluate
 
@@ -198,7 +198,7 @@ def test_memory_guard_merges_before_refusing():
 def test_weighted_bit_sums_equal_reading_bit_by_bit():
     """The readout kernel (registers and trick points in one compiled pass) equals summing the
     bits one at a time, on every row and on a block of rows."""
-    from qcards.execution.sparse_kernels import weighted_bit_sums
+    from qcards.execution.sparse.kernels import weighted_bit_sums
 
     rng = np.random.default_rng(7)
     w = rng.integers(0, 2**63, size=(3, 5000), dtype=np.uint64)

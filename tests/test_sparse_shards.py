@@ -1,4 +1,4 @@
-"""The sparse engine with the deals in shards (:mod:`qcards.execution.sparse_shards`).
+"""The sparse engine with the deals in shards (:mod:`qcards.execution.sparse.shards`).
 
 The premise (the deals never interfere: no gate after the deal changes an owner register) is
 checked on the decompositions and on the classical actions; the conclusion (sharded equals the
@@ -15,14 +15,14 @@ import pytest
 from qcards.circuits.game import build_game
 from qcards.errors import ResourceError
 from qcards.execution import sweeps
-from qcards.execution.sparse import (
+from qcards.execution.sparse.engine import (
     Compiler,
     SparseState,
     estimate_bytes,
     simulate,
     simulate_prefixes,
 )
-from qcards.execution.sparse_shards import (
+from qcards.execution.sparse.shards import (
     FinalOutcomes,
     check_cost,
     final_outcomes,
@@ -152,7 +152,7 @@ def test_every_gate_after_the_deal_keeps_each_rows_deal_and_history(classical_ac
 def test_rows_run_in_blocks_of_three_equal_the_whole_state(params, monkeypatch):
     """The depth-first run with blocks of at most three rows gives the whole state's final
     (points, tricks) distribution, and (paper construction) its stage probabilities."""
-    from qcards.execution import sparse_shards
+    from qcards.execution.sparse import shards as sparse_shards
 
     game = game_of(params)
     whole = final_outcomes(game, simulate(game.circuit))
@@ -188,7 +188,7 @@ def test_the_memory_a_shard_needs_is_bounded_by_its_blocks_not_by_its_deals_path
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     from bench_scale import scale_spec
 
-    from qcards.execution.sparse_shards import CHUNK_ROWS, peak_rows
+    from qcards.execution.sparse.shards import CHUNK_ROWS, peak_rows
 
     game = build_game(scale_spec(6), None)
     rows = peak_rows(game, 924, estimate_paths(game.spec))
@@ -206,7 +206,7 @@ def scheduler():
     distributed = pytest.importorskip("distributed")
     cluster = sweeps.local_cluster(n_workers=2)
     with cluster, distributed.Client(cluster) as client:
-        client.run(importlib.import_module, "qcards.execution.sparse_shards")
+        client.run(importlib.import_module, "qcards.execution.sparse.shards")
         yield cluster.scheduler_address
 
 
@@ -221,7 +221,7 @@ def test_dask_gives_the_same_floats_as_one_process(params, scheduler):
 
 @pytest.mark.parametrize("params", SPECS[::5])
 def test_threads_give_the_same_floats_as_one_thread(params, monkeypatch):
-    from qcards.execution import sparse_shards
+    from qcards.execution.sparse import shards as sparse_shards
 
     game = game_of(params)
     paths = estimate_paths(game.spec)
@@ -272,7 +272,7 @@ def test_eighteen_cards_first_shard_equals_the_fast_referee_deal_by_deal():
     import numpy as np
     from test_prior import open_spec
 
-    from qcards.execution.sparse_shards import FinalOutcomes, plan_shards, run_shard
+    from qcards.execution.sparse.shards import FinalOutcomes, plan_shards, run_shard
     from qcards.skat.fast_referee.solver import evaluate
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))

@@ -21,12 +21,12 @@ from qcards.cli import main
 from qcards.errors import ResourceError
 from qcards.estimation.counting import count
 from qcards.estimation.options import EstimationOptions
-from qcards.execution import sparse
 from qcards.execution.exact import (
     exact_stage_probabilities,
     sparse_final_outcomes,
     sparse_final_points,
 )
+from qcards.execution.sparse import engine as sparse
 from qcards.plan import limits
 from qcards.skat.referee import evaluate, paths, stage_distributions
 
@@ -147,7 +147,7 @@ def test_grover_powers_on_a_kept_state_equal_the_circuits(four_card, constructio
     """Q^k A|0> from the kept state equals the circuit qiskit-algorithms builds for it."""
     from qiskit_algorithms import IterativeAmplitudeEstimation
 
-    from qcards.execution.sparse_sampler import SparseSampler
+    from qcards.execution.sparse.sampler import SparseSampler
 
     problem = _problem(four_card, construction)
     grover = SparseSampler(seed=1).for_problem(problem)
@@ -163,7 +163,7 @@ def test_grover_powers_on_a_kept_state_equal_the_circuits(four_card, constructio
 def test_phase_estimation_by_fourier_transform_equals_the_circuit(four_card):
     """The marker's distribution equals the full phase-estimation circuit's (m = 3)."""
     from qcards.estimation.grover import phase_estimation_circuit
-    from qcards.execution.sparse_sampler import SparseSampler
+    from qcards.execution.sparse.sampler import SparseSampler
 
     problem = _problem(four_card)
     m = 3

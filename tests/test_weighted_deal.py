@@ -20,7 +20,7 @@ from qcards.circuits.gates import (
     WeightedDealGate,
 )
 from qcards.circuits.gates.states import deal_distribution, enumerate_deals
-from qcards.execution.sparse import simulate
+from qcards.execution.sparse.engine import simulate
 
 GRID = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(7, 3)]
 

@@ -22,7 +22,7 @@ from qcards.execution.budget import (
 )
 from qcards.execution.exact import check_game_cost
 from qcards.execution.exact_methods import MPS, SPARSE, STATEVECTOR
-from qcards.execution.sparse_cost import engine_seconds
+from qcards.execution.sparse.cost import engine_seconds
 from qcards.plan import current_limits, limits
 from qcards.skat.spec import Endgame, parse_spec
 

@@ -53,7 +53,7 @@ from qcards.estimation.schedules import (
     doubling_powers,
     mlae_schedule,
 )
-from qcards.execution.sparse_sampler import SparseSampler
+from qcards.execution.sparse.sampler import SparseSampler
 
 ENTRY_POINT_GROUP = "qcards.estimation_algorithms"
 
@@ -110,7 +110,7 @@ class AmplitudeEstimate:
 
 def grover_engine(sampler: SparseSampler, problem: EstimationProblem) -> BaseSamplerV2:
     """The sparse engine for ``problem``: a
-    :class:`~qcards.execution.sparse_sampler.GroverSampler`, which applies the Grover powers to
+    :class:`~qcards.execution.sparse.sampler.GroverSampler`, which applies the Grover powers to
     a kept state instead of building them (it answers the marker circuits of
     :mod:`qcards.estimation.grover`)."""
     return sampler.for_problem(problem)

@@ -15,7 +15,7 @@ from qiskit_algorithms import EstimationProblem
 
 from qcards.estimation.algorithms import AmplitudeEstimate
 from qcards.estimation.options import EstimationOptions
-from qcards.execution.sparse_sampler import SparseSampler
+from qcards.execution.sparse.sampler import SparseSampler
 from qcards.progress import active, step
 
 

@@ -35,7 +35,7 @@ from qcards.errors import ParameterError
 from qcards.estimation.algorithms import EstimationAlgorithm, get_algorithm
 from qcards.estimation.schedules import Schedule, ScheduledCircuit, eval_qubits_for
 from qcards.execution.local_sampler import LocalSampler
-from qcards.execution.sparse_sampler import GROVER_POWER, PHASE_ESTIMATION
+from qcards.execution.sparse.sampler import GROVER_POWER, PHASE_ESTIMATION
 
 DEFAULT_SHOTS = 100
 """Shots per round of an adaptive schedule (as

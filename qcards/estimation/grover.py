@@ -11,7 +11,7 @@ from qiskit import ClassicalRegister, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import PermutationGate, QFTGate
 from qiskit_algorithms import EstimationProblem
 
-from qcards.execution.sparse_sampler import GROVER_POWER, PHASE_ESTIMATION, problem_width
+from qcards.execution.sparse.sampler import GROVER_POWER, PHASE_ESTIMATION, problem_width
 
 
 def controlled_grover_power(problem: EstimationProblem, power: int) -> QuantumCircuit:
@@ -62,7 +62,7 @@ def phase_estimation_circuit(problem: EstimationProblem, num_eval: int) -> Quant
 
 def power_marker(problem: EstimationProblem, k: int, measurement: bool) -> QuantumCircuit:
     r"""A circuit standing for :math:`Q^k A|0\rangle` (objective qubits measured), for a
-    :class:`~qcards.execution.sparse_sampler.GroverSampler`: its gates are not built."""
+    :class:`~qcards.execution.sparse.sampler.GroverSampler`: its gates are not built."""
     circuit = QuantumCircuit(
         problem_width(problem), name=f"marker_q{k}", metadata={GROVER_POWER: k}
     )
@@ -77,7 +77,7 @@ def phase_estimation_marker(
     problem: EstimationProblem, num_eval: int, measurement: bool
 ) -> QuantumCircuit:
     """A circuit standing for :func:`phase_estimation_circuit` (evaluation register measured),
-    for a :class:`~qcards.execution.sparse_sampler.GroverSampler`: its gates are not built."""
+    for a :class:`~qcards.execution.sparse.sampler.GroverSampler`: its gates are not built."""
     width = problem_width(problem)
     circuit = QuantumCircuit(
         num_eval + width, name="marker_qpe", metadata={PHASE_ESTIMATION: num_eval}

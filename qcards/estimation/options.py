@@ -31,7 +31,7 @@ class EstimationOptions:
         shots: shots per circuit.
         seed: sampler seed.
         backend: the target the circuits run on (:func:`qcards.execution.backends.parse_backend`;
-            ``sparse`` by default: qcards' exact engine, :mod:`qcards.execution.sparse_sampler`);
+            ``sparse`` by default: qcards' exact engine, :mod:`qcards.execution.sparse.sampler`);
             ignored when a sampler is given.
     """
 

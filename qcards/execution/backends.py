@@ -180,7 +180,7 @@ def _aer_sampler(aer_method: str) -> Callable:
 
 
 def _sparse_sampler(backend: Backend, seed: int | None, shots: int):
-    from qcards.execution.sparse_sampler import SparseSampler
+    from qcards.execution.sparse.sampler import SparseSampler
 
     return None, SparseSampler(default_shots=shots, seed=seed)  # no transpilation: gates whole
 

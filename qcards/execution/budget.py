@@ -16,8 +16,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from qcards.errors import ParameterError, ResourceError
-from qcards.execution.sparse_cost import DECK, SparseMemoryError, engine_rate, engine_seconds
-from qcards.execution.sparse_cost import estimate_bytes as sparse_bytes
+from qcards.execution.sparse.cost import DECK, SparseMemoryError, engine_rate, engine_seconds
+from qcards.execution.sparse.cost import estimate_bytes as sparse_bytes
 from qcards.plan import (
     CLASSICAL,
     GIB,
@@ -169,7 +169,7 @@ def check_work(
 ) -> float:
     """Refuse (:class:`ResourceError`) ``repeats`` passes of the sparse engine over the (deal,
     play path) pairs of ``spec`` (Knuth's estimate, milliseconds) planned past the time limit,
-    at the engine's one rate (:func:`~qcards.execution.sparse_cost.engine_seconds`): what
+    at the engine's one rate (:func:`~qcards.execution.sparse.cost.engine_seconds`): what
     counting's Grover powers and a recommendation's first cards run. Returns the estimated
     seconds. ``force`` skips the refusal."""
     paths = estimate_paths(spec, first) * repeats

@@ -76,12 +76,12 @@ def check_game_cost(
     than the time budget over ``runs`` runs (:mod:`qcards.execution.budget`; paths by Knuth's
     estimator); ``alternative`` is the parameter that picks another simulator. ``sharded``:
     the method runs the deals in shards where it can (exact probabilities), so the memory is
-    one shard's (:func:`~qcards.execution.sparse_shards.check_cost`). Returns the estimated
+    one shard's (:func:`~qcards.execution.sparse.shards.check_cost`). Returns the estimated
     seconds."""
     paths = estimate_paths(game.spec, game.first)
     cards = len(game.layout.cards)
     if sharded and method.shards_deals:  # memory of one shard, time at the measured rate
-        from qcards.execution.sparse_shards import check_cost
+        from qcards.execution.sparse.shards import check_cost
 
         check_cost(game, force)
     else:
@@ -122,15 +122,15 @@ def sparse_final_outcomes(
 ) -> dict[tuple[int, ...], float]:
     """The exact distribution of the declarer's final (points, tricks) (and matadors in a
     declared Hand game whose Skat is unknown), from the sparse engine
-    with the deals in shards (:mod:`qcards.execution.sparse_shards`: peak memory set by a
+    with the deals in shards (:mod:`qcards.execution.sparse.shards`: peak memory set by a
     shard; ``scheduler`` runs the shards as Dask tasks, the same result for any number of
     workers): each shard's final rows are read with
     :meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome` (vectorised, one compiled
     pass) instead of decoding every outcome.
     :meth:`~qcards.skat.spec.Endgame.declarer_wins` of a pair says
     whether it is a win."""
-    from qcards.execution.sparse_shards import check_cost, sharded_final_outcomes
-    from qcards.execution.sparse_state import AncillaError
+    from qcards.execution.sparse.shards import check_cost, sharded_final_outcomes
+    from qcards.execution.sparse.state import AncillaError
 
     paths = check_cost(game, force)
     with sparse_memory_guard():

@@ -13,7 +13,7 @@ path) pairs), a matrix product state bonds up to the number of paths. Time: seco
 work (:attr:`ExactMethod.unit_seconds`), rounded up from the largest ratio measured on the
 four-, six-, nine- and twelve-card endgames with both constructions
 (``benchmarks/bench_cost_model.py``, ``benchmarks/results/cost_model.md``); the sparse engine
-works in proportion to the paths (:func:`~qcards.execution.sparse_cost.engine_seconds`, its
+works in proportion to the paths (:func:`~qcards.execution.sparse.cost.engine_seconds`, its
 measured rate).
 """
 
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 from qcards.execution import isolated
 from qcards.execution.budget import sparse_memory_guard
 from qcards.execution.extras import require
-from qcards.execution.sparse_cost import DECK, engine_seconds
-from qcards.execution.sparse_cost import estimate_bytes as sparse_bytes
+from qcards.execution.sparse.cost import DECK, engine_seconds
+from qcards.execution.sparse.cost import estimate_bytes as sparse_bytes
 from qcards.skat.stages import Stage
 
 if TYPE_CHECKING:  # the records are read (costs, names) by commands that never simulate
@@ -56,7 +56,7 @@ class ExactMethod:
             with).
         work: ``work(num_qubits, paths, gates)``: the size of one simulation in units of
             :attr:`unit_seconds` (None: :attr:`seconds` is the sparse engine's on the paths,
-            :func:`~qcards.execution.sparse_cost.engine_seconds`, gates not counted).
+            :func:`~qcards.execution.sparse.cost.engine_seconds`, gates not counted).
         unit_seconds: seconds per unit of :attr:`work`.
         probabilities: ``probabilities(game, stages, qubits, seconds)``: the exact
             probabilities of ``qubits`` after each of ``stages`` (``seconds``: the estimate,
@@ -72,9 +72,9 @@ class ExactMethod:
         reads_final_rows: the final state's rows can be read directly for the declarer's
             points and tricks (:func:`~qcards.execution.exact.sparse_final_outcomes`), without
             decoding every outcome.
-        shards_deals: runs the deals in shards (:mod:`qcards.execution.sparse_shards`), so its
+        shards_deals: runs the deals in shards (:mod:`qcards.execution.sparse.shards`), so its
             memory is that of one shard: the guard is the shards' own
-            (:func:`~qcards.execution.sparse_shards.check_cost`).
+            (:func:`~qcards.execution.sparse.shards.check_cost`).
         extra: the optional dependency group it needs.
     """
 
@@ -202,9 +202,9 @@ def sparse_stage_probabilities(
     game: GameCircuit, stages: Sequence[Stage], qubits: Sequence[Qubit], seconds: float = 0.0
 ) -> Probabilities:
     """Exact probabilities of ``qubits`` after each of ``stages``, from the sparse engine with
-    the deals in shards (:func:`qcards.execution.sparse_shards.sharded_stage_probabilities`:
+    the deals in shards (:func:`qcards.execution.sparse.shards.sharded_stage_probabilities`:
     peak memory set by a shard, not by the whole state)."""
-    from qcards.execution.sparse_shards import sharded_stage_probabilities
+    from qcards.execution.sparse.shards import sharded_stage_probabilities
     from qcards.skat.referee import estimate_paths
 
     positions = [game.circuit.find_bit(q).index for q in qubits]

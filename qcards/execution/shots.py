@@ -2,13 +2,13 @@
 
 What a fault-tolerant quantum computer returns for a game circuit is one measured basis state
 per shot. This module draws exactly those samples without holding the state: each shot is one
-row of a :class:`~qcards.execution.sparse.SparseState` that follows a single basis state through
-the circuit, instruction by instruction. A gate that branches (the deal, a card play) first acts
-as the exact engine applies it -- every branch with its amplitude -- and the shot then keeps one
-branch, drawn with probability :math:`|a|^2` of its amplitude (``collapse``). The deal gates
-skip the expansion: they draw the shot's deal directly with its probability :math:`P(d)`
-(``sparse_sample``, :func:`~qcards.circuits.gates.states.deal_sample_action`), since the full
-game deals its 22 unknown cards in about 4.3e7 ways.
+row of a :class:`~qcards.execution.sparse.state.SparseState` that follows a single basis state
+through the circuit, instruction by instruction. A gate that branches (the deal, a card play)
+first acts as the exact engine applies it -- every branch with its amplitude -- and the shot
+then keeps one branch, drawn with probability :math:`|a|^2` of its amplitude (``collapse``).
+The deal gates skip the expansion: they draw the shot's deal directly with its probability
+:math:`P(d)` (``sparse_sample``, :func:`~qcards.circuits.gates.states.deal_sample_action`),
+since the full game deals its 22 unknown cards in about 4.3e7 ways.
 
 Why this is exact: keeping one branch is a measurement of the computational basis after the
 gate. It leaves the final distribution of the measured qubits unchanged when the branches never
@@ -44,7 +44,7 @@ from qiskit.circuit import QuantumCircuit
 from qcards.circuits.game import GameCircuit
 from qcards.circuits.task import GameTask
 from qcards.execution.budget import check_result_memory, check_shots
-from qcards.execution.sparse import Compiler, SparseState
+from qcards.execution.sparse.engine import Compiler, SparseState
 from qcards.execution.sweeps import sweep
 from qcards.plan import Plan, check, current_limits
 from qcards.skat.deal_sampling import chunks, deal_stream, fresh_seed

@@ -348,7 +348,7 @@ PEAK = textwrap.dedent(
     sys.path.insert(0, sys.argv[1])
     from bench_scale import scale_spec
     from qcards.circuits.game import build_game
-    from qcards.execution import sparse
+    from qcards.execution.sparse import engine as sparse
     from qcards.skat.cards import Card
 
     def status(key):

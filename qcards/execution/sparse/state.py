@@ -10,11 +10,11 @@ would pass the memory guard, and before any readout. A merge hashes each row's w
 exact ``lexsort`` on a collision), sums the amplitudes of each group and drops rows with
 ``|a|^2 <`` :data:`DROP_PROB`.
 
-The memory model (:func:`~qcards.execution.sparse_cost.estimate_bytes`) and its guard
-(:class:`~qcards.execution.sparse_cost.SparseMemoryError`, raised before rows are allocated)
-live in :mod:`qcards.execution.sparse_cost`, which the cost checks import without Qiskit. The
+The memory model (:func:`~qcards.execution.sparse.cost.estimate_bytes`) and its guard
+(:class:`~qcards.execution.sparse.cost.SparseMemoryError`, raised before rows are allocated)
+live in :mod:`qcards.execution.sparse.cost`, which the cost checks import without Qiskit. The
 gates themselves are the kernels
-(:mod:`qcards.execution.sparse_kernels`); the classical-action API (:meth:`SparseState.match`,
+(:mod:`qcards.execution.sparse.kernels`); the classical-action API (:meth:`SparseState.match`,
 ``read``/``write``, ``flip``, ``expand``, ``split_off``/``run_definition``/``absorb``) is what
 the game gates' ``sparse_apply`` use.
 """
@@ -27,14 +27,14 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from qiskit.circuit import Instruction
 
-from qcards.execution.sparse_compile import Compiler, Step
-from qcards.execution.sparse_cost import (  # the memory model, re-exported where it applies
+from qcards.execution.sparse.compiler import Compiler, Step
+from qcards.execution.sparse.cost import (  # the memory model, re-exported where it applies
     DEFAULT_MAX_BYTES,
     SparseMemoryError,
     num_words,
     rows_for_bytes,
 )
-from qcards.execution.sparse_kernels import group, match_words, weighted_bit_sums, write_local
+from qcards.execution.sparse.kernels import group, match_words, weighted_bit_sums, write_local
 
 DROP_PROB = 1e-28
 """A merge drops rows whose ``|amplitude|**2`` is below this (exact cancellations leave ~1e-33)."""
@@ -146,7 +146,7 @@ class SparseState:
         return other
 
     def run(self, steps: Iterable[Step]) -> None:
-        """Apply compiled steps (:func:`~qcards.execution.sparse_compile.compile_circuit`)."""
+        """Apply compiled steps (:func:`~qcards.execution.sparse.compiler.compile_circuit`)."""
         for step in steps:
             step.apply(self)
 
@@ -182,7 +182,7 @@ class SparseState:
         """For each group of ``(qubit, weight)`` pairs, the sum of weight times the qubit's value
         on the rows ``rows`` (a step-1 slice; all by default): int64 of shape
         ``(len(groups), rows)``, in one compiled pass
-        (:func:`~qcards.execution.sparse_kernels.weighted_bit_sums`)."""
+        (:func:`~qcards.execution.sparse.kernels.weighted_bit_sums`)."""
         self.fold()
         return weighted_bit_sums(self._w, groups, rows)
 

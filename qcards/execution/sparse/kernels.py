@@ -1,5 +1,5 @@
 """The sparse engine's gate kernels: numpy passes over every row of a
-:class:`~qcards.execution.sparse_state.SparseState` at once.
+:class:`~qcards.execution.sparse.state.SparseState` at once.
 
 Each kernel is a function of the state and the gate's qubits (indices into the state's qubits):
 

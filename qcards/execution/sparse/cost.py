@@ -1,14 +1,14 @@
 """The sparse engine's memory and time models, importable without Qiskit or NumPy: what the
 cost checks (:mod:`qcards.execution.budget`, :mod:`qcards.execution.exact_methods`) read before
 any circuit is built, so that a command which never simulates never imports the engine
-(:mod:`qcards.execution.sparse_state` holds the state and re-exports these names)."""
+(:mod:`qcards.execution.sparse.state` holds the state and re-exports these names)."""
 
 from __future__ import annotations
 
 from qcards.execution.sweeps import CORES
 
 DEFAULT_MAX_BYTES = 8 * 2**30
-"""Default memory guard of :func:`~qcards.execution.sparse.simulate` (8 GiB of the machine's
+"""Default memory guard of :func:`~qcards.execution.sparse.engine.simulate` (8 GiB of the machine's
 24, through :func:`estimate_bytes`); read when a simulation starts, so it can be lowered for a
 process."""
 

@@ -46,10 +46,10 @@ game circuits undecomposed: multi-controlled and uniformly controlled gates kept
 too large for memory before allocating it (:class:`SparseMemoryError`), has no width limit,
 and lets gates supply their classical action (``sparse_apply``).
 
-The engine is three modules: the state (:mod:`qcards.execution.sparse_state`: storage,
+The engine is three modules: the state (:mod:`qcards.execution.sparse.state`: storage,
 growth, merging, the classical-action API, readout and the memory model), the kernels
-(:mod:`qcards.execution.sparse_kernels`: numpy passes over every row) and the circuit compiler
-(:mod:`qcards.execution.sparse_compile`: instructions into step objects, each with ``apply``
+(:mod:`qcards.execution.sparse.kernels`: numpy passes over every row) and the circuit compiler
+(:mod:`qcards.execution.sparse.compiler`: instructions into step objects, each with ``apply``
 and ``relocate``). This module runs whole circuits (:func:`simulate`,
 :func:`simulate_prefixes`) and re-exports the names the rest of qcards uses. Only numpy and
 Qiskit are imported.
@@ -61,16 +61,16 @@ from collections.abc import Iterator, Sequence
 
 from qiskit.circuit import QuantumCircuit
 
-from qcards.execution.sparse_compile import Compiler, Step, compile_circuit
-from qcards.execution.sparse_cost import (
+from qcards.execution.sparse.compiler import Compiler, Step, compile_circuit
+from qcards.execution.sparse.cost import (
     DECK,
     DEFAULT_MAX_BYTES,
     SparseMemoryError,
     estimate_bytes,
     rows_for_bytes,
 )
-from qcards.execution.sparse_kernels import CHOP
-from qcards.execution.sparse_state import DROP_PROB, SparseState
+from qcards.execution.sparse.kernels import CHOP
+from qcards.execution.sparse.state import DROP_PROB, SparseState
 
 __all__ = [
     "CHOP",

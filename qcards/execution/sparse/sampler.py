@@ -20,11 +20,11 @@ from qiskit.primitives.containers.sampler_pub import SamplerPub
 from qcards.errors import ParameterError, ResourceError
 from qcards.execution.budget import sparse_memory_guard
 from qcards.execution.local_sampler import LocalSampler
-from qcards.execution.sparse import simulate
+from qcards.execution.sparse.engine import simulate
 from qcards.plan import Plan, check
 
 if TYPE_CHECKING:
-    from qcards.execution.sparse import SparseState
+    from qcards.execution.sparse.engine import SparseState
 
 
 def split_measurements(circuit: QuantumCircuit) -> tuple[QuantumCircuit, list[int], list[int]]:
@@ -60,7 +60,7 @@ class SparseSampler(LocalSampler):
     Args:
         default_shots: shots of a pub that names none.
         seed: seed of the sampling generator (the simulation itself is deterministic).
-        max_bytes: the engine's memory budget (:func:`qcards.execution.sparse.simulate`).
+        max_bytes: the engine's memory budget (:func:`qcards.execution.sparse.engine.simulate`).
     """
 
     def __init__(
@@ -134,7 +134,7 @@ class GroverSampler(SparseSampler):
     def __init__(self, problem, base: SparseSampler) -> None:
         super().__init__(base.default_shots, None, base._max_bytes)
         self._rng = base._rng  # one stream of samples, as the plain sampler would draw
-        from qcards.execution.sparse import compile_circuit
+        from qcards.execution.sparse.engine import compile_circuit
 
         grover = problem.grover_operator
         self._width = problem_width(problem)
@@ -150,7 +150,7 @@ class GroverSampler(SparseSampler):
 
     def _power(self, k: int):
         """The state ``Q^k A|0>`` (kept for the next, larger k)."""
-        from qcards.execution.sparse import SparseState, rows_for_bytes
+        from qcards.execution.sparse.engine import SparseState, rows_for_bytes
 
         if self._latest is None or self._latest[0] > k:
             limit = self._max_bytes and rows_for_bytes(self._max_bytes, self._width)

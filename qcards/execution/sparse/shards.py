@@ -40,7 +40,7 @@ the test specs.
 
 A shard whose rows still outgrow its guard (one step of one block past the memory budget) is
 split in two and each half run again; a single deal that does not fit is refused
-(:class:`~qcards.execution.sparse_state.SparseMemoryError`, which
+(:class:`~qcards.execution.sparse.state.SparseMemoryError`, which
 :func:`~qcards.execution.budget.sparse_memory_guard` turns into an error naming ``--shots``).
 
 The shards run here one after the other, or as Dask tasks
@@ -60,8 +60,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from qcards.execution.sparse_compile import Compiler, Step
-from qcards.execution.sparse_cost import (
+from qcards.execution.sparse.compiler import Compiler, Step
+from qcards.execution.sparse.cost import (
     ENGINE_THREADS,
     SparseMemoryError,
     engine_rate,
@@ -69,7 +69,7 @@ from qcards.execution.sparse_cost import (
     estimate_bytes,
     rows_for_bytes,
 )
-from qcards.execution.sparse_state import SparseState
+from qcards.execution.sparse.state import SparseState
 from qcards.plan import CLASSICAL, SAMPLE, SMALLER, Plan, check, current_limits
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ if TYPE_CHECKING:
 
 SHARD_BYTES = 2**26
 """What one shard is planned to hold at its peak (by
-:func:`~qcards.execution.sparse_state.estimate_bytes`): 64 MiB. Smaller blocks are faster, not
+:func:`~qcards.execution.sparse.state.estimate_bytes`): 64 MiB. Smaller blocks are faster, not
 slower: on fifteen cards (252 deals, 7.3 million paths), one process, the machine shared,
 blocks of 1 GiB (3 shards) took 27-33 s, 256 MiB (10) 26 s, 128 MiB (20) 21-22 s, 64 MiB (42)
 19 s, 32 MiB (84) 25 s: a block's work arrays stay nearer the caches, and there are enough
@@ -104,7 +104,7 @@ READ_ROWS = 2**18
 
 THREADS = ENGINE_THREADS
 """Threads that run the shards when no Dask scheduler is given
-(:data:`~qcards.execution.sparse_cost.ENGINE_THREADS`)."""
+(:data:`~qcards.execution.sparse.cost.ENGINE_THREADS`)."""
 
 MAX_SHARDS = 4096
 """Blocks are at least ``deals / MAX_SHARDS`` deals, so that the gates' fixed cost per call is
@@ -209,7 +209,7 @@ def final_outcomes(game, state: SparseState) -> dict[tuple[int, ...], float]:
     :meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome` (one compiled pass); in a
     declared Hand game whose matadors vary with the deal, (points, tricks, matadors), each
     row's matadors read from its Skat (:meth:`~qcards.circuits.layout.GameLayout.
-    final_matadors`). Raises :class:`~qcards.execution.sparse_state.AncillaError` if an
+    final_matadors`). Raises :class:`~qcards.execution.sparse.state.AncillaError` if an
     ancilla is not clean."""
     state.merge()
     index = {q: i for i, q in enumerate(game.circuit.qubits)}
@@ -289,7 +289,7 @@ def run_shard(shard: Shard) -> list[dict]:
     """Simulate one block of deals through the rest of the game and reduce it: one dictionary
     per stop of its reduction. A block that outgrows its guard is split in two and the halves'
     contributions added (low half first); one deal that does not fit raises
-    :class:`~qcards.execution.sparse_state.SparseMemoryError`."""
+    :class:`~qcards.execution.sparse.state.SparseMemoryError`."""
     game, compiler = _game(shard.game)
     try:
         return _run(game, compiler, shard)

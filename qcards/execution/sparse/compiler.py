@@ -1,7 +1,7 @@
 """The sparse engine's circuit compiler: instructions into steps.
 
 A step is a small frozen dataclass with ``apply(state)`` (one kernel call,
-:mod:`qcards.execution.sparse_kernels`, or a gate's own ``sparse_apply``) and
+:mod:`qcards.execution.sparse.kernels`, or a gate's own ``sparse_apply``) and
 ``relocate(qubits)``: the same step with its local qubit ``i`` moved to ``qubits[i]``. A gate is
 compiled once on its local qubits 0..n-1 (:meth:`Compiler.op_steps`, cached per gate object)
 and relocated wherever the circuit places it, so every field that names qubits is listed in the
@@ -28,7 +28,7 @@ import numpy as np
 from qiskit.circuit import ControlledGate, Instruction, QuantumCircuit
 from qiskit.circuit.library import GlobalPhaseGate, SwapGate, UCGate, UCPauliRotGate, UnitaryGate
 
-from qcards.execution import sparse_kernels as kernels
+from qcards.execution.sparse import kernels
 
 MAX_LOCAL_QUBITS = 10
 """Gates with a matrix (``__array__``) up to this width are applied through the matrix."""
@@ -205,7 +205,7 @@ class Compiler:
     sampler :mod:`qcards.execution.shots`)."""
 
     # (game circuit, the steps of each of its instructions), set by the shards' runs
-    # (qcards.execution.sparse_shards) on the compilers they keep
+    # (qcards.execution.sparse.shards) on the compilers they keep
     instruction_steps: tuple[Any, list[list[Step]]]
 
     def __init__(self, classical_actions: bool = True) -> None:
