@@ -131,19 +131,38 @@ def _greedy_cover(on: list[int], off: list[int], variables: Sequence[int], way: 
             s & mask == value for s in covered
         )
 
+    search = min(_SEARCH_LITERALS, len(variables)) if way != "grow" else -1
+    masks = [
+        [sum(1 << v for v in chosen) for chosen in itertools.combinations(variables, k)]
+        for k in range(search + 1)
+    ]
+    # clear() for every cube of a mask at once: the values the off states take on it, and
+    # those of the covered states (brought up to date with the states covered since, when a
+    # value passes the first test)
+    off_values: dict[int, set[int]] = {}
+    covered_values: dict[int, tuple[set[int], int]] = {}
+
     while uncovered:
         best: tuple[Any, int, int] | None = None  # (score, mask, value): one way's scores
-        search = min(_SEARCH_LITERALS, len(variables)) if way != "grow" else -1
-        for k in range(search + 1):
-            seen = set()
-            for chosen in itertools.combinations(variables, k):
-                mask = sum(1 << v for v in chosen)
+        for k, of_size in enumerate(masks):
+            for mask in of_size:
+                blocked = off_values.get(mask)
+                if blocked is None:
+                    blocked = off_values[mask] = {s & mask for s in off}
+                taken: set[int] | None = None
+                seen = set()
                 for s in uncovered:
                     value = s & mask
-                    if (mask, value) in seen:
+                    if value in seen:
                         continue
-                    seen.add((mask, value))
-                    if not clear(mask, value):
+                    seen.add(value)
+                    if value in blocked:
+                        continue
+                    if taken is None:
+                        taken, known = covered_values.get(mask) or (set(), 0)
+                        taken.update(c & mask for c in covered[known:])
+                        covered_values[mask] = (taken, len(covered))
+                    if value in taken:
                         continue
                     gain = sum(1 for u in uncovered if u & mask == value)
                     score = gain / max(1, _cube_cx(k)) if way == "ratio" else (gain, -k)
