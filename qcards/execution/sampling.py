@@ -30,7 +30,8 @@ def sample_stages(
     circuits = [measured_circuit(game, stage) for stage in stages]
     check_shot_memory(shots, max(qc.num_clbits for qc in circuits), len(circuits))
     if backend is not None:
-        circuits = [transpile(qc, backend) for qc in circuits]
+        # one call for all stages: one pass manager (building it cost more than running it)
+        circuits = transpile(circuits, backend)
     results = sampler.run(circuits, shots=shots).result()
     return {stage: outcome_counts(res) for stage, res in zip(stages, results, strict=True)}
 
@@ -53,11 +54,10 @@ class TranspilingSampler(BaseSamplerV2):
         return self.sampler.default_shots
 
     def run(self, pubs, *, shots: int | None = None):
-        prepared = []
-        for pub in pubs:
-            circuit, *rest = pub if isinstance(pub, tuple) else (pub,)
-            circuit = transpile(circuit, self.target, optimization_level=1)
-            prepared.append((circuit, *rest))
+        parts = [pub if isinstance(pub, tuple) else (pub,) for pub in pubs]
+        # one call for every circuit: one pass manager (building it cost more than running it)
+        circuits = transpile([circuit for circuit, *_ in parts], self.target, optimization_level=1)
+        prepared = [(c, *rest) for c, (_, *rest) in zip(circuits, parts, strict=True)]
         return self.sampler.run(prepared, shots=shots)
 
 

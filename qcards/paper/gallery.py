@@ -21,8 +21,6 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from qcards.analysis.estimation_error import estimation_error
-from qcards.analysis.growth import resource_growth
 from qcards.files import write_text
 from qcards.paper.examples import FOUR_CARD
 from qcards.paper.reproduce import ExampleResult, histogram_title
@@ -73,6 +71,11 @@ def write_new_figures(
 ) -> list[dict]:
     """Compute and write qcards' own figures and their data; returns ``{"file", "caption"}``
     records (file names relative to ``out_dir``)."""
+    # the estimation stack (qiskit-algorithms, about 2 s to import) loads only for these
+    # figures: `reproduce --paper-only` never draws them
+    from qcards.analysis.estimation_error import estimation_error
+    from qcards.analysis.growth import resource_growth
+
     out = Path(out_dir)
     rows = resource_growth(range(1, MAX_CARDS_PER_PLAYER + 1))
     save_figure(resource_growth_figure(rows), out / "resources-growth.png")
