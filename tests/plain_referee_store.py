@@ -117,13 +117,34 @@ def regenerate(specs: list[Endgame]) -> dict:
 
 
 def crosscheck_specs() -> list[Endgame]:
+    """The specs whose slow searches are stored: the circuits' cross-check specs and the fast
+    referee's larger endgame with a Skat (four cards a hand, 560 deals)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent / "fuzz"))
     import test_fuzz_crosscheck
+    from test_double_dummy import small_spec
 
-    return test_fuzz_crosscheck.SPECS
+    return [*test_fuzz_crosscheck.SPECS, larger_endgame_with_a_skat(small_spec)]
 
 
-if __name__ == "__main__":
+def larger_endgame_with_a_skat(small_spec) -> Endgame:
+    """The endgame of ``test_fast_referee.test_a_larger_endgame_with_a_skat``."""
+    return small_spec(3, 3, 4, trump="diamonds", target=40, skat=2)
+
+
+def add(specs: list[Endgame]) -> None:
+    """Store the slow searches of ``specs`` beside those already stored."""
+    table = json.loads(STORE.read_text(encoding="utf-8"))
+    new = regenerate(specs)
+    table["seconds"].update(new["seconds"])
+    table["entries"].update(new["entries"])
+    STORE.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--larger-endgame"]:
+    from test_double_dummy import small_spec
+
+    add([larger_endgame_with_a_skat(small_spec)])
+elif __name__ == "__main__":
     table = regenerate(crosscheck_specs())
     STORE.parent.mkdir(exist_ok=True)
     STORE.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
