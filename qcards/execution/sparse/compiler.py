@@ -17,6 +17,7 @@ steps call the state's methods and the kernels on whatever state they are given.
 
 from __future__ import annotations
 
+import abc
 import cmath
 import dataclasses
 import math
@@ -38,14 +39,15 @@ REFUSE = frozenset({"measure", "reset", "initialize"})
 
 
 @dataclass(frozen=True, eq=False, slots=True)
-class Step:
+class Step(abc.ABC):
     """One compiled instruction; subclasses name their qubit fields in ``QUBITS`` (each an
     index or a tuple of indices into the circuit's qubits)."""
 
     QUBITS: ClassVar[tuple[str, ...]] = ()
 
+    @abc.abstractmethod
     def apply(self, state: Any) -> None:
-        raise NotImplementedError
+        """Apply the instruction to every row of ``state`` (a sparse state) in place."""
 
     def relocate(self, qubits: Sequence[int]) -> Step:
         """This step with local qubit ``i`` moved to ``qubits[i]``."""
