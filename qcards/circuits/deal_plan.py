@@ -65,6 +65,11 @@ class DealPlan:
         """Ancillas for the routed Dicke states: the largest routed group."""
         return max((m for b, _, m, k in self.steps if b < width - 1 and 0 < k < m), default=0)
 
+    def ancillas(self, num_cards: int, width: int) -> int:
+        """Clean ancillas of the deal: the largest routed group, and below the second bit one
+        marker per card (a group there is marked by several higher bits)."""
+        return self.routed_ancillas(width) + (num_cards if width > 2 else 0)
+
     def cost(self, num_cards: int, width: int) -> int:
         """CX count of the plan: exact for width <= 2, an estimate beyond (marker MCX)."""
         total = 0
@@ -108,9 +113,6 @@ def _plan_for(sizes: Sequence[int], width: int, codes: Sequence[int]) -> DealPla
 
 
 def multinomial_ancillas(sizes: Sequence[int], width: int) -> int:
-    """Clean ancillas of the multinomial deal of ``sizes`` on ``width``-qubit owner registers:
-    the largest routed group, and below the second bit one marker per card."""
-    if not width:
-        return 0
-    routed = plan_deal(sizes, width).routed_ancillas(width)
-    return routed + (sum(sizes) if width > 2 else 0)
+    """Clean ancillas of the multinomial deal of ``sizes`` on ``width``-qubit owner registers
+    (:meth:`DealPlan.ancillas` of its plan)."""
+    return plan_deal(sizes, width).ancillas(sum(sizes), width) if width else 0

@@ -45,10 +45,10 @@ from qiskit.circuit import QuantumCircuit, QuantumRegister, Qubit
 
 from qcards.circuits.card_codes import CardCode, paper_code
 from qcards.circuits.register_sizes import (
-    bits_for,
     effective_suits,
     history_registers,
     owner_width,
+    winner_width,
     workspace_registers,
 )
 from qcards.skat.cards import Card
@@ -116,7 +116,7 @@ class GameLayout:
         self.num_tricks = spec.num_tricks
         self.receivers = spec.receivers
         self.owner_width = owner_width(spec)
-        self.winner_width = bits_for(len(spec.players))
+        self.winner_width = winner_width(spec)
         self.code = paper_code(spec) if paper_codes else None
         # the registers, as register_sizes tables them (the width a record reports unbuilt)
         named = {

@@ -26,6 +26,11 @@ def owner_width(spec: Endgame) -> int:
     return bits_for(len(spec.receivers))
 
 
+def winner_width(spec: Endgame) -> int:
+    """Qubits per winner register: enough to index the players' seats."""
+    return bits_for(len(spec.players))
+
+
 def deal_sizes(spec: Endgame) -> tuple[int, ...]:
     """Cards each receiver gets, in :attr:`~qcards.skat.spec.Endgame.receivers` order."""
     return tuple(spec.sizes[r] for r in spec.receivers)
@@ -46,7 +51,7 @@ def history_registers(spec: Endgame, paper_codes: bool = False) -> dict[str, int
     if owner:
         sizes.update((f"owner_{c}", owner) for c in spec.unknown)
     sizes.update((f"play_{c}", spec.num_tricks) for c in spec.cards)
-    winner = bits_for(len(spec.players))
+    winner = winner_width(spec)
     sizes.update((f"winner_{t}", winner) for t in range(1, spec.num_tricks + 1))
     sizes["flag"] = 1
     return sizes

@@ -32,7 +32,6 @@ from qiskit.circuit.library import UCRYGate, UnitaryGate
 
 from qcards.circuits.deal_plan import (
     DealPlan,
-    multinomial_ancillas,
     plan_deal,
     routing_swaps,
 )
@@ -173,8 +172,7 @@ class MultinomialDealGate(DealActions, Gate):
         self.width = width
         self.num_cards = sum(sizes)
         self.num_routed = self.plan.routed_ancillas(width)
-        # the routed groups' ancillas, then below the second bit one marker per card
-        self.num_ancillas = multinomial_ancillas(sizes, width)
+        self.num_ancillas = self.plan.ancillas(self.num_cards, width)
         super().__init__("u_ini_poly", self.num_cards * width + self.num_ancillas, [], label=label)
 
     @cached_property
