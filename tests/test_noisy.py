@@ -121,6 +121,31 @@ def test_four_card_on_a_fake_device():
     assert report.p_win < 5 / 12 - 0.1
 
 
+def test_gate_errors_derived_one_gate_at_a_time_equal_the_whole_devices():
+    """The channels are derived per gate on first use; Aer's whole-device derivation gives the
+    same channel for every gate of a small device, and no channel where it gives no error."""
+    from qiskit_aer.noise.device.models import basic_device_gate_errors
+
+    device = fake_device("FakeManilaV2")
+    whole = {
+        (name, tuple(qargs)): pauli_twirl(error)
+        for name, qargs, error in basic_device_gate_errors(target=device.target)
+    }
+    channels = PauliChannels(device)
+    target = device.target
+    gates = [(name, qargs) for name in target.operation_names for qargs in target[name]]
+    assert len(whole) > 20
+    for name, qargs in gates + [("cz", (0, 4)), ("no_such_gate", (0,))]:
+        found = channels.channel(name, qargs)
+        if (name, qargs) not in whole:
+            assert found is None, (name, qargs)
+            continue
+        probabilities, labels = whole[name, qargs]
+        assert found is not None and found[1] == labels[1:]
+        np.testing.assert_allclose(found[0], probabilities[1:], rtol=0, atol=1e-15)
+    assert set(whole) <= set(gates)
+
+
 def test_a_devices_channels_are_built_once_per_device_name():
     """Every run makes a new fake backend object; the channels (seconds of Aer's work on a
     133-qubit device) are kept by the device's name, not by the object."""

@@ -28,7 +28,6 @@ per noise trajectory", which is the whole speed-up, hence this module. The bench
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import numpy as np
 from qiskit.circuit import CircuitInstruction, QuantumCircuit
@@ -68,26 +67,56 @@ def fake_device(name: str):
 
 
 class PauliChannels:
-    """The Pauli-twirled gate errors and the readout errors of one device."""
+    """The Pauli-twirled gate errors and the readout errors of one device.
+
+    A gate's error is derived from the device's calibration when a circuit first uses the gate
+    on its qubits, not for the whole device up front: Aer's ``basic_device_gate_errors`` takes
+    7-17 s for the 832 gates of the 133-qubit FakeTorino, while a transpiled game circuit uses a
+    few dozen of them. The error of each gate is Aer's own, computed on a view of the target
+    that holds only that gate (:class:`_OneGate`), so the channels are the ones the whole-device
+    call gives (a test compares every gate of a small device).
+    """
 
     def __init__(self, backend):
         self.backend = backend
-        self._errors = {
-            (name, tuple(qargs)): error
-            for name, qargs, error in basic_device_gate_errors(target=backend.target)
-        }
+        self._channels: dict[tuple[str, tuple[int, ...]], tuple[np.ndarray, list[str]] | None]
+        self._channels = {}
         self.readout = NoiseModel(basis_gates=list(backend.target.operation_names))
         for qargs, error in basic_device_readout_errors(target=backend.target):
             self.readout.add_readout_error(error, qargs)
 
-    @cache  # noqa: B019 - one instance per device and run; the cache dies with it
     def channel(self, name: str, qargs: tuple[int, ...]) -> tuple[np.ndarray, list[str]] | None:
         """Probabilities of the non-identity Paulis after gate ``name`` on ``qargs``, or None."""
-        error = self._errors.get((name, qargs))
-        if error is None:
-            return None
-        probabilities, labels = pauli_twirl(error)
-        return probabilities[1:], labels[1:]  # index 0 is the identity
+        key = (name, qargs)
+        if key not in self._channels:
+            self._channels[key] = None
+            errors = basic_device_gate_errors(target=_OneGate(self.backend.target, name, qargs))
+            for _, _, error in errors:
+                probabilities, labels = pauli_twirl(error)
+                self._channels[key] = probabilities[1:], labels[1:]  # 0 is the identity
+        return self._channels[key]
+
+
+class _OneGate:
+    """The members of a device's ``Target`` that Aer's ``basic_device_gate_errors`` reads
+    (``items``, ``operation_from_name``, ``qubit_properties``), showing one gate on one tuple
+    of qubits. Aer has no call for a single gate's error; this view gives it one without
+    copying its derivation."""
+
+    def __init__(self, target, name: str, qargs: tuple[int, ...]):
+        self._target = target
+        self._name = name
+        self._qargs = qargs
+        self.qubit_properties = target.qubit_properties
+        self.operation_from_name = target.operation_from_name
+
+    def items(self):
+        """The one gate and its calibration, or nothing if the device has no such gate."""
+        if self._name not in self._target.operation_names:
+            return
+        properties = self._target[self._name] or {}
+        if self._qargs in properties:
+            yield self._name, {self._qargs: properties[self._qargs]}
 
 
 _CHANNELS: dict[str, PauliChannels] = {}
@@ -95,10 +124,10 @@ _CHANNELS: dict[str, PauliChannels] = {}
 
 
 def device_channels(backend) -> PauliChannels:
-    """:class:`PauliChannels` of a fake device, built once per device name (Aer takes ~7 s
-    to derive the errors of every gate of a 133-qubit device). Keyed by the name alone: every
-    :func:`fake_device` call makes a new backend object of the same device (a cache keyed by
-    the object missed on every run)."""
+    """:class:`PauliChannels` of a fake device, kept per device name, so that the gate errors
+    derived for one run serve the next. Keyed by the name alone: every :func:`fake_device` call
+    makes a new backend object of the same device (a cache keyed by the object missed on every
+    run)."""
     channels = _CHANNELS.get(backend.name)
     if channels is None:
         channels = _CHANNELS[backend.name] = PauliChannels(backend)
