@@ -16,6 +16,7 @@ import sys
 
 import pytest
 
+from qcards.analysis.decision_plays import runner_for
 from qcards.analysis.evaluate import evaluate, recommend
 from qcards.analysis.methods.registry import method_names, reload_methods
 from qcards.errors import ModelError, ParameterError
@@ -80,6 +81,25 @@ def test_a_probe_model_plays_as_its_record(probes, declared):
     # the policy model's kind says which methods answer it: the circuit too
     circuit = evaluate(declared, model="probe", method="sparse")
     assert abs(circuit.p_win - float(theirs.p_win_exact)) < 1e-9
+
+
+def test_a_minimax_probe_is_computed_as_the_adversarial_model(probes, declared):
+    """Every method and the decisions route a model by the kind its record declares: a
+    minimax record under another name is answered exactly as the adversarial model."""
+    for method in ("auto", "classical", "double-dummy"):
+        mine = evaluate(declared, model="probe-minimax", method=method)
+        theirs = evaluate(declared, model="adversarial", method=method)
+        assert mine.model == "probe-minimax" and mine.method == theirs.method, method
+        assert (mine.p_win_exact, mine.expected_points) == (
+            theirs.p_win_exact, theirs.expected_points,
+        ), method  # fmt: skip
+        assert mine.scores == theirs.scores, method
+    sampled = evaluate(declared, model="probe-minimax", method="pimc", shots=40, seed=3)
+    assert sampled.p_win == evaluate(declared, model="adversarial", shots=40, seed=3).p_win
+    mine_runner = runner_for("probe-minimax")
+    assert mine_runner.adversarial and mine_runner.method == "double-dummy"
+    theirs_runner = runner_for("adversarial")
+    assert mine_runner.play(declared) == theirs_runner.play(declared)
 
 
 def test_a_probe_objective_is_reported_and_ranks(probes, declared):

@@ -20,35 +20,26 @@ from typing import Any, cast
 import numpy as np
 
 from qcards.analysis.methods import builtin
-from qcards.analysis.sampled import check_solving_time
 from qcards.circuits.construction import Construction
 from qcards.circuits.task import as_task
 from qcards.errors import ModelError
 from qcards.execution.shots import sample_game
 from qcards.execution.sweeps import LOCAL, sweep
 from qcards.intervals import Z95
-from qcards.skat.cards import Card
+from qcards.skat.adversarial import check_solving_time, deal_level, levels
 from qcards.skat.deal_sampling import chunks, fresh_seed
-from qcards.skat.double_dummy.outcome import deal_outcome
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.outcomes import outcome_distribution
-from qcards.skat.pimc import PIMC_CHUNK, exact_levels, pimc_chunk
-from qcards.skat.play_models import POLICY, SOLVER, PlayModel, get_model
-from qcards.skat.referee import num_deals
+from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
+from qcards.skat.play_models import MINIMAX, POLICY, SOLVER, PlayModel, get_model
 from qcards.skat.scoring import TRICKS, Declaration, settle
 from qcards.skat.spec import Endgame
-
-ADVERSARIAL = "adversarial"
-"""The model whose plays are solved double dummy (:mod:`qcards.skat.pimc`)."""
 
 DOUBLE_DUMMY, PIMC = builtin.DOUBLE_DUMMY.name, builtin.PIMC.name
 MONTE_CARLO = builtin.MONTE_CARLO.name
 
 CLASSICAL_ONLY = (POLICY, SOLVER)
 """The kinds of play model computed on the classical side only (their policy, or a solver)."""
-
-ADVERSARIAL = "adversarial"
-"""The model whose plays are solved double dummy (:mod:`qcards.skat.pimc`)."""
 
 
 @dataclass(frozen=True)
@@ -166,7 +157,9 @@ class Runner:
 
     @property
     def adversarial(self) -> bool:
-        return self.model == ADVERSARIAL
+        """Whether the model's plays are solved double dummy (a minimax model, every card
+        seen)."""
+        return get_model(self.model).kind == MINIMAX
 
     @property
     def policy_model(self) -> PlayModel | None:
@@ -198,10 +191,7 @@ class Runner:
             return Play.sampled(spec, np.stack([points, tricks, matadors]))
         # the adversarial model: levels only (every score depends on the play through them)
         if self.adversarial and self.shots is None:
-            advice = "give {shots} to sample deals, or {force}"
-            what = "solving all {count:,} deals"
-            check_solving_time(spec, None, num_deals(spec), self.force, what, advice, _level)
-            outcomes = exact_levels(spec)
+            outcomes = levels(spec, self.force)
             return Play(spec, tuple(outcomes), tuple(outcomes.values()))
         if self.adversarial:  # PIMC: the time was checked for the whole call (run_plays)
             parts = [
@@ -218,11 +208,6 @@ class Runner:
         return Play.sampled(spec, np.stack([result.points, result.tricks, matadors]))
 
 
-def _level(spec: Endgame, owner, first: Card | None):
-    """One deal's double-dummy level (what the decisions solve)."""
-    return deal_outcome(spec, owner, first, points=False)
-
-
 def _play(runner: Runner, spec: Endgame) -> Play:
     return runner.play(spec)
 
@@ -236,7 +221,7 @@ def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
         check_solving_time(
             specs, None, runner.shots * len(specs), runner.force,
             f"solving {{count:,}} sampled deals ({runner.shots:,} for each of {len(specs)} plays)",
-            "use fewer {shots}, or {force}", _level,
+            "use fewer {shots}, or {force}", deal_level,
             (os.cpu_count() or 1) if runner.scheduler == LOCAL else 1,
         )  # fmt: skip
     if runner.scheduler is None:
@@ -302,7 +287,7 @@ def runner_for(
             )
         exact: tuple[str, ...] = ("classical",)
         sampled = MONTE_CARLO
-    elif model == ADVERSARIAL:
+    elif play_model.kind == MINIMAX:
         exact, sampled = (DOUBLE_DUMMY, "classical"), PIMC
     else:
         exact, sampled = ("classical",), "shots"

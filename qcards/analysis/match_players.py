@@ -37,6 +37,7 @@ import numpy as np
 from qcards.analysis.advice import advise
 from qcards.errors import FileError, ModelError, ParameterError
 from qcards.files import read_text
+from qcards.skat.adversarial import ADVERSARIAL
 from qcards.skat.beliefs import RANDOM, VOIDS, believe, check_beliefs
 from qcards.skat.best_response import first_cards
 from qcards.skat.cards import Card
@@ -49,7 +50,6 @@ DEFAULT_WORLDS = 10
 """PIMC's sampled deals a card decision when a player gives no budget."""
 
 BEST_RESPONSE = "best-response"
-ADVERSARIAL = "adversarial"
 SEARCHERS = (ADVERSARIAL, BEST_RESPONSE)
 """The players that search from the seat's game (:func:`seat_spec`) instead of a policy."""
 

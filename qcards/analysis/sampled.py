@@ -1,14 +1,12 @@
-"""Answers at any size: the circuit's ideal-device shots, double dummy on sampled deals, and the
-double-dummy solver on every deal.
+"""Answers at any size: the circuit's ideal-device shots and double dummy on sampled deals.
 
 * Random play, ``shots`` given: the game circuit sampled shot by shot as a fault-tolerant device
   would return it (:mod:`qcards.execution.shots`); p_win with Wilson's 95% interval, expected
   points with the normal interval of the mean.
 * Adversarial play, ``shots`` given: perfect-information Monte Carlo, the double-dummy value of
   ``shots`` deals drawn from the prior (:mod:`qcards.skat.pimc`), with the same intervals.
-* Adversarial play without shots: the exact average of the double-dummy solver over every deal,
-  refused up front when the deals would take longer than the time budget (the refusal names
-  ``shots``).
+
+Without shots the adversarial model's exact value is :mod:`qcards.skat.adversarial`'s.
 
 Every sampled method of one seed draws the same deals chunk by chunk, so answers compared on
 one seed (first cards, game types) differ by their play, not by their luck of the deal.
@@ -17,7 +15,7 @@ one seed (first cards, game types) differ by their play, not by their luck of th
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -28,12 +26,10 @@ from qcards.circuits.task import GameTask
 from qcards.execution.budget import check_result_memory, check_shots
 from qcards.execution.sweeps import sweep
 from qcards.intervals import mean_interval, wilson
-from qcards.plan import Plan, check, current_limits
+from qcards.skat.adversarial import check_solving_time
 from qcards.skat.cards import Card
-from qcards.skat.deal_sampling import chunks, fresh_seed, sample_owners
-from qcards.skat.double_dummy.solver import solve_deal
-from qcards.skat.pimc import PIMC_CHUNK, DoubleDummyAverage, exact_double_dummy, pimc_chunk
-from qcards.skat.referee import num_deals
+from qcards.skat.deal_sampling import chunks, fresh_seed
+from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
 from qcards.skat.spec import Endgame
 
 
@@ -129,53 +125,3 @@ def pimc_samples(
     points, wins, *declared = (np.concatenate(column) for column in zip(*parts, strict=True))
     scores = sample_values(spec, points, *declared) if declared else {}
     return Samples(wins, points, seed, time.perf_counter() - start, scores)
-
-
-TIMING_DEALS = 3
-"""Deals solved (after one that warms the compiled solver up) to estimate the exact
-double-dummy average's time."""
-
-
-def check_solving_time(
-    spec: Endgame | Sequence[Endgame], first: Card | None, deals: int, force: bool, what: str,
-    advice: str, solver: Callable = solve_deal, workers: int = 1,
-) -> float:  # fmt: skip
-    """Refuse (unless ``force``) solving ``deals`` deals double dummy (by ``solver``, a
-    function of the spec, a deal and the first card) when that is estimated to take longer
-    than the time limit (:mod:`qcards.plan`): the measured time of a few random
-    deals, times ``deals``. Given several specs (the plays of a decision), the deals timed are
-    spread over them; ``workers`` solve them side by side. ``what`` names the work
-    (``{count}`` is the number of deals), ``advice`` what to do instead. Returns the
-    estimated seconds."""
-    specs = [spec] if isinstance(spec, Endgame) else list(spec)
-    timed = max(TIMING_DEALS, min(len(specs), 2 * TIMING_DEALS))
-    picks = [specs[i * len(specs) // timed] for i in range(timed)]
-    rng = np.random.default_rng(0)
-    solver(picks[0], sample_owners(picks[0], rng, 1)[0], first)  # compiles on a first call
-    start = time.perf_counter()
-    for pick in picks:
-        solver(pick, sample_owners(pick, rng, 1)[0], first)
-    per_deal = (time.perf_counter() - start) / timed / workers
-    seconds = per_deal * deals
-    fits = max(1, int(current_limits().seconds / max(per_deal, 1e-9)))
-    plan = Plan(
-        f"{what.format(count=deals)} double dummy",
-        seconds=seconds,
-        size=f"{per_deal:.2g} s a deal",
-        time_fits=f"about {fits:,} deals",
-        ways=(advice,),
-    )
-    return check(plan, force).seconds
-
-
-def double_dummy_exact(
-    spec: Endgame, first: Card | None, force: bool = False
-) -> DoubleDummyAverage:
-    """The adversarial model's exact figures by the double-dummy solver on every deal (a
-    declared game's outcomes too), refused up front past the time budget unless ``force``."""
-    advice = (
-        "give {shots} to solve that many sampled deals, perfect-information Monte Carlo, "
-        "or {force} to solve them all"
-    )
-    check_solving_time(spec, first, num_deals(spec), force, "solving all {count:,} deals", advice)
-    return exact_double_dummy(spec, first)

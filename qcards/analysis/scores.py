@@ -74,7 +74,7 @@ def exact_figures(
 ) -> ScoreFigures | None:
     """The exact figures (``None`` without a declaration): the referee's under random play,
     or those of exact ``outcomes`` when given (the adversarial model's double-dummy ones,
-    :func:`qcards.skat.pimc.exact_double_dummy`, or a rational play model's)."""
+    :func:`qcards.skat.adversarial.average`, or a rational play model's)."""
     if spec.declaration is None:
         return None
     exact = referee_scores(spec, first) if outcomes is None else exact_scores(spec, outcomes)

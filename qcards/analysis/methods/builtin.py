@@ -43,17 +43,19 @@ WITH_POLICY = frozenset({CIRCUIT, POLICY})
 def _referee_cost(request: Request) -> float | None:
     """The fast referee's estimate (random and adversarial play); the policy search and the
     solvers make none."""
-    if request.kind not in (CIRCUIT, MINIMAX):
+    if request.kind not in runs.REFEREE_MODELS:
         return None
-    return runs.referee_seconds(request.spec, request.first, request.model.name)
+    return runs.referee_seconds(request.spec, request.first, request.model)
 
 
 def _sparse_cost(request: Request) -> float:
     """The sparse engine on the play paths, plus the referee it runs beside when that fits."""
-    try:
-        beside = runs.referee_seconds(request.spec, request.first, request.model.name)
-    except ResourceError:
-        beside = 0.0
+    beside = 0.0
+    if request.kind in runs.REFEREE_MODELS:  # a policy's exact value is not searched beside
+        try:
+            beside = runs.referee_seconds(request.spec, request.first, request.model)
+        except ResourceError:
+            pass
     return runs.paths_seconds(request.spec, request.first) + beside
 
 

@@ -27,7 +27,7 @@ from qcards.analysis.scores import (
 )
 from qcards.errors import ResourceError
 from qcards.execution.backends import EXACT_BACKENDS, parse_backend
-from qcards.skat import exact_referee
+from qcards.skat import adversarial, exact_referee
 from qcards.skat.cards import Card
 from qcards.skat.objectives import expectation, scored_objectives
 from qcards.skat.outcomes import outcome_distribution
@@ -48,9 +48,15 @@ INSTEAD_OF_CLASSICAL = {
 """What answers when the referee cannot, by kind of model: ``classical`` never falls back."""
 
 
-def referee_seconds(spec: Endgame, first: Card | None, model: str) -> float:
+REFEREE_MODELS = {CIRCUIT: "random", MINIMAX: adversarial.ADVERSARIAL}
+"""The referee's own model for each kind of play model it searches directly: the uniform play
+the circuits prepare, and every deal played open. Chosen by the record's kind, never its name,
+so that another package's record of either kind is answered as the built-in one is."""
+
+
+def referee_seconds(spec: Endgame, first: Card | None, model: PlayModel) -> float:
     """The fast referee's estimated seconds; :class:`ResourceError` when it cannot answer."""
-    return exact_referee.check(spec, first, model)
+    return exact_referee.check(spec, first, REFEREE_MODELS[model.kind])
 
 
 def paths_seconds(spec: Endgame, first: Card | None) -> float:
@@ -65,7 +71,7 @@ def referee_exact(spec: Endgame, model: PlayModel, first: Card | None, force: bo
     """The fast referee's exact answer; its refusal (time, or numerators past 128 bits) names
     the methods that can answer instead."""
     try:
-        return exact_referee.evaluate(spec, model.name, first, force=force)
+        return exact_referee.evaluate(spec, REFEREE_MODELS[model.kind], first, force=force)
     except ResourceError as exc:
         raise ResourceError(
             f"{exc.args[0]}; with {{method}} classical nothing else is tried: "
@@ -88,9 +94,7 @@ def exact_scores(
         return None
     if model.kind == CIRCUIT:
         return exact_figures(spec, first)
-    from qcards.analysis.sampled import double_dummy_exact
-
-    return exact_figures(spec, first, double_dummy_exact(spec, first, force).outcomes)
+    return exact_figures(spec, first, adversarial.average(spec, first, force).outcomes)
 
 
 # ----------------------------------------------------------------------------- the referee
@@ -101,17 +105,19 @@ def run_classical(request: Request) -> EvaluationReport:
     checks its own time before any work), the outcome search weighted by a policy model's
     policy, or a solver model's own outcome distribution."""
     spec, first, model = request.spec, request.first, request.model
-    if model.kind not in (CIRCUIT, MINIMAX):
+    if model.kind not in REFEREE_MODELS:
         return _policy_exact(request)
     if spec.num_tricks == 0:
-        evaluation = exact_referee.evaluate(spec, model.name)
+        evaluation = exact_referee.evaluate(spec, REFEREE_MODELS[model.kind])
         report = referee_report(evaluation, 0, request.construction, request.method)
-        return replace(report, scores=exact_scores(spec, None, model, False))
-    report = referee_report(
-        referee_exact(spec, model, first, request.force), num_qubits(request),
-        request.construction, request.method,
-    )  # fmt: skip
-    return replace(report, scores=exact_scores(spec, first, model, request.force))
+        scores = exact_scores(spec, None, model, False)
+    else:
+        report = referee_report(
+            referee_exact(spec, model, first, request.force), num_qubits(request),
+            request.construction, request.method,
+        )  # fmt: skip
+        scores = exact_scores(spec, first, model, request.force)
+    return replace(report, model=model.name, scores=scores)
 
 
 def _policy_exact(request: Request) -> EvaluationReport:
@@ -158,10 +164,10 @@ def referee_beside(
         wins = sum((q for (p, t, _m), q in dist.items() if spec.declarer_wins(p, t)), Fraction(0))
         return cast(Fraction, wins)  # an exact model's weights are Fractions
     try:
-        referee_seconds(spec, first, model.name)
+        referee_seconds(spec, first, model)
     except ResourceError:
         return None
-    return exact_referee.evaluate(spec, model.name, first, force=force).p_win
+    return exact_referee.evaluate(spec, REFEREE_MODELS[model.kind], first, force=force).p_win
 
 
 # ----------------------------------------------------------------------------- the circuit
@@ -257,10 +263,8 @@ def run_pimc(request: Request) -> EvaluationReport:
 
 def run_double_dummy(request: Request) -> EvaluationReport:
     """The adversarial model's exact value: the double-dummy solver on every deal."""
-    from qcards.analysis.sampled import double_dummy_exact
-
     spec, first = request.spec, request.first
-    average = double_dummy_exact(spec, first, request.force)
+    average = adversarial.average(spec, first, request.force)
     return EvaluationReport(
         float(average.p_win), average.p_win, float(average.expected_points), request.model.name,
         request.method, average.num_deals, request.task.build().num_qubits, None,

@@ -1,0 +1,71 @@
+"""The adversarial value's one module (qcards.skat.adversarial): its engines give one answer.
+
+The referees' minimax over every deal (:func:`adversarial.value`) and the double-dummy solver on
+every deal (:func:`adversarial.average`) must give the same Fractions; a declared game's outcome
+distribution must give them back (its wins and points), and its levels (:func:`adversarial.levels`)
+every score the outcomes give. Each function refuses past the time limit, naming what to give.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from test_adversarial_scores import declared_spec
+
+from qcards import limits
+from qcards.errors import ResourceError
+from qcards.skat import adversarial
+from qcards.skat.objectives import expectation, scored_objectives
+from qcards.skat.referee import evaluate
+from qcards.skat.spec import load_spec
+
+from conftest import REPO, generated_specs, random_spec
+
+SPECS = [
+    load_spec(REPO / "qcards" / "specs" / name) for name in ("four-card.toml", "six-card.toml")
+]
+DECLARED = [declared_spec(seed) for seed in range(12)]
+
+
+def _generated():
+    for seed, players, tricks, trump, winner_leads, known, *skat in generated_specs(1, skat=True):
+        yield random_spec(seed, players, tricks, trump, winner_leads, known, skat=skat[0])
+
+
+@pytest.mark.parametrize("spec", [*SPECS, *_generated()], ids=lambda s: str(s.source))
+def test_the_referees_and_the_solver_give_one_value(spec):
+    answer = adversarial.value(spec)
+    oracle = evaluate(spec, "adversarial")
+    average = adversarial.average(spec)
+    assert (answer.p_win, answer.expected_points) == (oracle.p_win, oracle.expected_points)
+    assert (average.p_win, average.expected_points) == (answer.p_win, answer.expected_points)
+    assert average.num_deals == answer.num_deals
+    if spec.leader == spec.declarer and spec.hands[spec.declarer]:
+        first = spec.hands[spec.declarer][0]
+        fixed = adversarial.value(spec, first)
+        assert adversarial.average(spec, first).p_win == fixed.p_win
+
+
+@pytest.mark.parametrize("spec", DECLARED, ids=lambda s: str(s.source))
+def test_a_declared_games_outcomes_and_levels_agree_with_its_value(spec):
+    average = adversarial.average(spec)
+    assert average.outcomes is not None
+    assert sum(average.outcomes.values()) == 1
+    points = sum((q * p for (p, _t, _m), q in average.outcomes.items()), Fraction(0))
+    wins = sum(q for (p, t, _m), q in average.outcomes.items() if spec.declarer_wins(p, t))
+    assert (wins, points) == (average.p_win, average.expected_points)
+    levels = adversarial.levels(spec)
+    assert sum(levels.values()) == 1
+    for objective in scored_objectives(spec):
+        by_levels = expectation(spec, objective, levels)
+        assert expectation(spec, objective, average.outcomes) == by_levels, objective.name
+
+
+def test_the_solver_refuses_past_the_time_limit_and_names_shots():
+    spec = SPECS[1]
+    with limits(seconds=1e-9), pytest.raises(ResourceError, match="double dummy") as caught:
+        adversarial.average(spec)
+    assert "shots" in caught.value.parameters
+    with limits(seconds=1e-9):
+        assert adversarial.average(spec, force=True).p_win == evaluate(spec, "adversarial").p_win
