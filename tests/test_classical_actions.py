@@ -249,3 +249,30 @@ def run_threads(gate, qubits, expected, failures) -> None:
             t.start()
         for t in threads:
             t.join()
+
+
+def test_the_engines_state_is_the_row_state_the_gates_are_written_against():
+    """Every member of :class:`RowState` exists on the sparse engine's state with the same
+    parameters (the type checker proves the types in ``qcards/execution/sparse/state.py``)."""
+    import inspect
+
+    from qcards.circuits.gates.row_state import RowState
+
+    state = SparseState(70)
+    assert isinstance(state, RowState)
+    members = [
+        name
+        for name, value in vars(RowState).items()
+        if not name.startswith("_") and (callable(value) or isinstance(value, property))
+    ]
+    assert {"match", "read", "write", "expand", "split_off", "absorb", "words"} <= set(members)
+    for name in members:
+        theirs = getattr(SparseState, name)
+        mine = vars(RowState)[name]
+        if isinstance(mine, property):
+            assert isinstance(theirs, property), name
+            continue
+        assert list(inspect.signature(theirs).parameters) == list(
+            inspect.signature(mine).parameters
+        ), name
+    assert state.num_words == 2 and "num_words" in RowState.__annotations__

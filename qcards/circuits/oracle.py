@@ -20,6 +20,7 @@ from qiskit.quantum_info import SparsePauliOp
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 from qcards.circuits.game import GameCircuit, build_game
 from qcards.circuits.gates.cubes import open_controls
+from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
 from qcards.skat.spec import SKAT, Endgame
@@ -157,7 +158,7 @@ class WinOracleGate(Gate):
     def inverse(self, annotated: bool = False) -> WinOracleGate:
         return WinOracleGate(self.layout, not self.subtract)
 
-    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+    def sparse_apply(self, state: RowState, qubits: tuple[int, ...]) -> None:
         """The gate's action on every row of a sparse state (:mod:`qcards.execution.sparse`):
         the same modular addition as the decomposition, read and written as integers."""
         position = dict(zip(self.layout.qubits, qubits, strict=False))
@@ -211,7 +212,9 @@ def draper_add(
     qc.append(QFTGate(n).inverse(), register)
 
 
-def add_terms_sparse(state, positions, register, terms, constant: int = 0, sign: int = 1) -> None:
+def add_terms_sparse(
+    state: RowState, positions, register, terms, constant: int = 0, sign: int = 1
+) -> None:
     """:func:`draper_add`'s action on every row of a sparse state: the cubes read as integers
     (``positions`` maps the layout's qubits to the state's), the register written back."""
     added = constant

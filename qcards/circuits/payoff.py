@@ -29,6 +29,7 @@ from qiskit.circuit.library import UCRYGate
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 from qcards.circuits.game import GameCircuit, build_game
 from qcards.circuits.gates.cubes import cube_x
+from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
 from qcards.circuits.oracle import _cube_value, _point_conditions, add_terms_sparse, draper_add
 from qcards.skat.cards import Card
@@ -146,7 +147,7 @@ class OutcomeGate(Gate):
                     cube_x(qc, cube, registers[2][bit])
         self.definition = qc.inverse() if self.uncompute else qc
 
-    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+    def sparse_apply(self, state: RowState, qubits: tuple[int, ...]) -> None:
         layout, o = self.layout, self.outcome
         position = dict(zip(layout.qubits, qubits, strict=False))
         rest = qubits[layout.num_qubits :]

@@ -77,7 +77,7 @@ class PauliChannels:
     call gives (a test compares every gate of a small device).
     """
 
-    def __init__(self, backend):
+    def __init__(self, backend) -> None:
         self.backend = backend
         self._channels: dict[tuple[str, tuple[int, ...]], tuple[np.ndarray, list[str]] | None]
         self._channels = {}

@@ -7,12 +7,13 @@ Qualtran's bloqs do with ``on_classical_vals``). A gate offers its action as a m
 ``sparse_apply(state, qubits)``, which :mod:`qcards.execution.sparse` calls instead of
 simulating the definition.
 
-The ``state`` is used through a small interface (duck-typed, so this layer does not import the
-engine): ``match(qubits, values)`` (rows where the qubits hold the values), ``read``/``write``
-(integers held by some qubits), ``flip(qubit, where)``, ``expand(parents, scale)`` (row
-splitting), ``split_off``/``absorb`` and ``run_definition``; the compiled actions of the card
-play and the trick taking (:mod:`.action_kernels`) read the packed rows themselves (``words``,
-``amps``, ``num_words``) and hand back new ones (``check_rows``, ``replace_rows``).
+The ``state`` is a :class:`~qcards.circuits.gates.row_state.RowState`, the protocol the
+engine's state is checked against (so this layer does not import the engine): ``match(qubits,
+values)`` (rows where the qubits hold the values), ``read``/``write`` (integers held by some
+qubits), ``flip(qubit, where)``, ``expand(parents, scale)`` (row splitting),
+``split_off``/``absorb`` and ``run_definition``; the compiled actions of the card play and the
+trick taking (:mod:`.action_kernels`) read the packed rows themselves (``words``, ``amps``,
+``num_words``) and hand back new ones (``check_rows``, ``replace_rows``).
 
 An action states what the gate does on the basis states it was built for: clean ancillas, and
 at most one configuration of the paper's products (Eqs. 12 and 15) holding. Every other row is
@@ -31,6 +32,7 @@ from functools import lru_cache
 import numpy as np
 from qiskit.circuit import Gate, Qubit
 
+from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
 
 
@@ -43,7 +45,7 @@ class Rows:
         qubits: the state's qubit for each of ``layout.qubits`` (the gate's qubit order).
     """
 
-    def __init__(self, state, layout: GameLayout, qubits: Sequence[int]) -> None:
+    def __init__(self, state: RowState, layout: GameLayout, qubits: Sequence[int]) -> None:
         self.state = state
         self.layout = layout
         self.position = dict(zip(layout.qubits, qubits, strict=False))
@@ -81,7 +83,7 @@ class Rows:
 
 @contextmanager
 def classical_domain(
-    state, gate: Gate, qubits: Sequence[int], inside: np.ndarray
+    state: RowState, gate: Gate, qubits: Sequence[int], inside: np.ndarray
 ) -> Iterator[np.ndarray | None]:
     """Rows outside ``inside`` (bool mask) are run through ``gate``'s definition and set aside;
     the block applies the classical action to the rest, then the two are joined again.

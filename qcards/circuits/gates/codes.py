@@ -19,6 +19,7 @@ from qiskit.circuit import Gate, QuantumCircuit, Qubit
 from qcards.circuits.card_codes import CardCode
 from qcards.circuits.gates.classical import Rows, classical_domain
 from qcards.circuits.gates.cubes import cube_xor
+from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
 
@@ -51,7 +52,7 @@ class HandCodesGate(Gate):
     def _define(self) -> None:
         self.definition = _synth_hand_codes(self.layout)
 
-    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+    def sparse_apply(self, state: RowState, qubits: tuple[int, ...]) -> None:
         """The classical action (:mod:`~qcards.circuits.gates.classical`): each card's hand
         code XOR-ed in on the rows where its owner holds it; rows with the flag set take the
         definition."""

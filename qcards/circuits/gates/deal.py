@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 from qiskit.circuit import Gate, Qubit
 
 from qcards.circuits.construction import Construction, get_construction
+from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.gates.states import DealGate, Tally, deal_action, deal_sample_action
 from qcards.circuits.layout import GameLayout, Workspace
 from qcards.circuits.register_sizes import deal_sizes
@@ -114,11 +115,11 @@ class GameDealGate(Gate):
         index = {q: i for i, q in enumerate(self.layout.qubits)}
         return [qubits[index[q]] for q in self.owner_qubits]
 
-    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+    def sparse_apply(self, state: RowState, qubits: tuple[int, ...]) -> None:
         """The classical action: see :func:`~qcards.circuits.gates.states.deal_action`."""
         deal_action(self, state, qubits, self._owner_positions(qubits))
 
-    def sparse_sample(self, state, qubits: tuple[int, ...], rng) -> None:
+    def sparse_sample(self, state: RowState, qubits: tuple[int, ...], rng) -> None:
         """One shot's branch per row: see
         :func:`~qcards.circuits.gates.states.deal_sample_action`."""
         deal_sample_action(self, state, qubits, rng, self._owner_positions(qubits))

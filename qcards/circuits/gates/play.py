@@ -30,6 +30,7 @@ from qcards.circuits.gates.predicates import (
     movable_cards,
     mover,
 )
+from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
 from qcards.skat.seat_view import Policy
@@ -127,7 +128,7 @@ class CardPlayGate(Gate):
         else:
             self.definition = self.construction.play(self)
 
-    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+    def sparse_apply(self, state: RowState, qubits: tuple[int, ...]) -> None:
         """The classical action (:mod:`~qcards.circuits.gates.classical`), the same for every
         construction: on each row that is a game state of this stage -- ancillas clean, the
         player to move holding exactly its k cards, one card led (after the lead) and none of

@@ -18,6 +18,7 @@ from qiskit.circuit import Gate, QuantumCircuit
 from qiskit.circuit.library import StatePreparation
 
 from qcards.circuits.gates.classical import classical_domain
+from qcards.circuits.gates.row_state import RowState
 from qcards.skat.deal_sampling import ReceiverTable
 
 
@@ -241,11 +242,11 @@ class DealActions:
     """The classical actions of a deal gate, which has ``sizes``, ``width`` and
     ``deal_table()`` (mixed into each deal gate, before :class:`~qiskit.circuit.Gate`)."""
 
-    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+    def sparse_apply(self, state: RowState, qubits: tuple[int, ...]) -> None:
         """The classical action: see :func:`deal_action`."""
         deal_action(self, state, qubits)
 
-    def sparse_sample(self, state, qubits: tuple[int, ...], rng) -> None:
+    def sparse_sample(self, state: RowState, qubits: tuple[int, ...], rng) -> None:
         """One shot's branch per row: see :func:`deal_sample_action`."""
         deal_sample_action(self, state, qubits, rng)
 

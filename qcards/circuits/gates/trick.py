@@ -20,6 +20,7 @@ from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get
 from qcards.circuits.gates.classical import classical_domain, narrow
 from qcards.circuits.gates.codes import trick_code_flips
 from qcards.circuits.gates.predicates import mover
+from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
 
@@ -75,7 +76,7 @@ class TrickTakingGate(Gate):
     def _define(self) -> None:
         self.definition = self.construction.trick(self)
 
-    def sparse_apply(self, state, qubits: tuple[int, ...]) -> None:
+    def sparse_apply(self, state: RowState, qubits: tuple[int, ...]) -> None:
         """The classical action (:mod:`~qcards.circuits.gates.classical`), the same for every
         construction: on each row that is a game state at the end of this trick -- ancillas
         clean, exactly one card on the table from each seat -- the table's flips

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import cmath
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from qiskit.circuit import Instruction
@@ -35,6 +36,9 @@ from qcards.execution.sparse.cost import (  # the memory model, re-exported wher
     rows_for_bytes,
 )
 from qcards.execution.sparse.kernels import group, match_words, weighted_bit_sums, write_local
+
+if TYPE_CHECKING:
+    from qcards.circuits.gates.row_state import RowState
 
 DROP_PROB = 1e-28
 """A merge drops rows whose ``|amplitude|**2`` is below this (exact cancellations leave ~1e-33)."""
@@ -390,3 +394,9 @@ def _integers(w: np.ndarray) -> list[int]:
         shift = 64 * i
         keys = [k | (c << shift) for k, c in zip(keys, w[i].tolist(), strict=True)]
     return keys
+
+
+if TYPE_CHECKING:
+    # The gates are written against RowState, not this class (their layer is below this one);
+    # the type checker proves here that the engine's state is one.
+    _STATE_THE_GATES_SEE: type[RowState] = SparseState
