@@ -18,6 +18,8 @@ import sys
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
+from sphinx.util import logging as sphinx_logging
+
 ROOT = Path(__file__).resolve().parent.parent
 # Document the source tree beside this file, not whatever qcards happens to be installed.
 sys.path.insert(0, str(ROOT))
@@ -131,5 +133,49 @@ def _outside_markdown_links(app, docname: str, source: list[str]) -> None:
     source[0] = _MD_LINK.sub(rewrite, source[0])
 
 
+# myst-nb executes the notebooks one after the other while reading the pages, and Sphinx's
+# parallel read (-j) would not help: it hands out pages in alphabetical chunks, and every
+# tutorial falls in the last one. Before reading, the notebooks the cache does not hold are
+# executed on all cores, slowest first, through jupyter-cache's own worker (the executor
+# myst-nb uses, writing the same cache records), so that myst-nb then finds each one cached.
+# A notebook that fails here is left out of the cache: myst-nb executes it again and fails the
+# build with its traceback.
+_LOG = sphinx_logging.getLogger(__name__)
+_SLOWEST_FIRST = ("04_full_game", "08_a_real_hand", "05_quantum_go_fish", "09_play_models")
+
+
+def _execute_notebooks_in_parallel(app) -> None:
+    import multiprocessing
+    import os
+
+    import nbformat
+    from jupyter_cache import get_cache
+    from jupyter_cache.executors.basic import ExecutionWorkerLocalMProc, ProcessData
+
+    config = app.config
+    if config.nb_execution_mode != "cache" or config.nb_execution_excludepatterns:
+        return
+    cache = get_cache(config.nb_execution_cache_path)
+    rank = {stem: position for position, stem in enumerate(_SLOWEST_FIRST)}
+    notebooks = sorted(
+        (Path(app.srcdir) / "tutorials").glob("*.ipynb"),
+        key=lambda path: (rank.get(path.stem, len(rank)), path.name),
+    )
+    stale = []
+    for path in notebooks:
+        try:
+            cache.match_cache_notebook(nbformat.read(path, as_version=4))
+        except KeyError:
+            stale.append(cache.add_nb_to_project(str(path)))
+    jobs = min(len(stale), os.cpu_count() or 1, 4)  # a kernel and its memory each
+    if jobs < 2:
+        return  # one notebook or one core: myst-nb's own serial execution is as fast
+    work = [ProcessData(r.pk, r.uri, cache, config.nb_execution_timeout, False) for r in stale]
+    _LOG.info(f"executing {len(stale)} notebooks in {jobs} processes before reading")
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        pool.map(ExecutionWorkerLocalMProc(), work, chunksize=1)
+
+
 def setup(app):
     app.connect("source-read", _outside_markdown_links)
+    app.connect("builder-inited", _execute_notebooks_in_parallel)
