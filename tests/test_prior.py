@@ -504,3 +504,21 @@ def test_bad_likelihoods_are_refused(tmp_path, capsys, prior, field, message):
     assert main(["evaluate", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and field in err[0] and message in err[0]
+
+
+def test_the_deal_count_is_the_multinomial_every_caller_shares():
+    """One multinomial for the referee's deal count, the uniform partition function, the deal
+    gate and Go Fish: equal to the factorial formula and to the deals the referee lists."""
+    import math
+
+    from qcards.skat.deal_count import multinomial
+    from qcards.skat.referee import deals, num_deals
+
+    for sizes in [(), (0,), (3,), (2, 2, 2), (4, 0, 1), (5, 5, 2), (1, 1, 1, 1)]:
+        formula = math.factorial(sum(sizes)) // math.prod(math.factorial(s) for s in sizes)
+        assert multinomial(sizes) == formula, sizes
+    with pytest.raises(ValueError):
+        multinomial((2, -1))
+    for name in ("four-card", "six-card"):
+        spec = load_spec(REPO / "qcards" / "specs" / f"{name}.toml")
+        assert num_deals(spec) == len(list(deals(spec))) == partition_function(spec)

@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Protocol
 
 from qcards.errors import SpecError
 from qcards.skat.cards import SUIT_NAMES, TRUMP, Card, CardError, Rules
+from qcards.skat.deal_count import multinomial
 
 
 class Endgame(Protocol):
@@ -297,10 +298,7 @@ def deal_partition(
 def partition_function(spec: Endgame) -> Fraction:
     """Z, the total weight of the spec's deals under its prior (the number of deals if uniform)."""
     if spec.prior.is_uniform:
-        total = math.factorial(len(spec.unknown))
-        for size in spec.sizes.values():
-            total //= math.factorial(size)
-        return Fraction(total)
+        return Fraction(multinomial(spec.sizes[r] for r in spec.receivers))
     weights, tallies = spec.prior.tables(spec)
     sizes = [spec.sizes[r] for r in spec.receivers]
     return deal_partition(sizes, weights, tallies)[0][(0,) * (len(sizes) + len(tallies))]

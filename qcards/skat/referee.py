@@ -20,7 +20,6 @@ All probabilities are :class:`fractions.Fraction`.
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from typing import Any
 from qcards.errors import ModelError
 from qcards.progress import track
 from qcards.skat.cards import Card
+from qcards.skat.deal_count import multinomial
 from qcards.skat.play_core import (
     leads_next,
     player_leads_next,
@@ -93,11 +93,7 @@ def num_deals(spec: Endgame) -> int:
     """How many deals :func:`deals` yields: the multinomial of the receivers' sizes (the
     Skat is one of the receivers: the deal is uniform over the players' hands and the Skat).
     Sec. VIII's N (Eq. 32) for the paper's games."""
-    count, left = 1, len(spec.unknown)
-    for receiver in spec.receivers:
-        count *= math.comb(left, spec.sizes[receiver])
-        left -= spec.sizes[receiver]
-    return count
+    return multinomial(spec.sizes[receiver] for receiver in spec.receivers)
 
 
 def random_deal(spec: Endgame, rng: random.Random) -> dict[Card, str]:

@@ -19,6 +19,7 @@ from qiskit.circuit.library import StatePreparation
 
 from qcards.circuits.gates.classical import classical_domain
 from qcards.circuits.gates.row_state import RowState
+from qcards.skat.deal_count import multinomial
 from qcards.skat.deal_sampling import ReceiverTable
 
 
@@ -323,10 +324,7 @@ class DealGate(WeightedDeal, Gate):
     @property
     def num_deals(self) -> int:
         """The multinomial number of deals, whatever their weights (some may have P = 0)."""
-        total = math.factorial(sum(self.sizes))
-        for s in self.sizes:
-            total //= math.factorial(s)
-        return total
+        return multinomial(self.sizes)
 
     def deals(self) -> list[tuple[int, ...]]:
         """Every deal as the tuple of receiver indices of the cards (whatever its weight)."""

@@ -55,6 +55,7 @@ from qcards.execution.sampling import default_sampler
 from qcards.files import json_fields
 from qcards.games.gofish.knowledge import Knowledge
 from qcards.games.gofish.record import Record, replay
+from qcards.skat.deal_count import multinomial
 
 HAND = 4
 """Cards per hand at the deal, and cards per suit."""
@@ -125,7 +126,7 @@ def count_deals(constraints: DealConstraints, kind: str = "cards") -> int:
         nxt: dict[tuple[int, ...], int] = {}
         for room, ways in states.items():
             for column in _columns(constraints, suit, room):
-                weight = _multinomial(column) if kind == "cards" else 1
+                weight = multinomial(column) if kind == "cards" else 1
                 rest = tuple(r - c for r, c in zip(room, column, strict=True))
                 nxt[rest] = nxt.get(rest, 0) + ways * weight
         states = nxt
@@ -146,13 +147,6 @@ def _columns(constraints: DealConstraints, suit: int, room: Sequence[int]):
                 yield (c, *tail)
 
     yield from split(0, HAND)
-
-
-def _multinomial(column: Sequence[int]) -> int:
-    out = math.factorial(sum(column))
-    for c in column:
-        out //= math.factorial(c)
-    return out
 
 
 def _check_kind(kind: str) -> None:

@@ -1,0 +1,22 @@
+"""How many deals there are: the multinomial coefficient, the one place it is computed.
+
+The Skat referee's deal count (Sec. VIII's N, Eq. 32), the uniform prior's partition function,
+the multinomial deal gate's and Quantum Go Fish's count of a suit's deals all ask it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+
+def multinomial(sizes: Iterable[int]) -> int:
+    """The ways to deal ``sum(sizes)`` distinct cards to receivers taking ``sizes`` of them:
+    ``(sum sizes)! / prod(size!)``, as a product of binomials (exact integers)."""
+    count, dealt = 1, 0
+    for size in sizes:
+        if size < 0:
+            raise ValueError(f"a receiver cannot take {size} cards")
+        dealt += size
+        count *= math.comb(dealt, size)
+    return count
