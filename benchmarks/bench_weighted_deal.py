@@ -77,7 +77,7 @@ def measure(spec: Endgame, kind: str, repeat: int) -> tuple[int, int, int, float
 
             gate = MultinomialDealGate(tuple(spec.sizes[r] for r in spec.receivers), width)
         else:
-            gate = efficient.deal(GameDealGate(efficient.layout(spec, False), "efficient"))
+            gate = efficient.deal(GameDealGate(efficient.layout(spec, False), efficient))
             if kind == "weighted" and spec.prior.is_uniform:
                 from qcards.circuits.gates.weighted_deal import WeightedDealGate
 

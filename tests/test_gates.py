@@ -10,10 +10,13 @@ from qiskit import QuantumCircuit, transpile
 from qiskit.quantum_info import Operator, Statevector
 from qiskit_aer import AerSimulator
 
+from qcards.circuits.construction import get_construction
 from qcards.circuits.gates import CardPlayGate, DealGate, TrickTakingGate, WStateGate
 from qcards.circuits.layout import GameLayout
 from qcards.circuits.syntheses.paper_terms import play_terms, trick_terms
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
+
+PAPER = get_construction("paper")
 
 
 def w_reference(k):
@@ -75,8 +78,8 @@ def game_gate_examples():
     for layout in layout_examples():
         for t in range(1, layout.num_tricks + 1):
             players = range(len(layout.spec.players))
-            out += [CardPlayGate(layout, t, i, construction="paper") for i in players]
-            out.append(TrickTakingGate(layout, t, "paper"))
+            out += [CardPlayGate(layout, t, i, None, PAPER) for i in players]
+            out.append(TrickTakingGate(layout, t, PAPER))
     return out
 
 
@@ -116,7 +119,7 @@ def test_game_gate_followed_by_inverse_is_identity(gate):
 
 def test_card_play_gate_terms_follow_suit():
     layout = GameLayout(SIX_CARD.spec())
-    gate = CardPlayGate(layout, 1, 1, construction="paper")  # B follows A's lead in trick 1
+    gate = CardPlayGate(layout, 1, 1, None, PAPER)  # B follows A's lead in trick 1
     for term in play_terms(gate):
         led_suit = layout.spec.rules.effective_suit(term.led)
         following = [c for c in term.hand if layout.spec.rules.effective_suit(c) == led_suit]
@@ -125,7 +128,7 @@ def test_card_play_gate_terms_follow_suit():
 
 def test_trick_taking_terms_pick_rule_winner():
     layout = GameLayout(SIX_CARD.spec())
-    gate = TrickTakingGate(layout, 1, "paper")
+    gate = TrickTakingGate(layout, 1, PAPER)
     for term in trick_terms(gate):
         winner = term.seats[layout.spec.rules.trick_winner(term.cards)]
         seat = layout.spec.players.index(winner)
@@ -139,11 +142,20 @@ def test_trick_taking_terms_pick_rule_winner():
 def test_game_gates_reject_bad_trick(bad):
     layout = GameLayout(FOUR_CARD.spec())
     with pytest.raises(ValueError, match="trick must be"):
-        TrickTakingGate(layout, bad)
+        TrickTakingGate(layout, bad, PAPER)
     with pytest.raises(ValueError, match="trick must be"):
-        CardPlayGate(layout, bad, 0)
+        CardPlayGate(layout, bad, 0, None, PAPER)
     with pytest.raises(ValueError, match="position must be"):
-        CardPlayGate(layout, 1, 2)
+        CardPlayGate(layout, 1, 2, None, PAPER)
+
+
+def test_game_gates_take_a_record_not_a_name():
+    """The gates never look a construction up: a name is refused, saying how to get the record."""
+    layout = GameLayout(FOUR_CARD.spec())
+    with pytest.raises(TypeError, match=r"get_construction\('paper'\)"):
+        TrickTakingGate(layout, 1, "paper")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="CardPlayGate takes a construction record"):
+        CardPlayGate(layout, 1, 0, None, "paper")  # type: ignore[arg-type]
 
 
 def test_hand_codes_gate_needs_paper_layout():

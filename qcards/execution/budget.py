@@ -11,13 +11,11 @@ out, instead of being killed by the operating system minutes later.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from qcards.errors import ParameterError, ResourceError
-from qcards.execution.sparse.cost import DECK, SparseMemoryError, engine_rate, engine_seconds
-from qcards.execution.sparse.cost import estimate_bytes as sparse_bytes
+from qcards.errors import ParameterError
+from qcards.execution.sparse.cost import DECK, engine_rate, engine_seconds
 from qcards.plan import (
     CLASSICAL,
     GIB,
@@ -27,7 +25,6 @@ from qcards.plan import (
     Plan,
     check,
     current_limits,
-    instead,
 )
 from qcards.skat.cards import Card
 from qcards.skat.referee import estimate_paths
@@ -35,22 +32,6 @@ from qcards.skat.spec import Endgame
 
 if TYPE_CHECKING:
     from qcards.execution.exact_methods import ExactMethod
-
-
-@contextmanager
-def sparse_memory_guard():
-    """The sparse engine's refusal (raised before it allocates) as a :class:`ResourceError`
-    naming the size."""
-    try:
-        yield
-    except SparseMemoryError as exc:
-        raise ResourceError(
-            f"the sparse engine would need {exc.rows_needed:,} nonzero amplitudes "
-            f"(about {sparse_bytes(exc.rows_needed, exc.num_qubits) / GIB:.1f} GiB); "
-            f"it holds at most {exc.limit:,} here",
-            parameters=("method", "shots"),
-            advice=instead((SAMPLE, CLASSICAL, SMALLER)),
-        ) from None
 
 
 def check_memory(

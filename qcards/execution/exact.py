@@ -16,9 +16,10 @@ from qiskit.circuit import QuantumCircuit, Qubit
 from qcards.circuits.game import GameCircuit
 from qcards.errors import ParameterError, ResourceError
 from qcards.execution.backends import EXACT_BACKENDS, parse_backend
-from qcards.execution.budget import check_memory, check_time, sparse_memory_guard
+from qcards.execution.budget import check_memory, check_time
 from qcards.execution.exact_methods import ExactMethod
 from qcards.execution.extras import require
+from qcards.execution.sparse.cost import sparse_memory_guard
 from qcards.skat.referee import estimate_paths
 from qcards.skat.stages import Stage
 

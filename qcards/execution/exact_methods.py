@@ -24,9 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from qcards.execution import isolated
-from qcards.execution.budget import sparse_memory_guard
 from qcards.execution.extras import require
-from qcards.execution.sparse.cost import DECK, engine_seconds
+from qcards.execution.sparse.cost import DECK, engine_seconds, sparse_memory_guard
 from qcards.execution.sparse.cost import estimate_bytes as sparse_bytes
 from qcards.skat.stages import Stage
 

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from qiskit.circuit import Gate, Qubit
 
-from qcards.circuits.construction import Construction, get_construction
 from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.gates.states import DealGate, Tally, deal_action, deal_sample_action
+from qcards.circuits.gates.synthesis import GateSyntheses, syntheses_of
 from qcards.circuits.layout import GameLayout, Workspace
 from qcards.circuits.register_sizes import deal_sizes
 from qcards.skat.spec import Endgame
@@ -57,11 +57,9 @@ class GameDealGate(Gate):
         plan: what the construction prepared for this game (:attr:`Construction.plan`).
     """
 
-    def __init__(
-        self, layout: GameLayout, construction: Construction | str, plan: Any = None
-    ) -> None:
+    def __init__(self, layout: GameLayout, construction: GateSyntheses, plan: Any = None) -> None:
         self.layout = layout
-        self.construction = get_construction(construction)
+        self.construction = syntheses_of(construction, "GameDealGate")
         self.plan = plan
         if not layout.owner_width:
             raise ValueError("this spec deals nothing: every unknown card has one receiver")

@@ -21,7 +21,6 @@ from typing import Any, cast
 import numpy as np
 from qiskit.circuit import Gate, Qubit
 
-from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get_construction
 from qcards.circuits.gates.classical import Rows, classical_domain, narrow, trick_suits
 from qcards.circuits.gates.policy_play import weighted_choice
 from qcards.circuits.gates.predicates import (
@@ -31,6 +30,7 @@ from qcards.circuits.gates.predicates import (
     mover,
 )
 from qcards.circuits.gates.row_state import RowState
+from qcards.circuits.gates.synthesis import GateSyntheses, syntheses_of
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
 from qcards.skat.seat_view import Policy
@@ -72,8 +72,8 @@ class CardPlayGate(Gate):
         layout: GameLayout,
         trick: int,
         position: int,
-        first: Card | None = None,
-        construction: Construction | str = DEFAULT_CONSTRUCTION,
+        first: Card | None,
+        construction: GateSyntheses,
         plan: Any = None,
         policy: Policy | None = None,
         policy_name: str = "",
@@ -86,7 +86,7 @@ class CardPlayGate(Gate):
         self.trick = trick
         self.position = position
         self.first = first
-        self.construction = get_construction(construction)
+        self.construction = syntheses_of(construction, "CardPlayGate")
         self.plan = plan
         self.policy = policy
         self.weighted = weighted

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 from qiskit.circuit import Gate, Qubit
 
-from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get_construction
 from qcards.circuits.gates.classical import classical_domain, narrow
 from qcards.circuits.gates.codes import trick_code_flips
 from qcards.circuits.gates.predicates import mover
 from qcards.circuits.gates.row_state import RowState
+from qcards.circuits.gates.synthesis import GateSyntheses, syntheses_of
 from qcards.circuits.layout import GameLayout
 from qcards.skat.cards import Card
 
@@ -45,13 +45,13 @@ class TrickTakingGate(Gate):
         self,
         layout: GameLayout,
         trick: int,
-        construction: Construction | str = DEFAULT_CONSTRUCTION,
+        construction: GateSyntheses,
         plan: Any = None,
     ) -> None:
         layout.check_trick(trick)
         self.layout = layout
         self.trick = trick
-        self.construction = get_construction(construction)
+        self.construction = syntheses_of(construction, "TrickTakingGate")
         self.plan = plan
         self._winners: dict[int, list[Qubit]] = {}
         self._seating: list | None = None

@@ -25,6 +25,7 @@ from qcards.circuits.layout import GameLayout
 from qcards.circuits.lowering import depth, lower
 from qcards.circuits.register_sizes import owner_width
 from qcards.circuits.syntheses.paper_terms import trick_terms
+from qcards.circuits.syntheses.records import PAPER
 from qcards.skat.cards import Card
 from qcards.skat.play_core import player_to_move
 from qcards.skat.spec import Endgame
@@ -144,7 +145,7 @@ def paper_trick_count(spec: Endgame) -> Count:
     rules = spec.rules
     cx = depth = 0
     for trick in range(1, spec.num_tricks + 1):
-        for term in trick_terms(TrickTakingGate(layout, trick, "paper")):
+        for term in trick_terms(TrickTakingGate(layout, trick, PAPER)):
             seat = spec.players.index(term.seats[rules.trick_winner(term.cards)])
             flips = seat.bit_count()
             size = len(term.cube)

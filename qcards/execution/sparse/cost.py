@@ -5,7 +5,11 @@ any circuit is built, so that a command which never simulates never imports the 
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
+from qcards.errors import ResourceError
 from qcards.execution.sweeps import CORES
+from qcards.plan import CLASSICAL, GIB, SAMPLE, SMALLER, instead
 
 DEFAULT_MAX_BYTES = 8 * 2**30
 """Default memory guard of :func:`~qcards.execution.sparse.engine.simulate` (8 GiB of the machine's
@@ -101,3 +105,19 @@ def engine_seconds(paths: float, threads: int = ENGINE_THREADS) -> float:
     """Estimated seconds of the sparse engine on ``paths`` (deal, play path) pairs
     (:func:`engine_rate`)."""
     return paths / engine_rate(threads)
+
+
+@contextmanager
+def sparse_memory_guard():
+    """The sparse engine's refusal (raised before it allocates) as a :class:`ResourceError`
+    naming the size."""
+    try:
+        yield
+    except SparseMemoryError as exc:
+        raise ResourceError(
+            f"the sparse engine would need {exc.rows_needed:,} nonzero amplitudes "
+            f"(about {estimate_bytes(exc.rows_needed, exc.num_qubits) / GIB:.1f} GiB); "
+            f"it holds at most {exc.limit:,} here",
+            parameters=("method", "shots"),
+            advice=instead((SAMPLE, CLASSICAL, SMALLER)),
+        ) from None

@@ -18,8 +18,8 @@ from qiskit.primitives.containers import BitArray, DataBin
 from qiskit.primitives.containers.sampler_pub import SamplerPub
 
 from qcards.errors import ParameterError, ResourceError
-from qcards.execution.budget import sparse_memory_guard
 from qcards.execution.local_sampler import LocalSampler
+from qcards.execution.sparse.cost import sparse_memory_guard
 from qcards.execution.sparse.engine import simulate
 from qcards.plan import Plan, check
 

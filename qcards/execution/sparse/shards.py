@@ -41,7 +41,7 @@ the test specs.
 A shard whose rows still outgrow its guard (one step of one block past the memory budget) is
 split in two and each half run again; a single deal that does not fit is refused
 (:class:`~qcards.execution.sparse.state.SparseMemoryError`, which
-:func:`~qcards.execution.budget.sparse_memory_guard` turns into an error naming ``--shots``).
+:func:`~qcards.execution.sparse.cost.sparse_memory_guard` turns into an error naming ``--shots``).
 
 The shards run here one after the other, or as Dask tasks
 (:func:`~qcards.execution.sweeps.sweep`; each worker rebuilds the game circuit from its spec
