@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,10 +35,12 @@ from qcards.skat import exact_referee
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import sample_owners
 from qcards.skat.declaration import deal_matadors
-from qcards.skat.double_dummy.outcome import DoubleDummyOutcome, deal_outcome
-from qcards.skat.double_dummy.solver import DoubleDummyValue, solve_deal
 from qcards.skat.referee import Evaluation, num_deals, weighted_deals
 from qcards.skat.spec import Endgame
+
+if TYPE_CHECKING:  # the compiled solver (numba) is imported when a deal is first solved
+    from qcards.skat.double_dummy.outcome import DoubleDummyOutcome
+    from qcards.skat.double_dummy.solver import DoubleDummyValue
 
 ADVERSARIAL = "adversarial"
 """The referee's name of the model (:data:`qcards.skat.referee.MODELS`)."""
@@ -76,6 +79,9 @@ class DoubleDummyAverage:
 def _every_deal(spec: Endgame, first: Card | None = None) -> DoubleDummyAverage:
     """The adversarial model's exact figures, every deal of positive probability solved once
     (with the trick searches of :func:`deal_outcome` in a declared game)."""
+    from qcards.skat.double_dummy.outcome import deal_outcome
+    from qcards.skat.double_dummy.solver import solve_deal
+
     p_win, points, deals = Fraction(0), Fraction(0), 0
     outcomes: dict[tuple[int, int, int], Fraction] | None = None
     if spec.declaration is not None:
@@ -100,7 +106,7 @@ def _every_level(spec: Endgame, first: Card | None = None) -> dict[tuple[int, in
     exact average, faster than :func:`exact_double_dummy`, without the expected points."""
     outcomes: dict[tuple[int, int, int], Fraction] = {}
     for owner, probability in weighted_deals(spec):
-        value = deal_outcome(spec, owner, first, points=False)
+        value = deal_level(spec, owner, first)
         key = (value.points, value.tricks, deal_matadors(spec.declaration, owner))
         outcomes[key] = outcomes.get(key, Fraction(0)) + probability
     return outcomes
@@ -109,6 +115,8 @@ def _every_level(spec: Endgame, first: Card | None = None) -> dict[tuple[int, in
 def deal_level(spec: Endgame, owner, first: Card | None) -> DoubleDummyOutcome:
     """One deal's double-dummy level (``deal_outcome(..., points=False)``: the points stand for
     the level), what :func:`levels` and the decisions' sampled deals solve."""
+    from qcards.skat.double_dummy.outcome import deal_outcome
+
     return deal_outcome(spec, owner, first, points=False)
 
 
@@ -135,15 +143,19 @@ def levels(spec: Endgame, force: bool = False) -> dict[tuple[int, int, int], Fra
 
 def check_solving_time(
     spec: Endgame | Sequence[Endgame], first: Card | None, deals: int, force: bool, what: str,
-    advice: str, solver: Callable = solve_deal, workers: int = 1,
+    advice: str, solver: Callable | None = None, workers: int = 1,
 ) -> float:  # fmt: skip
     """Refuse (unless ``force``) solving ``deals`` deals double dummy (by ``solver``, a
-    function of the spec, a deal and the first card) when that is estimated to take longer
-    than the time limit (:mod:`qcards.plan`): the measured time of a few random
-    deals, times ``deals``. Given several specs (the plays of a decision), the deals timed are
-    spread over them; ``workers`` solve them side by side. ``what`` names the work
+    function of the spec, a deal and the first card; the full solve by default) when that is
+    estimated to take longer than the time limit (:mod:`qcards.plan`): the measured time of a
+    few random deals, times ``deals``. Given several specs (the plays of a decision), the deals
+    timed are spread over them; ``workers`` solve them side by side. ``what`` names the work
     (``{count}`` is the number of deals), ``advice`` what to do instead. Returns the
     estimated seconds."""
+    if solver is None:
+        from qcards.skat.double_dummy.solver import solve_deal
+
+        solver = solve_deal
     specs = [spec] if isinstance(spec, Endgame) else list(spec)
     timed = max(TIMING_DEALS, min(len(specs), 2 * TIMING_DEALS))
     picks = [specs[i * len(specs) // timed] for i in range(timed)]
