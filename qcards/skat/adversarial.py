@@ -39,6 +39,9 @@ from qcards.skat.referee import Evaluation, num_deals, weighted_deals
 from qcards.skat.spec import Endgame
 
 if TYPE_CHECKING:  # the compiled solver (numba) is imported when a deal is first solved
+    import qcards.skat.cards
+    import qcards.skat.double_dummy.outcome
+    import qcards.skat.spec
     from qcards.skat.double_dummy.outcome import DoubleDummyOutcome
     from qcards.skat.double_dummy.solver import DoubleDummyValue
 
@@ -112,7 +115,9 @@ def _every_level(spec: Endgame, first: Card | None = None) -> dict[tuple[int, in
     return outcomes
 
 
-def deal_level(spec: Endgame, owner, first: Card | None) -> DoubleDummyOutcome:
+def deal_level(
+    spec: qcards.skat.spec.Endgame, owner, first: qcards.skat.cards.Card | None
+) -> qcards.skat.double_dummy.outcome.DoubleDummyOutcome:  # qualified: the API page resolves them
     """One deal's double-dummy level (``deal_outcome(..., points=False)``: the points stand for
     the level), what :func:`levels` and the decisions' sampled deals solve."""
     from qcards.skat.double_dummy.outcome import deal_outcome
