@@ -68,9 +68,9 @@ class DoubleDummyAverage:
         p_win: the probability that the declarer wins double dummy.
         expected_points: the declarer's expected card points under minimax on points.
         num_deals: the deals solved.
-        outcomes: a declared game's outcomes (points, tricks, matadors; :func:`deal_outcome`)
-            with their probabilities, which every score objective averages exactly; ``None``
-            without a declaration.
+        outcomes: a declared game's outcomes (points, tricks, matadors;
+            :func:`~qcards.skat.double_dummy.outcome.deal_outcome`) with their probabilities,
+            which every score objective averages exactly; ``None`` without a declaration.
     """
 
     p_win: Fraction
@@ -81,7 +81,8 @@ class DoubleDummyAverage:
 
 def _every_deal(spec: Endgame, first: Card | None = None) -> DoubleDummyAverage:
     """The adversarial model's exact figures, every deal of positive probability solved once
-    (with the trick searches of :func:`deal_outcome` in a declared game)."""
+    (with the trick searches of :func:`~qcards.skat.double_dummy.outcome.deal_outcome` in a
+    declared game)."""
     from qcards.skat.double_dummy.outcome import deal_outcome
     from qcards.skat.double_dummy.solver import solve_deal
 
@@ -106,7 +107,7 @@ def _every_deal(spec: Endgame, first: Card | None = None) -> DoubleDummyAverage:
 def _every_level(spec: Endgame, first: Card | None = None) -> dict[tuple[int, int, int], Fraction]:
     """A declared game's double-dummy outcomes over every deal with their probabilities, the
     points standing for their level (``deal_outcome(..., points=False)``): every score's
-    exact average, faster than :func:`exact_double_dummy`, without the expected points."""
+    exact average, faster than :func:`average`'s searches, without the expected points."""
     outcomes: dict[tuple[int, int, int], Fraction] = {}
     for owner, probability in weighted_deals(spec):
         value = deal_level(spec, owner, first)
