@@ -7,6 +7,13 @@ import os
 import random
 from pathlib import Path
 
+# Under pytest-xdist every core already runs a worker; Aer's OpenMP threads (one per core in each
+# worker, for states above 14 qubits) would oversubscribe them: tests/test_game.py took 205 s on
+# two workers with them and 160 s without. Set before anything loads Aer's OpenMP runtime, which
+# reads it once; the processes the tests spawn inherit it.
+if "PYTEST_XDIST_WORKER" in os.environ:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 import pytest
 from hypothesis import HealthCheck, settings
 

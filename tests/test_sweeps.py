@@ -1,9 +1,10 @@
 """Sweeps: the same results here and on a Dask cluster, Aer single-threaded on the workers.
 
 One local cluster serves the whole module (starting one takes seconds). Its workers are spawned
-without the ``OMP_NUM_THREADS=1`` that Dask's nanny sets by default, so that the single Aer
-thread seen inside a task is the work of :class:`qcards.execution.dask_plugin.AerSingleThread`
-alone.
+with ``OMP_NUM_THREADS`` set to every core, not the ``1`` that Dask's nanny sets by default (nor
+the ``1`` the test session sets under pytest-xdist, which they would inherit), so that the single
+Aer thread seen inside a task is the work of
+:class:`qcards.execution.dask_plugin.AerSingleThread` alone.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ def scheduler():
     takes the time of its own work only.
     """
     environ = dask.config.get("distributed.nanny.pre-spawn-environ")
-    no_omp = {k: v for k, v in environ.items() if k != "OMP_NUM_THREADS"}
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": no_omp}):
+    every_core = {**environ, "OMP_NUM_THREADS": str(sweeps.CORES)}
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": every_core}):
         cluster = sweeps.local_cluster(n_workers=2)
     with cluster, distributed.Client(cluster) as client:
         client.run(importlib.import_module, __name__)

@@ -36,8 +36,13 @@ def simulator(aer_method: str, seed: int | None = None) -> AerSimulator:
 
 
 def run_once(sim: AerSimulator, circuit):
-    """One shot of ``circuit`` on ``sim`` (for its saved data); a failed run is refused."""
-    result = sim.run(transpile(circuit, sim), shots=1).result()
+    """One shot of ``circuit`` on ``sim`` (for its saved data); a failed run is refused.
+
+    Lowered at optimisation level 1: the simulator has no coupling map, so level 2's extra
+    passes only cost time (1.5 s against 0.2 s on a 21-qubit three-player circuit, with the
+    same 550 instructions and the same simulation time).
+    """
+    result = sim.run(transpile(circuit, sim, optimization_level=1), shots=1).result()
     if not result.success:
         raise ResourceError(f"the simulator failed: {result.status}")
     return result
