@@ -172,8 +172,16 @@ def _execute_notebooks_in_parallel(app) -> None:
         return  # one notebook or one core: myst-nb's own serial execution is as fast
     work = [ProcessData(r.pk, r.uri, cache, config.nb_execution_timeout, False) for r in stale]
     _LOG.info(f"executing {len(stale)} notebooks in {jobs} processes before reading")
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        pool.map(ExecutionWorkerLocalMProc(), work, chunksize=1)
+    # the kernels run side by side: Aer's OpenMP threads, one per core in each, would
+    # oversubscribe the cores (the kernels inherit this process's environment)
+    saved = os.environ.get("OMP_NUM_THREADS")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            pool.map(ExecutionWorkerLocalMProc(), work, chunksize=1)
+    finally:
+        if saved is None:
+            del os.environ["OMP_NUM_THREADS"]
 
 
 def setup(app):
