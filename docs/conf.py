@@ -184,6 +184,20 @@ def _execute_notebooks_in_parallel(app) -> None:
             del os.environ["OMP_NUM_THREADS"]
 
 
+# Furo renders the site's whole navigation tree into every page, uncollapsed: 232 pages (190 of
+# them API modules) times a tree of about 230 entries, resolved by Sphinx and parsed again by
+# BeautifulSoup for each page. That quadratic step was most of the writing phase of a build with
+# the notebooks cached. Asked for a collapsed tree, Sphinx resolves only the sections and the
+# branch that holds the page, which is what the sidebar then shows (as Read the Docs' theme
+# does); furo has no option for it (pradyunsg/furo#674 and #748 propose one), so the page's
+# toctree function is wrapped before furo's handler (priority 500) calls it.
+def _collapsed_navigation(app, pagename, templatename, context, doctree) -> None:
+    toctree = context.get("toctree")
+    if toctree is not None:
+        context["toctree"] = lambda **options: toctree(**{**options, "collapse": True})
+
+
 def setup(app):
+    app.connect("html-page-context", _collapsed_navigation, priority=100)
     app.connect("source-read", _outside_markdown_links)
     app.connect("builder-inited", _execute_notebooks_in_parallel)
