@@ -69,3 +69,30 @@ def test_the_solver_refuses_past_the_time_limit_and_names_shots():
     assert "shots" in caught.value.parameters
     with limits(seconds=1e-9):
         assert adversarial.average(spec, force=True).p_win == evaluate(spec, "adversarial").p_win
+
+
+@pytest.mark.parametrize("spec", [SPECS[1], DECLARED[0]], ids=["undeclared", "declared"])
+def test_the_time_is_planned_with_the_search_that_then_runs(spec, monkeypatch):
+    """A declared game's deals are solved by ``deal_outcome`` (up to three searches a deal):
+    timing the plain search instead planned too little."""
+    from qcards.skat.double_dummy import outcome, solver
+
+    calls = {"solve_deal": 0, "deal_outcome": 0}
+
+    def counted(module, name):
+        function = getattr(module, name)
+
+        def count(*args, **kwargs):
+            calls[name] += 1
+            return function(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, count)
+
+    counted(solver, "solve_deal")
+    counted(outcome, "deal_outcome")
+    average = adversarial.average(spec)
+    used = "solve_deal" if spec.declaration is None else "deal_outcome"
+    unused = "deal_outcome" if used == "solve_deal" else "solve_deal"
+    # the planning's first call (compiling), its timed deals, then every deal once
+    assert calls[used] == 1 + adversarial.TIMING_DEALS + average.num_deals
+    assert calls[unused] == 0

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,8 +42,6 @@ if TYPE_CHECKING:  # the compiled solver (numba) is imported when a deal is firs
     import qcards.skat.cards
     import qcards.skat.double_dummy.outcome
     import qcards.skat.spec
-    from qcards.skat.double_dummy.outcome import DoubleDummyOutcome
-    from qcards.skat.double_dummy.solver import DoubleDummyValue
 
 ADVERSARIAL = "adversarial"
 """The referee's name of the model (:data:`qcards.skat.referee.MODELS`)."""
@@ -83,25 +81,33 @@ def _every_deal(spec: Endgame, first: Card | None = None) -> DoubleDummyAverage:
     """The adversarial model's exact figures, every deal of positive probability solved once
     (with the trick searches of :func:`~qcards.skat.double_dummy.outcome.deal_outcome` in a
     declared game)."""
-    from qcards.skat.double_dummy.outcome import deal_outcome
-    from qcards.skat.double_dummy.solver import solve_deal
-
+    solve = _deal_solver(spec)
     p_win, points, deals = Fraction(0), Fraction(0), 0
     outcomes: dict[tuple[int, int, int], Fraction] | None = None
     if spec.declaration is not None:
         outcomes = {}
-    value: DoubleDummyValue | DoubleDummyOutcome
     for owner, probability in weighted_deals(spec):
-        if outcomes is None:
-            value = solve_deal(spec, owner, first)
-        else:
-            value = deal_outcome(spec, owner, first)
+        value = solve(spec, owner, first)  # a DoubleDummyOutcome when outcomes are kept
+        if outcomes is not None:
             key = (value.points, value.tricks, deal_matadors(spec.declaration, owner))
             outcomes[key] = outcomes.get(key, Fraction(0)) + probability
         p_win += probability * int(value.wins)
         points += probability * value.points
         deals += 1
     return DoubleDummyAverage(p_win, points, deals, outcomes)
+
+
+def _deal_solver(spec: Endgame) -> Callable[..., Any]:
+    """What :func:`average` solves each deal with: the full search, or in a declared game
+    :func:`~qcards.skat.double_dummy.outcome.deal_outcome` (up to three searches a deal, for
+    the tricks and the schneider and schwarz levels), so its time is planned with the same."""
+    if spec.declaration is None:
+        from qcards.skat.double_dummy.solver import solve_deal
+
+        return solve_deal
+    from qcards.skat.double_dummy.outcome import deal_outcome
+
+    return deal_outcome
 
 
 def _every_level(spec: Endgame, first: Card | None = None) -> dict[tuple[int, int, int], Fraction]:
@@ -133,7 +139,10 @@ def average(spec: Endgame, first: Card | None = None, force: bool = False) -> Do
         "give {shots} to solve that many sampled deals, perfect-information Monte Carlo, "
         "or {force} to solve them all"
     )
-    check_solving_time(spec, first, num_deals(spec), force, "solving all {count:,} deals", advice)
+    check_solving_time(
+        spec, first, num_deals(spec), force, "solving all {count:,} deals", advice,
+        _deal_solver(spec),
+    )  # fmt: skip
     return _every_deal(spec, first)
 
 
