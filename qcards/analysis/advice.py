@@ -11,10 +11,10 @@ has seen (an open hand, its partner's cards in a study).
 Each of the mover's legal cards is valued by the play model from there on, over the deals of
 the posterior, on the same deals for every card (common random numbers):
 
-* ``adversarial``: every deal solved double dummy (:func:`qcards.skat.double_dummy.solver.
-  deal_outcome`), exactly over every deal or over sampled deals (PIMC: what a strong Skat
-  program plays; its known flaw, strategy fusion, is measured in :mod:`qcards.skat.
-  best_response`);
+* ``adversarial``: every deal solved double dummy
+  (:func:`~qcards.skat.double_dummy.outcome.deal_outcome`), exactly over every deal or over
+  sampled deals (PIMC: what a strong Skat program plays; its known flaw, strategy fusion, is
+  measured in :mod:`qcards.skat.best_response`);
 * ``random`` and the policy models (``heuristic``, ``softmax``): the exact outcome distribution
   under the model's play (:func:`qcards.skat.outcomes.outcome_distribution`), or games played
   by the model on sampled deals (:func:`qcards.skat.monte_carlo.playouts`).
@@ -352,8 +352,9 @@ def default_deals(spec: Endgame, legal: Sequence[Card]) -> int:
 
 def levels_only(spec: Endgame) -> bool:
     """Whether PIMC solves levels only: on the ISkO's target of 61 every objective depends on
-    the play through the declarer's level alone (:func:`qcards.skat.double_dummy.solver.
-    deal_outcome`), and the level searches are two to six times faster than the points'. The
+    the play through the declarer's level alone
+    (:func:`~qcards.skat.double_dummy.outcome.deal_outcome`), and the level searches are two
+    to six times faster than the points'. The
     expected card points are then not reported; equal values are ranked by the mean level."""
     return spec.target == WIN_POINTS or spec.is_null
 
@@ -482,8 +483,9 @@ def _sampled_advice(
     where, goal, model, method, reason, count, seed, legal, arrays, effective=None
 ) -> Advice:
     """The sampled values ranked, with 95% intervals; ``effective``: the sample's effective
-    size when its deals were resampled by weight (:meth:`~qcards.skat.beliefs.BelievedDeals.
-    effective_size`), which widens every interval by sqrt(count / effective)."""
+    size when its deals were resampled by weight
+    (:meth:`~qcards.skat.beliefs.BelievedDeals.effective_size`), which widens every interval by
+    sqrt(count / effective)."""
     spec = where.spec
     widen = 1.0 if effective is None else float(np.sqrt(count / effective))
     per_card = []

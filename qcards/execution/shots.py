@@ -55,8 +55,9 @@ the number of workers."""
 
 
 def shot_streams(seed: int, chunk: int) -> tuple[np.random.Generator, np.random.Generator]:
-    """The random streams of one chunk: the deals' (:func:`~qcards.skat.deal_sampling.
-    deal_stream`, shared with every sampled method), then the card plays'."""
+    """The random streams of one chunk: the deals'
+    (:func:`~qcards.skat.deal_sampling.deal_stream`, shared with every sampled method), then the
+    card plays'."""
     return deal_stream(seed, chunk), np.random.default_rng([seed, chunk, 1])
 
 

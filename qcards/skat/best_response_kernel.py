@@ -106,8 +106,9 @@ def walk(
 
     ``heuristic_opponents``: the other seats play the heuristic, which reads the cards a seat
     cannot see (the hands still held, ``start[d]`` less the cards played, and the Skat
-    ``skat[d]``; the rest of the arguments are :func:`~qcards.skat.heuristic_kernel.
-    heuristic_set`'s tables); else they play uniformly among their legal cards.
+    ``skat[d]``; the rest of the arguments are the tables of
+    :func:`~qcards.skat.heuristic_kernel.heuristic_set`); else they play uniformly among their
+    legal cards.
     """
     levels = remaining + 1
     deals = act0.shape[0]

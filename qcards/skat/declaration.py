@@ -50,8 +50,8 @@ class SpecDeclaration:
     """The declaration of a spec's game and what its matadors are made of.
 
     Attributes:
-        declaration: game, Hand, announcements and bid (:class:`~qcards.skat.scoring.
-            Declaration`).
+        declaration: game, Hand, announcements and bid
+            (:class:`~qcards.skat.scoring.Declaration`).
         cards: the declarer's ten cards as dealt (empty when ``fixed`` is given instead).
         discard: the two cards put away after the pick-up (empty in Hand games).
         fixed: the matadors when given directly (``None``: counted from the cards).

@@ -118,8 +118,8 @@ def heuristic_set(hand, out, trick, tlen, leader, seat, n, null, eff, power, val
                   sort_rank, suit_mask, trump_row):  # fmt: skip
     """The cards (a mask) the heuristic picks, evenly, for ``seat`` (0 the declarer) holding
     ``hand``, with ``out`` the cards it cannot see and ``trick[:tlen]`` the current trick led
-    by ``leader``; ``null`` for a null game. The rules are :func:`qcards.skat.heuristic.
-    heuristic`'s, numbered as there."""
+    by ``leader``; ``null`` for a null game. The rules are those of
+    :func:`qcards.skat.heuristic.heuristic`, numbered as there."""
     declarer = seat == 0
     legal = hand
     led = -1

@@ -208,9 +208,9 @@ def final_outcomes(game, state: SparseState) -> dict[tuple[int, ...], float]:
     """The (points, tricks) distribution of the final rows of ``state``, read with
     :meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome` (one compiled pass); in a
     declared Hand game whose matadors vary with the deal, (points, tricks, matadors), each
-    row's matadors read from its Skat (:meth:`~qcards.circuits.layout.GameLayout.
-    final_matadors`). Raises :class:`~qcards.execution.sparse.state.AncillaError` if an
-    ancilla is not clean."""
+    row's matadors read from its Skat
+    (:meth:`~qcards.circuits.layout.GameLayout.final_matadors`). Raises
+    :class:`~qcards.execution.sparse.state.AncillaError` if an ancilla is not clean."""
     state.merge()
     index = {q: i for i, q in enumerate(game.circuit.qubits)}
     measured = set(game.layout.measured)
