@@ -9,8 +9,9 @@ from pathlib import Path
 
 # Under pytest-xdist every core already runs a worker; Aer's OpenMP threads (one per core in each
 # worker, for states above 14 qubits) would oversubscribe them: tests/test_game.py took 205 s on
-# two workers with them and 160 s without. Set before anything loads Aer's OpenMP runtime, which
-# reads it once; the processes the tests spawn inherit it.
+# two workers with them and 160 s without. The controller sets it before it starts the workers
+# (pytest_configure below), so they and every process they spawn start with it, before Aer's
+# OpenMP runtime or NumPy's BLAS reads it; a worker started otherwise sets it here.
 if "PYTEST_XDIST_WORKER" in os.environ:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -262,6 +263,8 @@ settings.register_profile(
 
 
 def pytest_configure(config) -> None:
+    if getattr(config.option, "numprocesses", None) and "PYTEST_XDIST_WORKER" not in os.environ:
+        os.environ.setdefault("OMP_NUM_THREADS", "1")  # the workers' threads: see the top
     if config.getoption("hypothesis_profile", default=None):
         return  # --hypothesis-profile NAME was given: the Hypothesis plugin loaded it
     settings.load_profile(os.environ.get("QCARDS_FUZZ_PROFILE", "qcards-ci"))
