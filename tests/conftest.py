@@ -7,14 +7,6 @@ import os
 import random
 from pathlib import Path
 
-# Under pytest-xdist every core already runs a worker; Aer's OpenMP threads (one per core in each
-# worker, for states above 14 qubits) would oversubscribe them: tests/test_game.py took 205 s on
-# two workers with them and 160 s without. The controller sets it before it starts the workers
-# (pytest_configure below), so they and every process they spawn start with it, before Aer's
-# OpenMP runtime or NumPy's BLAS reads it; a worker started otherwise sets it here.
-if "PYTEST_XDIST_WORKER" in os.environ:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -263,8 +255,13 @@ settings.register_profile(
 
 
 def pytest_configure(config) -> None:
+    # Under pytest-xdist every core already runs a worker; Aer's OpenMP threads (one per core in
+    # each worker, for states above 14 qubits) would oversubscribe them: tests/test_game.py took
+    # 205 s on two workers with them and 160 s without. Set here, in the controller before it
+    # starts the workers, the variable is in their environment (and in every process they spawn)
+    # from the start, before Aer's OpenMP runtime or NumPy's BLAS reads it.
     if getattr(config.option, "numprocesses", None) and "PYTEST_XDIST_WORKER" not in os.environ:
-        os.environ.setdefault("OMP_NUM_THREADS", "1")  # the workers' threads: see the top
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
     if config.getoption("hypothesis_profile", default=None):
         return  # --hypothesis-profile NAME was given: the Hypothesis plugin loaded it
     settings.load_profile(os.environ.get("QCARDS_FUZZ_PROFILE", "qcards-ci"))
