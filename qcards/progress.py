@@ -4,7 +4,9 @@ Library code marks its long loops with :func:`track` (an iterable) or :func:`ste
 with ``advance``); both cost nothing and print nothing unless a display is active. The CLI
 activates one with :func:`display` when stderr is a terminal and neither ``--json`` nor
 ``--quiet`` was given; the display is a transient :class:`rich.progress.Progress` on stderr,
-so stdout (tables, JSON) is never touched and nothing is left behind when the work ends.
+so stdout (tables, JSON) is never touched and nothing is left behind when the work ends. When
+stdout is the same terminal, anything written to it first takes the display off the screen
+(:func:`clear`), so results never print below a frozen bar; the next task brings it back.
 
 Written on ``rich`` (bars, spinners, elapsed time, live refresh) rather than by hand; the
 game referees import this module without ``rich`` or ``qiskit`` installed: ``rich`` is only
@@ -78,13 +80,55 @@ def display(enabled: bool = True, stream=None) -> Iterator[None]:
         TimeElapsedColumn(),
         console=console,
         transient=True,
+        # rich's own redirection would send stdout's text to the display's stream (stderr);
+        # _ClearingStdout keeps it on stdout and clears the display first
+        redirect_stdout=False,
+        redirect_stderr=False,
     )
     token = _PROGRESS.set(progress)
+    stdout = sys.stdout
+    shared = _is_terminal(stdout)
+    if shared:
+        sys.stdout = _ClearingStdout(stdout)
     try:
         with progress:
             yield
     finally:
+        if shared:
+            sys.stdout = stdout
         _PROGRESS.reset(token)
+
+
+def clear() -> None:
+    """Take an active display off the screen (its lines erased) until the next task starts.
+
+    Output written to stdout calls this first when stdout is the display's terminal, so a table
+    never prints below the last frame of a bar that then stays on the screen.
+    """
+    progress = _PROGRESS.get()
+    if progress is not None and progress.live.is_started:
+        progress.stop()
+
+
+def _is_terminal(stream) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class _ClearingStdout:
+    """Standard output while a display shows on the same terminal: each write clears the
+    display first (:func:`clear`); everything else is the wrapped stream's."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if text:
+            clear()
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 class Step:
@@ -110,6 +154,8 @@ def step(description: str, total: float | None = None) -> Iterator[Step]:
     if progress is None:
         yield Step(None, None)
         return
+    if not progress.live.is_started:  # cleared for output (clear): shown again
+        progress.start()
     task_id = progress.add_task(description, total=total)
     try:
         yield Step(progress, task_id)

@@ -136,9 +136,22 @@ def test_runnable_block(command: Command, monkeypatch):
     actual = buffer.getvalue().splitlines()
     expected_status = 2 if any(line.startswith("error:") for line in command.expected) else 0
     assert output_matches(list(command.expected), actual), (
-        f"{command.id}: `qcards {shlex.join(command.argv)}` printed\n" + "\n".join(actual)
+        f"{command.id}: `qcards {shlex.join(command.argv)}` printed\n"
+        + "\n".join(actual)
+        + _unpinned()
     )
     assert status == expected_status, f"{command.id}: exit status {status}"
+
+
+def _unpinned() -> str:
+    """What a failure adds when the installed versions are not constraints.txt's (the
+    documented outputs were made with those)."""
+    from test_constraints import differences
+
+    moved = differences()
+    if not moved:
+        return ""
+    return "\n\nnot the versions the documentation was made with: " + ", ".join(moved)
 
 
 def test_runnable_blocks_exist():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import pty
@@ -37,6 +38,23 @@ def test_a_display_draws_tracked_work_on_its_stream():
         assert list(progress.track(range(4), "counting cards")) == [0, 1, 2, 3]
     assert "counting cards" in stream.getvalue()
     assert not progress.active()
+
+
+def test_output_on_the_same_terminal_clears_the_display_first(monkeypatch):
+    """A result printed while a task shows erases the display (nothing frozen is left above
+    it); the next task shows it again."""
+    shown, screen = Terminal(), Terminal()
+    monkeypatch.setattr(sys, "stdout", screen)
+    with progress.display(True, shown):
+        live = progress._PROGRESS.get().live
+        with progress.step("first cards", 2) as task:
+            task.advance()
+            assert live.is_started
+            print("card  p_win")
+            assert not live.is_started
+        with progress.step("second stage"):
+            assert live.is_started
+    assert sys.stdout is screen and screen.getvalue() == "card  p_win\n"
 
 
 def test_the_cli_rule():
@@ -97,6 +115,55 @@ def test_version(capsys):
     assert capsys.readouterr().out.startswith("qcards ")
 
 
+HELP_IMPORTS = """
+import contextlib, io, sys
+from qcards.cli import main
+from qcards.cli.commands import COMMANDS
+out = io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+    main(["--help"])
+loaded = [c for c in COMMANDS if "qcards.cli." + c.replace("-", "_") in sys.modules]
+print(max(len(line) for line in out.getvalue().splitlines()), "qiskit" in sys.modules, loaded)
+"""
+
+
+def test_top_level_help_imports_no_command():
+    """``qcards --help`` lists every command from its summary alone: no command's module and
+    no Qiskit are imported (so it answers as quickly as ``--version``), and its lines fit."""
+    env = {**os.environ, "COLUMNS": "100"}
+    done = subprocess.run(
+        [sys.executable, "-c", HELP_IMPORTS], capture_output=True, text=True, env=env, check=True
+    )
+    width, qiskit, loaded = done.stdout.split(maxsplit=2)
+    assert int(width) <= 100 and qiskit == "False" and loaded.strip() == "[]"
+
+
+def test_top_level_help_lists_every_command(capsys):
+    from qcards.cli.commands import COMMANDS, SUMMARIES
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = "".join(capsys.readouterr().out.split())  # wrapped at any space or hyphen
+    for command in COMMANDS:
+        assert "".join(SUMMARIES[command].replace("%%", "%").split()) in shown
+
+
+def test_every_option_has_help():
+    """Every option of every command says what it does in ``--help``."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = []
+    stack = list(sub.choices.items())
+    while stack:
+        name, command = stack.pop()
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                stack += [(f"{name} {n}", p) for n, p in action.choices.items()]
+            elif action.option_strings and not action.help:
+                missing.append(f"{name} {action.option_strings[-1]}")
+    assert missing == []
+
+
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_every_help_example_parses(name):
     """The example at the end of each command's --help is a valid command line."""
@@ -110,3 +177,33 @@ def test_help_ends_with_its_example(capsys):
     with pytest.raises(SystemExit):
         main(["count", "--help"])
     assert capsys.readouterr().out.rstrip().endswith(EXAMPLES["count"])
+
+
+def test_a_local_samplers_thread_sees_the_display_and_the_limits():
+    """qcards' own samplers run their pubs in a job's worker thread: the display (and the
+    limits in force) reach it, so a noisy emulation's spinner shows while the job runs."""
+    from qiskit import QuantumCircuit
+
+    from qcards.execution.local_sampler import LocalSampler
+    from qcards.plan.context import current_limits, limits
+
+    seen = []
+
+    class Probe(LocalSampler):
+        default_shots = 1
+
+        def _run_pub(self, pub):
+            seen.append((progress.active(), current_limits().seconds))
+            with progress.step("probe pub"):
+                pass
+            from qiskit.primitives import SamplerPubResult
+            from qiskit.primitives.containers import DataBin
+
+            return SamplerPubResult(DataBin())
+
+    circuit = QuantumCircuit(1, 1)
+    circuit.measure(0, 0)
+    stream = Terminal()
+    with progress.display(True, stream), limits(seconds=12.5):
+        Probe().run([circuit]).result()
+    assert seen == [(True, 12.5)] and "probe pub" in stream.getvalue()

@@ -15,34 +15,13 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 
+from qcards.cli.commands import COMMANDS, SUMMARIES
 from qcards.cli.output import error_message
 from qcards.errors import QcardsError
 from qcards.execution import isolated
 from qcards.files import WRITTEN
 from qcards.interrupts import noted
 from qcards.progress import display, wanted
-
-COMMANDS = (
-    "reproduce",
-    "evaluate",
-    "recommend",
-    "declare",
-    "bid",
-    "fit",
-    "match",
-    "score",
-    "count",
-    "run",
-    "jobs",
-    "resources",
-    "tables",
-    "export",
-    "gofish",
-    "cats",
-    "qgo",
-    "warm-up",
-)
-"""The subcommands, one module each under ``qcards.cli``, in ``--help``'s order."""
 
 LIGHT = ("score",)
 """Commands that need no circuits: they start without importing qiskit (a command's parser is
@@ -94,10 +73,17 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
         description="Imperfect-information card games on quantum circuits (Skat endgames).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for command in commands:
-        importlib.import_module(f"qcards.cli.{command.replace('-', '_')}").add_parser(sub)
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
+    )
+    for command in COMMANDS:
+        if command in commands:
+            importlib.import_module(f"qcards.cli.{command.replace('-', '_')}").add_parser(sub)
+        else:  # listed by --help from its summary alone: its module (and Qiskit) not imported
+            sub.add_parser(command, help=SUMMARIES[command])
     for name, leaf in _leaves(sub):
+        if name.split()[0] not in commands:
+            continue
         leaf.formatter_class = argparse.RawDescriptionHelpFormatter
         leaf.epilog = f"example:\n  {EXAMPLES[name]}"
         leaf.add_argument(
@@ -148,7 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             # built inside the handler: Ctrl-C while the commands' modules import (seconds,
             # qiskit among them) is one line and status 130 too, not a traceback
-            parser = build_parser((words[0],) if words and words[0] in COMMANDS else COMMANDS)
+            # only the command named is built: --help and a mistyped command import none
+            parser = build_parser((words[0],) if words and words[0] in COMMANDS else ())
             args = parser.parse_args(words)
             with display(wanted(args.quiet, getattr(args, "json", False))):
                 code = int(args.run(args) or 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from qcards.analysis.decision_plays import runner_for
 from qcards.analysis.decisions import bid
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import decision_arguments, print_json, print_options, runner_options
 from qcards.errors import SpecError
 from qcards.files import read_text
@@ -13,8 +14,7 @@ from qcards.files import read_text
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "bid",
-        help="ten cards, the Skat unseen: every Hand game and announcement against picking up "
-        "the Skat, and the highest bid worth making (expected Seeger-Fabian score)",
+        help=SUMMARIES["bid"],
     )
     p.add_argument("spec", help="endgame spec (TOML): the declarer's ten cards, a Skat of two")
     decision_arguments(p)

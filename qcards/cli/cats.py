@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import force_argument, json_argument, print_json, print_table
 from qcards.files import figure_format
 from qcards.games.cats.cards import COLOURS, Colour, parse_cards
@@ -10,7 +11,7 @@ from qcards.games.cats.simulate import DEALERS, Estimate, Noise, simulate
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("cats", help="Philosopher Cats: deduce a hand, or compare dealer strategies")
+    p = sub.add_parser("cats", help=SUMMARIES["cats"])
     cats = p.add_subparsers(dest="cats_command", metavar="{deduce,simulate}", required=True)
 
     d = cats.add_parser(
@@ -23,7 +24,10 @@ def add_parser(sub) -> None:
         metavar="CARD",
         help="one card per player in seat order, e.g. 7H AS 10D JOKER",
     )
-    d.add_argument("--call", required=True, choices=[c.value for c in COLOURS])
+    d.add_argument(
+        "--call", required=True, choices=[c.value for c in COLOURS],
+        help="the colour the dealer calls",
+    )  # fmt: skip
     json_argument(d)
     d.set_defaults(run=run_deduce)
 
@@ -42,7 +46,7 @@ def add_parser(sub) -> None:
         "E = probability of guessing at random in round 1; 'none' for perfect players "
         "(default: %(default)s)",
     )
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seed", type=int, default=0, help="seed of the random deals")
     s.add_argument("--plot", metavar="FILE", help="save a bar chart of the points (PNG)")
     json_argument(s)
     force_argument(s)

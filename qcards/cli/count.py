@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from qcards.circuits.construction import NARROW_CONSTRUCTION
 from qcards.circuits.task import GameTask
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     card_option,
     construction_argument,
@@ -21,9 +22,7 @@ from qcards.estimation.counting import CountResult, PayoffCountResult, count, co
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser(
-        "count", help="estimate p_win by quantum counting (canonical) or amplitude estimation"
-    )
+    p = sub.add_parser("count", help=SUMMARIES["count"])
     spec_argument(p)
     estimation_arguments(p)
     # paper: the narrower circuit at the paper's sizes, as in the paper's counting

@@ -7,6 +7,7 @@ from typing import cast
 from qcards.analysis.decision_plays import runner_for
 from qcards.analysis.decisions import declare_twelve, holds_two_more
 from qcards.analysis.declare import declare
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     evaluation_arguments,
     objective_argument,
@@ -23,8 +24,7 @@ from qcards.files import read_text
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "declare",
-        help="the game to declare: with twelve cards (the Skat picked up) every discard and "
-        "game by expected Seeger-Fabian score; else p_win under each game type",
+        help=SUMMARIES["declare"],
     )
     spec_argument(p)
     evaluation_arguments(p, "how p_win is computed", history=False)

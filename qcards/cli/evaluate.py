@@ -7,6 +7,7 @@ path; they are independent, so ``--dask`` can run them side by side.
 from __future__ import annotations
 
 from qcards.analysis.evaluate import evaluate_specs
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     card_option,
     evaluation_arguments,
@@ -18,7 +19,7 @@ from qcards.cli.common import (
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("evaluate", help="p_win and expected declarer points of specs")
+    p = sub.add_parser("evaluate", help=SUMMARIES["evaluate"])
     spec_argument(p, many=True)
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
     evaluation_arguments(p, "how the number is computed")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     card_option,
     construction_argument,
@@ -17,7 +18,7 @@ from qcards.paper.export import DEFAULT_DIR, FORMATS, export_circuits, export_sp
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "export",
-        help="write game circuits as OpenQASM 3 and QPY (a spec's, or the paper examples')",
+        help=SUMMARIES["export"],
         description="Write a game circuit, measured into an 'outcome' register and lowered to "
         "{cx, u}, as OpenQASM 3 (.qasm) and QPY (.qpy) files that other stacks read. Without "
         "SPEC: the paper's four- and six-card examples in every construction, or the one "

@@ -3,6 +3,7 @@ variational card-play weights, Sec. X.1)."""
 
 from __future__ import annotations
 
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     json_argument,
     load,
@@ -16,8 +17,7 @@ from qcards.cli.common import (
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "fit",
-        help="fit the softmax play model's parameters, the declarer's and the defenders' in "
-        "turn (fictitious play), to the declarer's expected objective",
+        help=SUMMARIES["fit"],
     )
     spec_argument(p)
     objective_argument(p)

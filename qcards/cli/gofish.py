@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     estimation_arguments,
     estimation_options,
@@ -27,9 +28,7 @@ from qcards.progress import step
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser(
-        "gofish", help="Quantum Go Fish: replay game records, play in the terminal, bot leagues"
-    )
+    p = sub.add_parser("gofish", help=SUMMARIES["gofish"])
     actions = p.add_subparsers(dest="action", required=True, parser_class=type(p))
     r = actions.add_parser(
         "replay",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import json_argument, print_json, print_table
 from qcards.cli.hardware import fetch_command_hint
 from qcards.cli.run import print_report
@@ -13,7 +14,7 @@ from qcards.execution.jobs import JobStore
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("jobs", help="hardware jobs recorded in the local job store")
+    p = sub.add_parser("jobs", help=SUMMARIES["jobs"])
     jobs = p.add_subparsers(dest="jobs_command", required=True, parser_class=type(p))
     listing = jobs.add_parser("list", help="every recorded job, oldest first")
     json_argument(listing)

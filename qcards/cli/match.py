@@ -3,14 +3,14 @@ duplicate deals, Seeger-Fabian points per game with paired 95% intervals."""
 
 from __future__ import annotations
 
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import dask_argument, json_argument, print_json, print_table
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "match",
-        help="play complete games between three players (a play model each) on duplicate "
-        "deals, scored in Seeger-Fabian points with paired 95%% intervals",
+        help=SUMMARIES["match"],
     )
     p.add_argument(
         "--player", action="append", metavar="MODEL[:WORLDS[:BELIEFS]]", default=None,

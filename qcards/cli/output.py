@@ -93,9 +93,15 @@ def print_record(data: dict, as_json: bool) -> None:
         print(textwrap.fill(f"{key}: {text}", NOTE_LINE, subsequent_indent="  "))
 
 
+TABLE_WIDTH = 100
+"""No line of a table is wider than this: cells of the widest columns wrap within them."""
+
+
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
-    """A table on stdout: drawn by ``rich`` on a terminal, plain aligned text when piped (the
-    form scripts and the documentation's examples read)."""
+    """A table on stdout, no line over :data:`TABLE_WIDTH` columns: drawn by ``rich`` on a
+    terminal (at most that wide), plain aligned text when piped (the form scripts and the
+    documentation's examples read), where a table too wide for it wraps its widest columns'
+    cells onto more lines."""
     cells = [[str(h) for h in headers]] + [[_cell(v) for v in row] for row in rows]
     if _terminal():
         from rich import box
@@ -106,13 +112,45 @@ def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> Non
         table = Table(*cells[0], box=box.SIMPLE_HEAD, header_style="bold")
         for row in cells[1:]:
             table.add_row(*(Text(v) for v in row))  # Text: "[0.41, 0.43]" is not markup
-        Console().print(table)
+        console = Console()
+        console.width = min(console.width, TABLE_WIDTH)
+        console.print(table)
         return
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    widths = fitted_widths(cells, TABLE_WIDTH)
     for k, row in enumerate(cells):
-        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+        wrapped = [_wrap(v, w) for v, w in zip(row, widths, strict=True)]
+        for line in range(max(len(parts) for parts in wrapped)):
+            print(
+                "  ".join(
+                    (parts[line] if line < len(parts) else "").ljust(w)
+                    for parts, w in zip(wrapped, widths, strict=True)
+                ).rstrip()
+            )
         if k == 0:
             print("  ".join("-" * w for w in widths))
+
+
+def fitted_widths(cells: Sequence[Sequence[str]], limit: int) -> list[int]:
+    """Column widths for plain text: each column as wide as its widest cell, then, while the
+    table (two spaces between columns) is wider than ``limit``, the widest column that can
+    still wrap narrowed by one; a column never narrows below its longest word."""
+    columns = range(len(cells[0]))
+    widths = [max(len(row[i]) for row in cells) for i in columns]
+    floors = [max((len(word) for row in cells for word in row[i].split()), default=1)
+              for i in columns]  # fmt: skip
+    while sum(widths) + 2 * (len(widths) - 1) > limit:
+        narrowable = [i for i in columns if widths[i] > floors[i]]
+        if not narrowable:
+            break
+        widest = max(narrowable, key=lambda i: widths[i])
+        widths[widest] -= 1
+    return widths
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    if len(text) <= width:
+        return [text]
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
 
 
 def _terminal() -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import json_argument, print_json
 from qcards.files import write_text
 from qcards.games.qgo.board import Colour
@@ -18,7 +19,7 @@ BOT_SIDES = ("white", "black", "both", "none")
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("qgo", help="Quantum Go: replay a game record, or play in the terminal")
+    p = sub.add_parser("qgo", help=SUMMARIES["qgo"])
     qgo = p.add_subparsers(dest="qgo_command", metavar="{replay,play}", required=True)
 
     r = qgo.add_parser("replay", help="check a game record against the rules and score it")

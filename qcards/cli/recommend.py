@@ -12,6 +12,7 @@ from __future__ import annotations
 from qcards.analysis.advice import AUTO, EXACT, MAX_EXACT_DEALS, SAMPLED, Advice, advise
 from qcards.analysis.evaluate import card_differences, recommend
 from qcards.analysis.methods.builtin import DOUBLE_DUMMY
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     evaluation_arguments,
     load_spec,
@@ -37,7 +38,7 @@ ADVICE_METHOD = {
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "recommend",
-        help="the cards of the seat to move (after --history, any seat, mid-trick too), best first",
+        help=SUMMARIES["recommend"],
     )
     spec_argument(p)
     evaluation_arguments(p, "how the cards are valued")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import json_argument, print_json, print_table
 from qcards.errors import QcardsError
 from qcards.paper.examples import EXAMPLES
@@ -12,7 +13,7 @@ from qcards.paper.reproduce import reproduce
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("reproduce", help="reproduce the paper's four- and six-card examples")
+    p = sub.add_parser("reproduce", help=SUMMARIES["reproduce"])
     p.add_argument("which", nargs="?", default="all", choices=[*EXAMPLES, "all"])
     p.add_argument(
         "--out", default="qcards-out", help="directory for the figure gallery (PNGs, index.md)"

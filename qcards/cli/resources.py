@@ -5,8 +5,11 @@ fault-tolerant computer of A, one Grover iterate and each estimation algorithm t
 
 from __future__ import annotations
 
+import textwrap
+
 from qcards.analysis.fault_tolerant import FaultTolerantReport, fault_tolerant_cost
 from qcards.analysis.resources import count_resources, payoff_resources
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     card_option,
     construction_argument,
@@ -16,6 +19,7 @@ from qcards.cli.common import (
     print_json,
     print_table,
 )
+from qcards.cli.output import TABLE_WIDTH
 from qcards.errors import ParameterError, SpecError
 from qcards.estimation.algorithms import algorithm_names
 from qcards.execution.physical import DEFAULT_MODELS, QUBIT_MODELS
@@ -26,8 +30,7 @@ from qcards.skat.play_models import get_model, model_names
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "resources",
-        help="qubits, CX and depth of the game circuit with N cards per player (10: full "
-        "game) or of a spec; --fault-tolerant: logical counts and physical cost",
+        help=SUMMARIES["resources"],
     )
     p.add_argument("spec", nargs="?", help="endgame spec (TOML), instead of --cards-per-player")
     p.add_argument(
@@ -146,16 +149,20 @@ def _fault_tolerant(args) -> int:
 def _print_report(report: FaultTolerantReport) -> None:
     if report.objective != "win":
         print(
-            f"A is the game and the payoff oracle of {report.objective} (counted by N: a clubs "
-            "Hand game); epsilon is the half-width of the payoff qubit's amplitude"
+            textwrap.fill(
+                f"A is the game and the payoff oracle of {report.objective} (counted by N: a "
+                "clubs Hand game); epsilon is the half-width of the payoff qubit's amplitude",
+                TABLE_WIDTH,
+            )
         )
-    print(
+    heading = (
         f"{report.source}: A from the {report.construction} construction (fewest Toffolis)"
         + ("" if report.model == "random" else f", card plays weighted by {report.model}")
         + "; "
         f"epsilon {report.epsilon:g} at confidence {1 - report.alpha:g}, schedules worked out "
         f"at amplitude {report.amplitude:g}"
     )
+    print(textwrap.fill(heading, TABLE_WIDTH))
     rows = [("A", report.a, "1 shot"), ("Grover iterate", report.grover_iterate, "")]
     rows += [(a.schedule.algorithm, a.total, _calls(a)) for a in report.algorithms]
     print_table(

@@ -7,6 +7,7 @@ import sys
 from qcards.circuits.construction import DEVICE_CONSTRUCTION, NARROW_CONSTRUCTION
 from qcards.circuits.game import build_game
 from qcards.circuits.task import GameTask
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     card_option,
     construction_argument,
@@ -29,7 +30,7 @@ from qcards.viz.plots import save_histogram, save_points_histogram
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("run", help="sample the final game state on a backend")
+    p = sub.add_parser("run", help=SUMMARIES["run"])
     spec_argument(p)
     p.add_argument(
         "--backend",
@@ -37,8 +38,12 @@ def add_parser(sub) -> None:
         help=f"one of {', '.join(LOCAL_BACKENDS)}; fake:NAME (e.g. fake:FakeTorino), "
         "fake-aer:NAME, ibm:NAME",
     )
-    p.add_argument("--shots", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--shots", type=int, default=1000, help="measurements of the final state")
+    p.add_argument(
+        "--seed", type=int, default=None,
+        help="seed of the simulator's sampling (and of a noisy emulation's transpilation and "
+        "trajectories), so that a run repeats exactly; default: fresh each run",
+    )  # fmt: skip
     p.add_argument("--first", metavar="CARD", help="fix the declarer's first card, e.g. CA")
     p.add_argument(
         "--model",

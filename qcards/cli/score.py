@@ -3,6 +3,7 @@ Seeger-Fabian), in the order given."""
 
 from __future__ import annotations
 
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.output import json_argument, print_json, print_table
 from qcards.errors import GameRecordError
 from qcards.skat.game_record import RecordScore, score_files, seeger_fabian_totals
@@ -11,8 +12,7 @@ from qcards.skat.game_record import RecordScore, score_files, seeger_fabian_tota
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "score",
-        help="score finished games (TOML records) by the ISkO: game value, won or lost, "
-        "overbid, matadors, list score and Seeger-Fabian points",
+        help=SUMMARIES["score"],
     )
     p.add_argument("records", nargs="+", metavar="RECORD", help="game records (TOML)")
     json_argument(p)

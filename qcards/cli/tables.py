@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import json_argument, print_json
 from qcards.paper.tables import comparison, comparison_json
 
@@ -11,8 +12,7 @@ from qcards.paper.tables import comparison, comparison_json
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "tables",
-        help="recompute Tables 8 and 9, Eqs. 32-39 and the Sec. IX estimates; compare with the "
-        "paper's printed numbers",
+        help=SUMMARIES["tables"],
     )
     json_argument(p)
     p.set_defaults(run=run)

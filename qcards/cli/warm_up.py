@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import json_argument, print_json, print_table
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "warm-up",
-        help="compile the solvers once (numba; about a minute on a fresh install), so that "
-        "later commands start from the cache",
+        help=SUMMARIES["warm-up"],
     )
     json_argument(p)
     p.set_defaults(run=run)

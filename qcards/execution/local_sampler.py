@@ -3,6 +3,7 @@ Qiskit's primitives: pubs coerced with their shots, a job, one result per pub.""
 
 from __future__ import annotations
 
+import contextvars
 from abc import abstractmethod
 from collections.abc import Iterable
 
@@ -20,8 +21,11 @@ class LocalSampler(BaseSamplerV2):
     default_shots: int
 
     def run(self, pubs: Iterable, *, shots: int | None = None) -> PrimitiveJob:
+        """A job running every pub in a worker thread, in a copy of the caller's context: the
+        progress display (:mod:`qcards.progress`) and the limits in force
+        (:func:`qcards.limits`) are context variables, which a thread does not inherit."""
         coerced = [SamplerPub.coerce(pub, shots or self.default_shots) for pub in pubs]
-        job = PrimitiveJob(self._run, coerced)
+        job = PrimitiveJob(contextvars.copy_context().run, self._run, coerced)
         job._submit()
         return job
 

@@ -201,9 +201,9 @@ class PauliTrajectorySampler(LocalSampler):
             raise ResourceError("the Pauli trajectory sampler takes circuits without parameters")
         circuit = pub.circuit
         count = math.ceil(pub.shots / self.shots_per_trajectory)
-        trajectories = sample_trajectories(circuit, self._channels, count, self._rng)
         # one Aer run for all trajectories (Aer seeds each experiment of a run): a spinner
         with step(f"noisy emulation: {count} trajectories of {self.shots_per_trajectory} shots"):
+            trajectories = sample_trajectories(circuit, self._channels, count, self._rng)
             result = self._simulator.run(
                 trajectories, shots=self.shots_per_trajectory, memory=True
             ).result()
