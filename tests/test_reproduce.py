@@ -71,3 +71,14 @@ def test_cli_reproduce_json_shape(capsys, tmp_path):
     stage = data["four-card"]["stages"][0]
     assert {"name", "num_outcomes", "probabilities"} <= set(stage)
     assert "p_win" in data["four-card"]
+
+
+def test_cli_reproduce_text_fits_100_columns(capsys, tmp_path):
+    """Piped, the tables and the notes under them fit in 100 columns (six-card: the example
+    whose figures differ from the paper's, with the longest notes)."""
+    argv = ["reproduce", "six-card", "--out", str(tmp_path), "--shots", "20", "--quiet"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any("differs" in line for line in lines)
+    assert str(tmp_path) in lines[-1]  # the gallery's path, as long as it is
+    assert max(len(line) for line in lines[:-1]) <= 100

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import json_argument, print_json, print_table
+from qcards.cli.output import TABLE_WIDTH
 from qcards.errors import QcardsError
 from qcards.paper.examples import EXAMPLES
 from qcards.paper.gallery import paper_figures, write_index, write_new_figures
@@ -75,7 +77,7 @@ def run(args) -> int:
         )
         for s in record["stages"]:
             if s["reason"]:
-                print(f"  {s['figure']} differs: {s['reason']}")
+                _note(f"{s['figure']} differs: {s['reason']}")
         wins = record.get("first", {"-": record})
         print()
         print_table(
@@ -94,6 +96,11 @@ def run(args) -> int:
         )
         for c, w in wins.items():
             if w["reason"]:
-                print(f"  p_win ({c}) differs: {w['reason']}")
+                _note(f"p_win ({c}) differs: {w['reason']}")
     print(f"\n{len(figures)} figures written to {args.out}/ (captions in {index})")
     return 0
+
+
+def _note(text: str) -> None:
+    """A note under a table, indented and wrapped to the tables' width."""
+    print(textwrap.fill(text, TABLE_WIDTH, initial_indent="  ", subsequent_indent="    "))
