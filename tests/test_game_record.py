@@ -348,3 +348,49 @@ def test_cli_score_table_and_errors(capsys, tmp_path):
     assert "grand-played.toml" in out and "96" in out  # the good record is still scored
     assert err.count("\n") == 1 and err.startswith("error: ")
     assert f"{bad}: field 'announced'" in err
+
+
+def test_cli_score_table_fits_100_columns(capsys, tmp_path):
+    """Issue 53 item 21: the records' names in full (relative to their directory), every line
+    within 100 columns; a directory stands for its records in name order."""
+    assert main(["score", str(RECORDS)]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    lines = out.splitlines()
+    names = sorted(p.name for p in RECORDS.glob("*.toml"))
+    assert [line.split()[0] for line in lines[2 : 2 + len(names)]] == names
+    paths = [str(RECORDS / n) for n in names]
+    assert main(["score", *paths]) == 0 and capsys.readouterr().out == out
+    assert main(["score", *paths, "--json"]) == 0
+    totals = json.loads(capsys.readouterr().out)["seeger_fabian_totals"]
+    total = next(line for line in lines if line.startswith("total"))
+    assert total.split()[1:] == [f"{v:+d}" for v in totals.values()]
+    # records of different directories: paths below the directory they share
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "g.toml").write_text(BASE)
+    assert main(["score", str(other / "g.toml"), paths[0]]) == 0
+    shown = [line.split()[0] for line in capsys.readouterr().out.splitlines()[2:4]]
+    assert shown == [str(other / "g.toml"), paths[0]]  # absolute paths sharing only "/"
+    assert main(["score", str(other / "g.toml"), str(tmp_path / "other" / ".." / "g.toml")]) == 2
+    assert capsys.readouterr().out.splitlines()[2].startswith("g.toml  ")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["score", str(empty)]) == 2
+    assert capsys.readouterr().err == f"error: {empty}: a directory without records (*.toml)\n"
+
+
+@pytest.mark.parametrize(
+    ("sources", "names"),
+    [
+        (["a/b/x.toml"], ["x.toml"]),
+        (["a/b/x.toml", "a/b/y.toml"], ["x.toml", "y.toml"]),
+        (["a/b/x.toml", "a/c/y.toml"], ["b/x.toml", "c/y.toml"]),
+        (["a/x.toml", "b/y.toml"], ["a/x.toml", "b/y.toml"]),
+        (["x.toml", "./y.toml"], ["x.toml", "y.toml"]),
+    ],
+)
+def test_record_names(sources, names):
+    from qcards.cli.score import record_names
+
+    assert record_names(sources) == names

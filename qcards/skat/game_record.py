@@ -14,7 +14,8 @@ A record says who played what and how it ended::
     skat = ["C10", "SJ"]
     discard = ["HQ", "SA"]             # the two cards put away (not in Hand games)
     [result]                           # how the play ended ...
-    declarer_points = 92               # card points, the Skat (or the discard) included
+    declarer_points = 92               # card points, the Skat (or the discard) included,
+                                       # within what the tricks can hold (null: 0, not counted)
     declarer_tricks = 8
     [play]                             # ... or every trick, leader's card first, replayed
     tricks = [["CJ", "SJ", "D7"], ...] # and checked card by card
