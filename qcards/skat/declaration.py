@@ -8,7 +8,9 @@
     announced = ["schneider"]        # Hand games only (null: "ouvert")
     bid = 24
     cards = [...]                    # the declarer's ten cards at the first trick (default:
-                                     # its hand, when the spec starts at the first trick)
+                                     # its hand, when the spec starts at the first trick): its
+                                     # hand and the cards it has played, none of them unknown,
+                                     # in another hand or put away
     discard = ["HQ", "SA"]           # the two cards put away (not Hand): out of play, their
                                      # points count for the declarer
     matadors = -2                    # instead of cards: "with"/"without" N, when known
