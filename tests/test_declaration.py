@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -149,12 +150,43 @@ BASE = spec_text("declared-pickup")
          r"'target': the declaration needs 61 points, not 70"),
         ("[declaration]", "[declaration]\nkontra = true", r"'declaration.kontra': unknown field"),
         ('trump = "grand"', 'trump = "none"', r"'trump': none is no Skat game"),
+        ("hand = false", "hand = false\nannounced = 5",
+         r"'declaration.announced': must be a list such as \[\"schneider\"\], got 5$"),
+        ("hand = false", "hand = false\nannounced = {schneider = true}",
+         r"'declaration.announced': must be a list such as \[\"schneider\"\], got \{"),
+        ('"HK", "H10"]', '"HK", "HA"]', r"'declaration.cards': HA is in unknown.cards as well"),
+        ('"CJ", "SJ", "CA", "CQ"', '"CJ", "SJ", "CA", "D10"',
+         r"'declaration.cards': D10 is in declaration.discard as well"),
     ],
 )  # fmt: skip
 def test_bad_declarations(old, new, message):
     assert old in BASE
     with pytest.raises(SpecError, match=r"^s.toml: field " + message):
         parse_spec(BASE.replace(old, new, 1), source="s.toml")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('"S10", "HA"]', '"SJ", "HA"]', "'declaration.cards': SJ is in unknown.cards as well"),
+        ('"S10", "HA"]', '"C7", "HA"]', "'declaration.cards': C7 is in hands.B as well"),
+        ("hand = true", "hand = true\nannounced = 5", "'declaration.announced': must be a list"),
+    ],
+)
+def test_bad_hand_declarations_one_error_line(capsys, tmp_path, old, new, message):
+    """Issue 53 items 3 and 14: the declarer's cards may not be unknown or another player's
+    (the unknown spades jack made "with 3" of every deal, an expected score of 357/10 where
+    the spec gives 321/10), and ``announced = 5`` is one error line, not a traceback."""
+    hand = spec_text("declared-hand")
+    assert old in hand
+    path = tmp_path / "s.toml"
+    path.write_text(hand.replace(old, new, 1))
+    with pytest.raises(SpecError, match=rf"^{re.escape(str(path))}: field {message}"):
+        parse_spec(path.read_text(), source=str(path))
+    assert main(["evaluate", str(path), "--method", "classical"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"error: {path}: field {message}")
+    assert err.count("\n") == 1
 
 
 def test_declarations_needing_the_skat():

@@ -4,6 +4,7 @@ of a played game, and every rule a record can break (one error naming the file a
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -110,6 +111,28 @@ POINTS = "field 'result.declarer_points'"
             "declarer_tricks = 0",
             POINTS + ": no trick taken, so it must be 7",
         ),
+        (
+            "hand = false\nannounced = []",
+            "hand = true\nannounced = 5",
+            r"field 'announced': must be a list such as \[\"schneider\"\], got 5",
+        ),
+        (
+            "hand = false\nannounced = []",
+            "hand = true\nannounced = {schneider = true}",
+            r"field 'announced': must be a list such as \[\"schneider\"\], got \{",
+        ),
+        ('discard = ["DK", "DQ"]', "discard = 0", r"field 'deal.discard': must be a list of cards"),
+        (
+            "declarer_points = 92\ndeclarer_tricks = 8",
+            "declarer_points = 20\ndeclarer_tricks = 9",
+            POINTS + r": 20 does not fit 9 tricks: 27 of the 30 cards played hold 80..113 points, "
+            r"so with the 7 of the skat the declarer has 87..120$",
+        ),
+        (
+            "declarer_points = 92\ndeclarer_tricks = 8",
+            "declarer_points = 41\ndeclarer_tricks = 1",
+            POINTS + r": 41 does not fit 1 trick: .* the declarer has 7..40$",
+        ),
         ("[result]", "[score]", r"field 'score': unknown field"),
         ('"CA", "C10"', '"CA", "X10"', r"field 'deal.B': unknown card 'X10'"),
     ],
@@ -117,6 +140,137 @@ POINTS = "field 'result.declarer_points'"
 def test_bad_records(old, new, message):
     with pytest.raises(GameRecordError, match=r"^game\.toml: " + message):
         parse_record(edit(BASE, old, new), source="game.toml")
+
+
+OVERBID = (RECORDS / "spades-overbid.toml").read_text()
+SEATS = 'players = ["A", "B", "C"]'
+
+
+def refused(tmp_path, capsys, text: str, field: str) -> str:
+    """``text`` as a record file is refused naming ``field``, by the library (a
+    GameRecordError naming the file) and by ``qcards score`` (one error line, exit 2)."""
+    path = tmp_path / "r.toml"
+    path.write_text(text)
+    with pytest.raises(GameRecordError, match=rf"^{re.escape(str(path))}: field '{field}': "):
+        load_record(path)
+    assert main(["score", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"error: {path}: field '{field}': ")
+    assert err.count("\n") == 1
+    return err
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "5",  # was a TypeError (issue 53 item 2)
+        '[["A"], "B", "C"]',  # was: unhashable type: 'list' (item 2)
+        '"ABCD"',  # was split into four players (item 11)
+        "{A = 1, B = 2, C = 3}",  # was read as its keys
+        '["A", "B", "C", 5]',  # scored a player named 5
+        '["A", "B", "C", ""]',
+        '["A", "B", "C", "skat"]',
+        '["A", "B", "C", "discard"]',  # a name of [deal] (item 15)
+        '["A", "B"]',
+        '["A", "B", "C", "D", "E"]',
+        '["A", "B", "C", "C"]',
+        '["A", "B", "D"]',
+    ],
+)
+def test_bad_tables(tmp_path, capsys, table):
+    refused(tmp_path, capsys, edit(OVERBID, SEATS, f"{SEATS}\ntable = {table}"), "table")
+
+
+@pytest.mark.parametrize(
+    "players",
+    ['["A", "B", "discard"]', '["A", "B", "skat"]', '["A", "B", "B"]', '"ABC"', '["A", "B", 3]'],
+)
+def test_bad_players(tmp_path, capsys, players):
+    """A player named ``discard`` collides with ``[deal] discard`` (issue 53 item 15)."""
+    refused(tmp_path, capsys, edit(OVERBID, SEATS, f"players = {players}"), "players")
+
+
+def test_a_table_of_four_is_scored():
+    record = parse_record(edit(OVERBID, SEATS, f'{SEATS}\ntable = ["D", "A", "B", "C"]'))
+    assert record.table == ("D", "A", "B", "C")
+    assert score_record(record).seeger_fabian == {"D": 30, "A": 30, "B": 30, "C": -116}
+
+
+@pytest.mark.parametrize(
+    ("result", "message"),
+    [
+        ((110, 1), "110 does not fit 1 trick: 3 of the 30 cards played hold 0..33 points, so "
+         "with the 3 of the skat the declarer has 3..36"),
+        ((3, 9), "3 does not fit 9 tricks: 27 of the 30 cards played hold 84..117 points, so "
+         "with the 3 of the skat the declarer has 87..120"),
+        ((37, 1), "37 does not fit 1 trick"),
+        ((86, 9), "86 does not fit 9 tricks"),
+    ],
+)  # fmt: skip
+def test_points_must_fit_the_tricks(tmp_path, capsys, result, message):
+    """Issue 53 item 13: points no play of the cards dealt can give with that many tricks."""
+    points, tricks = result
+    text = edit(
+        OVERBID,
+        "declarer_points = 75\ndeclarer_tricks = 6",
+        f"declarer_points = {points}\ndeclarer_tricks = {tricks}",
+    )
+    assert message in refused(tmp_path, capsys, text, "result.declarer_points")
+
+
+@pytest.mark.parametrize("result", [(36, 1), (3, 1), (87, 9), (120, 9)])
+def test_points_at_the_bounds_are_accepted(result):
+    points, tricks = result
+    text = edit(
+        OVERBID,
+        "declarer_points = 75\ndeclarer_tricks = 6",
+        f"declarer_points = {points}\ndeclarer_tricks = {tricks}",
+    )
+    record = parse_record(text)
+    assert (record.declarer_points, record.declarer_tricks) == result
+
+
+def null_won() -> str:
+    """The shipped null ouvert Hand, the Skat holding the clubs jack and the diamonds queen (5
+    points), won: no trick taken, and no card points counted, as XSkat writes it."""
+    text = (RECORDS / "null-ouvert-hand.toml").read_text()
+    for old, new in [
+        ('A = ["CJ",', 'A = ["H9",'),
+        ('"DK", "DQ"]', '"DK", "DA"]'),
+        ('skat = ["H9", "DA"]', 'skat = ["DQ", "CJ"]'),
+        ("declarer_points = 11\ndeclarer_tricks = 1", "declarer_points = 0\ndeclarer_tricks = 0"),
+    ]:
+        text = edit(text, old, new)
+    return text
+
+
+def test_won_null_game_with_no_points_counted():
+    """Issue 53 item 1: a null game's card points decide nothing, and XSkat writes 0 for them
+    (here the Skat alone holds 5): accepted with any tricks, won at no trick."""
+    won = null_won()
+    score = score_record(parse_record(won))
+    assert (score.game, score.settlement.won, score.settlement.game_value) == (
+        "null ouvert hand", True, 59,
+    )  # fmt: skip
+    lost = score_record(parse_record(edit(won, "declarer_tricks = 0", "declarer_tricks = 1")))
+    assert (lost.settlement.won, lost.settlement.list_score) == (False, -118)
+    # points that are given must still fit the tricks
+    assert parse_record(edit(won, "declarer_points = 0", "declarer_points = 5"))
+    with pytest.raises(GameRecordError, match=r"'result.declarer_points': no trick taken, so it "):
+        parse_record(edit(won, "declarer_points = 0", "declarer_points = 110"))
+
+
+@pytest.mark.parametrize("discard", ["0", "[]", '["DK"]', '"DK DQ"', '["DK", "DQ"]'])
+def test_no_discard_in_a_hand_game(discard):
+    """Issue 53 item 15: any discard given in a Hand game is refused (``0`` and ``[]`` were
+    taken for none)."""
+    hand = edit(BASE, "hand = false", "hand = true")
+    with pytest.raises(
+        GameRecordError,
+        match=r"^g.toml: field 'deal.discard': a Hand game .* no discard \(got "
+        + re.escape(discard[:2].replace('"', "'")),
+    ):
+        parse_record(edit(hand, 'discard = ["DK", "DQ"]', f"discard = {discard}"), "g.toml")
 
 
 def test_result_or_play():
@@ -194,3 +348,49 @@ def test_cli_score_table_and_errors(capsys, tmp_path):
     assert "grand-played.toml" in out and "96" in out  # the good record is still scored
     assert err.count("\n") == 1 and err.startswith("error: ")
     assert f"{bad}: field 'announced'" in err
+
+
+def test_cli_score_table_fits_100_columns(capsys, tmp_path):
+    """Issue 53 item 21: the records' names in full (relative to their directory), every line
+    within 100 columns; a directory stands for its records in name order."""
+    assert main(["score", str(RECORDS)]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    lines = out.splitlines()
+    names = sorted(p.name for p in RECORDS.glob("*.toml"))
+    assert [line.split()[0] for line in lines[2 : 2 + len(names)]] == names
+    paths = [str(RECORDS / n) for n in names]
+    assert main(["score", *paths]) == 0 and capsys.readouterr().out == out
+    assert main(["score", *paths, "--json"]) == 0
+    totals = json.loads(capsys.readouterr().out)["seeger_fabian_totals"]
+    total = next(line for line in lines if line.startswith("total"))
+    assert total.split()[1:] == [f"{v:+d}" for v in totals.values()]
+    # records of different directories: paths below the directory they share
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "g.toml").write_text(BASE)
+    assert main(["score", str(other / "g.toml"), paths[0]]) == 0
+    shown = [line.split()[0] for line in capsys.readouterr().out.splitlines()[2:4]]
+    assert shown == [str(other / "g.toml"), paths[0]]  # absolute paths sharing only "/"
+    assert main(["score", str(other / "g.toml"), str(tmp_path / "other" / ".." / "g.toml")]) == 2
+    assert capsys.readouterr().out.splitlines()[2].startswith("g.toml  ")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["score", str(empty)]) == 2
+    assert capsys.readouterr().err == f"error: {empty}: a directory without records (*.toml)\n"
+
+
+@pytest.mark.parametrize(
+    ("sources", "names"),
+    [
+        (["a/b/x.toml"], ["x.toml"]),
+        (["a/b/x.toml", "a/b/y.toml"], ["x.toml", "y.toml"]),
+        (["a/b/x.toml", "a/c/y.toml"], ["b/x.toml", "c/y.toml"]),
+        (["a/x.toml", "b/y.toml"], ["a/x.toml", "b/y.toml"]),
+        (["x.toml", "./y.toml"], ["x.toml", "y.toml"]),
+    ],
+)
+def test_record_names(sources, names):
+    from qcards.cli.score import record_names
+
+    assert record_names(sources) == names

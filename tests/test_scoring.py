@@ -121,6 +121,16 @@ def test_announcements_only_in_hand_games():
         Declaration.make("ramsch")
 
 
+@pytest.mark.parametrize("announced", [5, {"schneider": True}, "schneider", {"schneider"}, None])
+def test_announced_must_be_a_list_of_strings(announced):
+    """Issue 53 items 3 and 12: a number was a TypeError, a table read as its keys."""
+    with pytest.raises(ScoringError, match=r"^announced: must be a list such as"):
+        Declaration.make("grand", hand=True, announced=announced)
+    if not isinstance(announced, str):
+        with pytest.raises(ScoringError, match=r"^announced: must be a list such as"):
+            Declaration.make("grand", hand=True, announced=[announced])
+
+
 @pytest.mark.parametrize(
     ("hand", "ouvert", "value"), [(False, False, 23), (True, False, 35), (False, True, 46),
                                   (True, True, 59)]

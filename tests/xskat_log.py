@@ -358,7 +358,9 @@ def _game(raw: dict[str, Any], entry: tuple[int, ...], where: str) -> dict[str, 
             )
         declarer_points = raw["points"]  # as printed
     else:
-        declarer_points = counted_points  # null: derived (XSkat prints none)
+        # null: XSkat prints no points, and a record of its game says 0 (not counted: in a
+        # null game card points decide nothing); what the tricks give is in xskat.counted_points
+        declarer_points = 0
     if game == "null" and won != (tricks_taken == 0):
         raise XSkatFormatError(f"{where}: null game {raw['result']} with {tricks_taken} tricks")
 
@@ -395,6 +397,7 @@ def _game(raw: dict[str, Any], entry: tuple[int, ...], where: str) -> dict[str, 
         "game_value": e if won else e // 2,
         "log_result": raw["result"],  # the last line of the log block, verbatim
         "log_points": raw["points"],  # None for null games (XSkat prints none)
+        "counted_points": counted_points,  # derived: the Skat and the tricks taken
         "bid": raw["Last bid"],
         "announcement_line": raw.get("announcement_line"),
         "tricks_played": len(play),

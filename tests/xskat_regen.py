@@ -162,13 +162,18 @@ def write_fixture(out: Path, n: int, seed: int) -> dict[str, int]:
 
 
 def is_rare(game: dict[str, Any]) -> bool:
-    """Games XSkat's players seldom play: null, a lost Hand game, the declarer Schneider."""
-    rec = game["record"]
+    """Games XSkat's players seldom play: null (Hand, ouvert Hand; won with no points counted,
+    or lost), a lost Hand game, a suit Hand game, the declarer Schneider or Schwarz either way
+    (30 points or fewer; every trick or none), a lost game with more than 60 points."""
+    rec, won = game["record"], game["xskat"]["won"]
+    points, tricks = rec["result"]["declarer_points"], rec["result"]["declarer_tricks"]
+    if rec["game"] == "null":
+        return True
     return (
-        rec["game"] == "null"
-        or (rec["hand"] and not game["xskat"]["won"])
-        or rec["result"]["declarer_points"] <= 30
-        or (not game["xskat"]["won"] and rec["result"]["declarer_points"] > 60)
+        (rec["hand"] and (not won or rec["game"] != "grand"))
+        or points <= 30
+        or tricks in (0, 10)
+        or (not won and points > 60)
     )
 
 

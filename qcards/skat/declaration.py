@@ -8,7 +8,9 @@
     announced = ["schneider"]        # Hand games only (null: "ouvert")
     bid = 24
     cards = [...]                    # the declarer's ten cards at the first trick (default:
-                                     # its hand, when the spec starts at the first trick)
+                                     # its hand, when the spec starts at the first trick): its
+                                     # hand and the cards it has played, none of them unknown,
+                                     # in another hand or put away
     discard = ["HQ", "SA"]           # the two cards put away (not Hand): out of play, their
                                      # points count for the declarer
     matadors = -2                    # instead of cards: "with"/"without" N, when known
@@ -183,6 +185,19 @@ def parse_declaration(
                 f"must list the declarer's cards at the first trick ({TRICKS} in a game of "
                 "Skat; fewer in a smaller model game), its hand among them",
             )
+        # beyond its hand, the cards the declarer has played: out of play, and not put away
+        elsewhere = {c: "unknown.cards" for c in spec.unknown}
+        for p in spec.players:
+            if p != spec.declarer:
+                elsewhere |= {c: f"hands.{p}" for c in spec.hands[p]}
+        elsewhere |= {c: "declaration.discard" for c in discard}
+        for c in cards:
+            if c in elsewhere:
+                raise fail(
+                    "declaration.cards",
+                    f"{c} is in {elsewhere[c]} as well: the declarer's cards at the first trick "
+                    "are its hand and the cards it has played since",
+                )
     elif spec.hand_size == TRICKS and spec.sizes.get(spec.declarer, 0) == 0:
         cards = spec.hands[spec.declarer]  # the spec starts at the first trick
     if fixed is None and not declaration.is_null:

@@ -14,7 +14,8 @@ A record says who played what and how it ended::
     skat = ["C10", "SJ"]
     discard = ["HQ", "SA"]             # the two cards put away (not in Hand games)
     [result]                           # how the play ended ...
-    declarer_points = 92               # card points, the Skat (or the discard) included
+    declarer_points = 92               # card points, the Skat (or the discard) included,
+                                       # within what the tricks can hold (null: 0, not counted)
     declarer_tricks = 8
     [play]                             # ... or every trick, leader's card first, replayed
     tricks = [["CJ", "SJ", "D7"], ...] # and checked card by card
@@ -51,6 +52,9 @@ FIELDS = frozenset(
 HAND_SIZE = 10
 SKAT_SIZE = 2
 SKAT = "skat"
+DISCARD = "discard"
+RESERVED = (SKAT, DISCARD)
+"""Names no player may have: they are fields of ``[deal]`` beside the players' hands."""
 PLAYERS = 3
 
 
@@ -194,6 +198,29 @@ class _Reader:
             raise self.fail(field, "a card is listed twice")
         return cards
 
+    def names(
+        self, field: str, value: Any, low: int, high: int | None = None
+    ) -> tuple[str, ...] | None:
+        """``value`` as ``low`` to ``high`` (default ``low``) player names, or None when it is
+        not a list of that many non-empty strings; names that repeat or that are a field of
+        ``[deal]`` besides the players' (:data:`RESERVED`) are refused here, naming ``field``."""
+        high = low if high is None else high
+        if (
+            not isinstance(value, list)
+            or not low <= len(value) <= high
+            or not all(isinstance(p, str) and p for p in value)
+        ):
+            return None
+        if len(set(value)) != len(value):
+            raise self.fail(field, f"names must be distinct, got {', '.join(value)}")
+        for name in value:
+            if name in RESERVED:
+                raise self.fail(
+                    field, f"{name!r} cannot be a player: it is a field of [deal] "
+                    f"(reserved: {', '.join(RESERVED)})",
+                )  # fmt: skip
+        return tuple(value)
+
     def whole(self, field: str, value: Any, low: int, high: int, what: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(field, f"must be a whole number of {what}, got {value!r}")
@@ -206,27 +233,19 @@ class _Reader:
         extra = sorted(set(data) - FIELDS)
         if extra:
             raise self.fail(extra[0], f"unknown field (allowed: {', '.join(sorted(FIELDS))})")
-        players = data.get("players")
-        if (
-            not isinstance(players, list)
-            or len(players) != PLAYERS
-            or not all(isinstance(p, str) and p for p in players)
-        ):
+        players = self.names("players", data.get("players"), PLAYERS)
+        if players is None:
             raise self.fail("players", 'must list the three seats, forehand first: ["A", "B", "C"]')
-        if len(set(players)) != PLAYERS or SKAT in players:
-            raise self.fail("players", f"names must be distinct and not {SKAT!r}")
-        players = tuple(players)
         declarer = data.get("declarer")
         if declarer not in players:
             raise self.fail("declarer", f"must be one of the players ({', '.join(players)})")
         declarer = cast(str, declarer)  # one of the players, all names
-        table = tuple(data.get("table", players))
-        if (
-            not set(players) <= set(table)
-            or len(table) not in (3, 4)
-            or len(set(table)) != len(table)
-        ):
-            raise self.fail("table", "must list the three players and at most one more, once each")
+        table = self.names("table", data.get("table", list(players)), PLAYERS, PLAYERS + 1)
+        if table is None or not set(players) <= set(table):
+            raise self.fail(
+                "table", "must list the three players and at most one more, once each, "
+                'as a list of names: ["A", "B", "C", "D"]',
+            )  # fmt: skip
         for field in ("game", "bid"):
             if field not in data:
                 raise self.fail(field, "missing")
@@ -253,7 +272,7 @@ class _Reader:
             pts = points(skat_cards) + points(taken_cards)
             taken = sum(w == declarer for w in won)
         else:
-            pts, taken = self.result(skat_cards)
+            pts, taken = self.result(declaration, deal, skat_cards)
         return GameRecord(
             players=players,
             declarer=declarer,
@@ -271,7 +290,7 @@ class _Reader:
         raw = self.data.get("deal")
         if not isinstance(raw, dict):
             raise self.fail("deal", "must be a table of the ten cards of each player and the skat")
-        extra = sorted(set(raw) - {*players, SKAT, "discard"})
+        extra = sorted(set(raw) - {*players, *RESERVED})
         if extra:
             raise self.fail(f"deal.{extra[0]}", "unknown (a player, skat or discard)")
         deal = {}
@@ -290,11 +309,12 @@ class _Reader:
     def discard(
         self, declaration: Declaration, deal: Mapping[str, tuple[Card, ...]], declarer: str
     ) -> tuple[Card, ...]:
-        raw = self.data["deal"].get("discard")
+        raw = self.data["deal"].get(DISCARD)
         if declaration.hand:
-            if raw:
+            if raw is not None:
                 raise self.fail(
-                    "deal.discard", "a Hand game is played without picking up the Skat: no discard"
+                    "deal.discard",
+                    f"a Hand game is played without picking up the Skat: no discard (got {raw!r})",
                 )
             return ()
         if raw is None:
@@ -308,7 +328,15 @@ class _Reader:
                 )
         return discard
 
-    def result(self, skat_cards: tuple[Card, ...]) -> tuple[int, int]:
+    def result(
+        self,
+        declaration: Declaration,
+        deal: Mapping[str, tuple[Card, ...]],
+        skat_cards: tuple[Card, ...],
+    ) -> tuple[int, int]:
+        """The ``[result]``: the declarer's card points and tricks, the points checked against
+        what the tricks can hold (:func:`points_bounds`). In a null game the card points
+        decide nothing: 0 there means "not counted" and is accepted with any tricks."""
         raw = self.data["result"]
         if not isinstance(raw, dict):
             raise self.fail("result", "must be a table with declarer_points and declarer_tricks")
@@ -320,6 +348,8 @@ class _Reader:
                 raise self.fail(f"result.{key}", "missing")
         pts = self.whole("result.declarer_points", raw["declarer_points"], 0, 120, "card points")
         taken = self.whole("result.declarer_tricks", raw["declarer_tricks"], 0, TRICKS, "tricks")
+        if declaration.is_null and pts == 0:
+            return pts, taken
         own = points(skat_cards)
         if pts < own:
             raise self.fail(
@@ -330,6 +360,16 @@ class _Reader:
             raise self.fail("result.declarer_points", f"no trick taken, so it must be {own}")
         if taken == TRICKS and pts != 120:
             raise self.fail("result.declarer_points", "every trick taken, so it must be 120")
+        played = [c for cards in deal.values() for c in cards if c not in skat_cards]
+        low, high = points_bounds(played, taken)
+        if not own + low <= pts <= own + high:
+            tricks = f"{taken} trick" + ("" if taken == 1 else "s")
+            raise self.fail(
+                "result.declarer_points",
+                f"{pts} does not fit {tricks}: {PLAYERS * taken} of the {len(played)} cards "
+                f"played hold {low}..{high} points, so with the {own} of the skat the declarer "
+                f"has {own + low}..{own + high}",
+            )
         return pts, taken
 
     def replay(
@@ -386,6 +426,16 @@ class _Reader:
                     "game that was conceded",
                 )
         return tuple(tricks), winners
+
+
+def points_bounds(played: Sequence[Card], tricks: int) -> tuple[int, int]:
+    """The fewest and the most card points ``tricks`` tricks can hold, of the ``played``
+    cards (everything dealt but the Skat or the discard): the sum of the ``3 * tricks``
+    lowest-valued cards and of the ``3 * tricks`` highest. A necessary bound, not a tight one:
+    it does not ask whether the play could bring those cards together."""
+    values = sorted(c.value for c in played)
+    n = PLAYERS * tricks
+    return sum(values[:n]), sum(values[len(values) - n :])
 
 
 def record_toml(

@@ -120,15 +120,22 @@ class Declaration:
 
     @classmethod
     def make(
-        cls, game: str, hand: bool = False, announced: Iterable[str] = (), bid: int = 18
+        cls, game: str, hand: bool = False, announced: Sequence[str] = (), bid: int = 18
     ) -> Declaration:
-        """A checked declaration (:class:`ScoringError` naming the field otherwise)."""
-        if game not in GAMES:
+        """A checked declaration (:class:`ScoringError` naming the field otherwise).
+
+        ``announced`` must be a list or tuple of strings (a string, a table or a number is
+        refused: it is read from records and specs as given)."""
+        if not isinstance(game, str) or game not in GAMES:
             raise ScoringError("game", f"unknown game {game!r} (expected {' | '.join(GAMES)})")
         if not isinstance(hand, bool):
             raise ScoringError("hand", f"must be true or false, got {hand!r}")
-        if isinstance(announced, str) or not all(isinstance(a, str) for a in announced):
-            raise ScoringError("announced", 'must be a list such as ["schneider"]')
+        if not isinstance(announced, list | tuple) or not all(
+            isinstance(a, str) for a in announced
+        ):
+            raise ScoringError(
+                "announced", f'must be a list such as ["schneider"], got {announced!r}'
+            )
         announced = tuple(announced)
         for a in announced:
             if a not in ANNOUNCEMENTS:
