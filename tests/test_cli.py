@@ -279,6 +279,12 @@ def test_a_history_that_ends_the_game_says_the_game_is_over(capsys):
             "error: --history: the game is over, every card has been played: A won with 75 "
             "card points",
         )
+    from qcards.analysis.evaluate import recommend
+    from qcards.errors import ModelError
+    from qcards.skat.history import after_history
+
+    with pytest.raises(ModelError, match="^the game is over, every card has been played: A won"):
+        recommend(after_history(SIX_CARD.spec(), played))
 
 
 def test_a_circuit_too_wide_is_refused_before_the_referee_and_the_build(capsys, monkeypatch):
