@@ -258,3 +258,46 @@ def test_run_on_a_terminal_shows_the_default_top(capsys, monkeypatch):
 
 def test_run_top_must_not_be_negative(capsys):
     expect_error(capsys, [*RUN_AER, "--top", "-1"], "--top")
+
+
+def test_recommend_names_shots_at_any_moment(capsys):
+    """Issue 53 item 16: advice mid-game said "must be a positive integer" without the flag."""
+    for history in ([], ["--history", "A:CA"]):
+        for shots in ("0", "-1"):
+            expect_error(
+                capsys, ["recommend", SIX, *history, "--shots", shots], "error: --shots must be"
+            )
+
+
+def test_a_history_that_ends_the_game_says_the_game_is_over(capsys):
+    """Issue 53 item 16: recommend after every card said the declarer had no known cards."""
+    played = "A:CA B:C10 C:C9 A:CK B:C8 C:H10"
+    for extra in ([], ["--beliefs", "voids"], ["--model", "adversarial"]):
+        expect_error(
+            capsys,
+            ["recommend", SIX, "--history", played, *extra],
+            "error: --history: the game is over, every card has been played: A won with 75 "
+            "card points",
+        )
+    from qcards.analysis.evaluate import recommend
+    from qcards.errors import ModelError
+    from qcards.skat.history import after_history
+
+    with pytest.raises(ModelError, match="^the game is over, every card has been played: A won"):
+        recommend(after_history(SIX_CARD.spec(), played))
+
+
+def test_a_circuit_too_wide_is_refused_before_the_referee_and_the_build(capsys, monkeypatch):
+    """Issue 53 item 16: evaluate --method statevector on eighteen cards ran the exact referee
+    (and built the circuit) before refusing the width."""
+    from qcards.analysis.methods import runs
+    from qcards.circuits.task import GameTask
+
+    def expensive(*_args, **_kwargs):
+        raise AssertionError("ran before the width was refused")
+
+    monkeypatch.setattr(runs, "referee_beside", expensive)
+    monkeypatch.setattr(GameTask, "build", expensive)
+    full_game = str(REPO / "qcards" / "specs" / "full-game.toml")
+    for spec, method in ((SIX, "statevector"), (full_game, "statevector"), (full_game, "mps")):
+        expect_error(capsys, ["evaluate", spec, "--method", method], f"the {method} method holds")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from fractions import Fraction
 
 import pytest
@@ -26,11 +27,11 @@ from qcards.analysis.decisions import (
     twelve_card_specs,
 )
 from qcards.cli import main
-from qcards.errors import ModelError, SpecError
+from qcards.errors import ModelError, ParameterError, QcardsError, ResourceError, SpecError
 from qcards.skat.cards import Card, Rules
 from qcards.skat.declaration import skat_of
 from qcards.skat.referee import MODELS, paths, weighted_deals
-from qcards.skat.scoring import settle
+from qcards.skat.scoring import Declaration, settle
 
 from conftest import TEST_SPECS, spec_text
 
@@ -237,3 +238,85 @@ def test_run_plays_seeds_a_sampling_runner_given_none():
     for model in ("random", "heuristic", "adversarial"):
         (play,) = run_plays([spec], Runner(shots=40, model=model))
         assert play.counts is not None and play.counts.sum() == 40
+
+
+@pytest.mark.parametrize("bid_value", [17, 0, -18, 1000])
+def test_declare_refuses_a_bid_that_is_no_bid_value(capsys, bid_value):
+    """Issue 53 item 4: the ScoringError escaped as a traceback; now one line naming --bid,
+    before any play is computed."""
+    with pytest.raises(ParameterError, match=r"^bid: .* is not a Skat bid value") as refused:
+        declare_twelve(TWELVE, "t", bid_value, Runner())
+    assert refused.value.parameter == "bid"
+    twelve = str(TEST_SPECS / "twelve-small.toml")
+    assert main(["declare", twelve, "--bid", str(bid_value)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --bid: ") and "not a Skat bid value" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_scoring_error_is_one_of_qcards_errors():
+    """What reaches the command line unnamed is still one error line, never a traceback."""
+    with pytest.raises(QcardsError, match="bid: 17 is not a Skat bid value"):
+        Declaration.make("clubs", bid=17)
+
+
+@pytest.mark.parametrize("shots", ["0", "-5"])
+@pytest.mark.parametrize("command", ["bid", "declare"])
+@pytest.mark.parametrize("model", ["adversarial", "random", "heuristic"])
+def test_decisions_refuse_shots_that_are_not_positive(capsys, command, model, shots):
+    """Issue 53 item 5: --model adversarial --shots 0 failed inside numpy (not enough values
+    to unpack)."""
+    spec = TEST_SPECS / ("bid-small.toml" if command == "bid" else "twelve-small.toml")
+    assert main([command, str(spec), "--model", model, "--shots", shots]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --shots must be a whole number in 1..") and err.count("\n") == 1
+    with pytest.raises(ParameterError, match="shots must be a whole number"):
+        declare_twelve(TWELVE, "t", runner=Runner(shots=int(shots), model=model))
+
+
+def test_bid_refuses_a_single_shot(capsys, recwarn):
+    """Issue 53 item 16: one shot left the half the best Hand game is valued on empty (NumPy's
+    RuntimeWarning, a nan value and a pass); a bid needs a shot in each half."""
+    with pytest.raises(ParameterError, match="shots must be at least 2 for a bid, got 1"):
+        bid(BID, "b", Runner(shots=1, seed=1))
+    assert main(["bid", str(TEST_SPECS / "bid-small.toml"), "--shots", "1"]) == 2
+    assert capsys.readouterr().err.startswith("error: --shots must be at least 2 for a bid")
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    decision = bid(BID, "b", Runner(shots=2, seed=1), skats=2)
+    assert math.isfinite(decision.hand.expected_seeger_fabian)
+
+
+def test_flags_a_decision_would_ignore_are_refused(capsys):
+    """Issue 53 item 16: --bid and --top did nothing with ten cards, --skats nothing without
+    --shots; each is one error line saying why."""
+    ten = str(TEST_SPECS.parent.parent / "qcards" / "specs" / "six-card.toml")
+    for flag, value in (("--bid", "20"), ("--top", "3")):
+        assert main(["declare", ten, flag, value]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {flag} applies to a declarer holding twelve cards")
+        assert err.count("\n") == 1
+    assert main(["bid", str(TEST_SPECS / "bid-small.toml"), "--skats", "3"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --skats is the number of Skats a sampled bid draws: give --shots too, or "
+        "leave it out (the exact bid values every Skat)\n"
+    )
+    with pytest.raises(ModelError, match="skats is the number of Skats"):
+        bid(BID, "b", Runner(), skats=3)
+    assert main(["declare", str(TEST_SPECS / "twelve-small.toml"), "--top", "0"]) == 2
+    assert capsys.readouterr().err == "error: --top must be at least 1\n"
+
+
+@pytest.mark.parametrize("model", ["random", "adversarial"])
+def test_an_exact_bid_too_large_is_refused_before_the_skats_plays_are_prepared(monkeypatch, model):
+    """Issue 53 item 16: on ten cards the bid prepared every Skat's every discard (77,000
+    specs, 40 s) before its first play refused the size; it plans the Hand plays first."""
+    from qcards.analysis import decisions
+
+    def prepared(*_args, **_kwargs):
+        raise AssertionError("the Skats' plays were prepared before the refusal")
+
+    monkeypatch.setattr(decisions, "twelve_card_specs", prepared)
+    full_game = (TEST_SPECS.parent.parent / "qcards" / "specs" / "full-game.toml").read_text()
+    with pytest.raises(ResourceError, match="give shots to sample") as refused:
+        bid(full_game, "full-game", runner_for(model=model))
+    assert "method" not in refused.value.parameters  # bid has no --method sparse to offer

@@ -106,6 +106,35 @@ def test_instead_joins_the_ways_once_each():
     assert instead(("a", "b", "a", "c")) == "a, b or c"
 
 
+def test_a_time_refusal_names_force_once_whatever_the_ways_say():
+    """Issue 53 item 16: the double-dummy refusals' ways already named {force}, and the
+    refusal added its own: "... or --force or --force to run it anyway"."""
+    flags = {"shots": "--shots", "force": "--force"}
+    for ways in (("use fewer {shots}",), ("give {shots} to sample", "{force} to solve them")):
+        with pytest.raises(ResourceError) as refused:
+            check(Plan("the solver", seconds=1e6, ways=ways))
+        assert refused.value.render(flags).count("--force") == 1, ways
+        assert refused.value.parameters == ("force", "shots")
+
+
+def test_the_double_dummy_refusals_name_force_once():
+    from qcards.analysis.sampled import pimc_samples
+    from qcards.skat import adversarial
+    from qcards.skat.spec import load_spec
+
+    spec = load_spec(REPO / "qcards" / "specs" / "six-card.toml")
+    flags = {"shots": "--shots", "force": "--force", "method": "--method"}
+    with limits(seconds=1e-9):
+        for work in (
+            lambda: adversarial.average(spec),
+            lambda: adversarial.levels(spec),
+            lambda: pimc_samples(spec, None, 1000, 1),
+        ):
+            with pytest.raises(ResourceError) as refused:
+                work()
+            assert refused.value.render(flags).count("--force") == 1, str(refused.value)
+
+
 def test_a_child_process_plans_against_the_callers_limits(tmp_path):
     """The command line runs long simulations in a spawned child (qcards.execution.isolated):
     the limits in force go with the call."""

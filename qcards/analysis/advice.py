@@ -37,6 +37,7 @@ from typing import Any, cast
 import numpy as np
 
 from qcards.errors import ModelError, ParameterError, ResourceError
+from qcards.execution.budget import check_shots
 from qcards.execution.sweeps import CORES, sweep
 from qcards.intervals import mean_interval
 from qcards.plan import Plan, check
@@ -234,9 +235,8 @@ def advise(
         raise ParameterError(
             "method", f"unknown advice method {method!r} (expected {' | '.join(ADVICE_METHODS)})"
         )
-    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
-                                or samples < 1):  # fmt: skip
-        raise ParameterError("shots", f"must be a positive integer, got {samples!r}")
+    if samples is not None:
+        check_shots(samples)  # named as the option that sets it: --shots
     goal = check_objective(spec, objective)
     belief = check_beliefs(beliefs, tremble)
     source = believe(spec, history, belief)

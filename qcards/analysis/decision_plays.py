@@ -23,20 +23,28 @@ from qcards.analysis.methods import builtin
 from qcards.circuits.construction import Construction
 from qcards.circuits.task import as_task
 from qcards.errors import ModelError
+from qcards.execution.budget import check_shots
 from qcards.execution.shots import sample_game
 from qcards.execution.sweeps import LOCAL, sweep
 from qcards.intervals import Z95
 from qcards.skat.adversarial import check_solving_time, deal_level, levels
 from qcards.skat.deal_sampling import chunks, fresh_seed
 from qcards.skat.monte_carlo import playouts
-from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.outcomes import check_paths, outcome_distribution
 from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
 from qcards.skat.play_models import MINIMAX, POLICY, SOLVER, PlayModel, get_model
+from qcards.skat.referee import num_deals
 from qcards.skat.scoring import TRICKS, Declaration, settle
 from qcards.skat.spec import Endgame
 
 DOUBLE_DUMMY, PIMC = builtin.DOUBLE_DUMMY.name, builtin.PIMC.name
 MONTE_CARLO = builtin.MONTE_CARLO.name
+
+SAMPLE_DEALS = "give {shots} to sample deals"
+"""The way out of an exact adversarial decision too slow to solve: PIMC."""
+SAMPLE_PLAYS = "give {shots} to sample the plays"
+"""The way out of an exact decision with too many play paths: shots (the circuit's, or games
+played by the model's policy)."""
 
 CLASSICAL_ONLY = (POLICY, SOLVER)
 """The kinds of play model computed on the classical side only (their policy, or a solver)."""
@@ -176,6 +184,26 @@ class Runner:
             return "classical" if self.shots is None else MONTE_CARLO
         return "classical" if self.shots is None else "shots"
 
+    def plan(self, specs: Sequence[Endgame]) -> None:
+        """Refuse, before any play is computed, exact plays too large for their search: the
+        outcome search's play paths (random play, or a policy's weights) or the double-dummy
+        solving time of every deal (the adversarial model), with the decisions' ways out. What
+        each play checks again when it runs; a caller with more work to prepare (a bid's
+        Skats) plans its first plays with it."""
+        if self.shots is not None:
+            return  # sampled plays check their own shots, or their deals' time (run_plays)
+        if self.adversarial:
+            check_solving_time(
+                specs, None, sum(num_deals(s) for s in specs), self.force,
+                f"solving all {{count:,}} deals of {len(specs)} plays", (SAMPLE_DEALS,),
+                deal_level,
+            )  # fmt: skip
+            return
+        policy_model = self.policy_model
+        if policy_model is None or policy_model.solver is None:
+            for spec in specs:
+                check_paths(spec, None, SAMPLE_PLAYS)
+
     def play(self, spec: Endgame) -> Play:
         policy_model = self.policy_model
         if policy_model is not None and self.shots is None:  # exact: the model's weights
@@ -221,7 +249,7 @@ def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
         check_solving_time(
             specs, None, runner.shots * len(specs), runner.force,
             f"solving {{count:,}} sampled deals ({runner.shots:,} for each of {len(specs)} plays)",
-            "use fewer {shots}, or {force}", deal_level,
+            ("use fewer {shots}",), deal_level,
             (os.cpu_count() or 1) if runner.scheduler == LOCAL else 1,
         )  # fmt: skip
     if runner.scheduler is None:
@@ -231,8 +259,12 @@ def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
 
 
 def seeded(runner: Runner) -> Runner:
+    """The runner with a seed when it samples (a fresh one unless given); its ``shots``
+    refused (:class:`~qcards.errors.ParameterError` naming ``shots``) unless a positive whole
+    number, before any play is computed."""
     if runner.shots is None:
         return runner
+    check_shots(runner.shots)
     return dataclasses.replace(runner, seed=fresh_seed(runner.seed))
 
 

@@ -49,7 +49,7 @@ from qcards.analysis.decision_plays import (
 from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.files import parse_toml
 from qcards.skat.cards import Card, Rules, Trump, rules_of
-from qcards.skat.scoring import BID_VALUES, Declaration
+from qcards.skat.scoring import BID_VALUES, Declaration, ScoringError, check_bid
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 PLAYS = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
@@ -252,7 +252,13 @@ def declare_twelve(
     """The best discard and game for a declarer holding twelve cards (after the pick-up):
     every discard (equivalent ones once) times every game, ranked by the expected
     Seeger-Fabian score at ``bid`` (or by ``objective``: ``score``, the list score; ``win``,
-    the chance to win the game as declared)."""
+    the chance to win the game as declared).
+
+    Raises:
+        ParameterError: a ``bid`` that is no Skat bid value (:data:`BID_VALUES`), refused
+            before any play is computed.
+    """
+    check_decision_bid(bid)
     runner = seeded(runner or Runner())
     data = _read(text, source)
     options = []
@@ -272,6 +278,16 @@ def declare_twelve(
     return Decision(_rank(options, objective), len(plays), runner.method, runner.seed)
 
 
+def check_decision_bid(bid: int) -> int:
+    """``bid`` if it is a Skat bid value, else :class:`ParameterError` naming ``bid`` (the
+    value a caller gives, not a spec's field: a spec's ``declaration.bid`` is checked as the
+    spec is read)."""
+    try:
+        return check_bid(bid)
+    except ScoringError as exc:
+        raise ParameterError("bid", f"{{bid}}: {exc.reason}") from None
+
+
 def holds_two_more(text: str, source: str) -> bool:
     """Whether the spec's declarer holds two cards more than each other player (twelve after
     the pick-up): what :func:`declare_twelve` takes."""
@@ -288,6 +304,9 @@ def holds_two_more(text: str, source: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- bidding
+
+SKATS = 8
+"""The Skats a sampled bid draws unless told (:func:`bid`)."""
 
 
 @dataclass(frozen=True)
@@ -329,7 +348,7 @@ def bid(
     text: str,
     source: str = "<spec>",
     runner: Runner | None = None,
-    skats: int = 8,
+    skats: int | None = None,
     skat_shots: int | None = None,
 ) -> BidDecision:
     """Hand (every game, every announcement allowed) against picking up the Skat, for a
@@ -337,10 +356,30 @@ def bid(
     the best choice's expected Seeger-Fabian score stays above passing (0).
 
     Exact (``runner`` without shots): every possible Skat. Sampled: ``skats`` Skats drawn with
-    the seed, each best option chosen on half its shots and valued on the other half;
-    ``skat_shots`` shots a play of each Skat (default: the runner's shots over ``skats``, so
-    the pick-up costs about what one Hand game's plays do per option)."""
+    the seed (default :data:`SKATS`), each best option chosen on half its shots and valued on
+    the other half; ``skat_shots`` shots a play of each Skat (default: the runner's shots over
+    ``skats``, so the pick-up costs about what one Hand game's plays do per option).
+
+    Raises:
+        ModelError: ``skats`` without shots (the exact bid values every Skat).
+        ParameterError: ``skats`` below 1; fewer than 2 shots (the best Hand game is chosen
+            on one half of them and valued on the other, so each half needs one).
+        All are refused before any play is computed.
+    """
     runner = seeded(runner or Runner())
+    if runner.shots is None and skats is not None:
+        raise ModelError(
+            "{skats} is the number of Skats a sampled bid draws: give {shots} too, or leave "
+            "it out (the exact bid values every Skat)",
+            parameters=("skats", "shots"),
+        )
+    if runner.shots is not None and runner.shots < 2:
+        raise ParameterError(
+            "shots",
+            f"{{shots}} must be at least 2 for a bid, got {runner.shots}: the best Hand game "
+            "is chosen on one half of the shots and valued on the other",
+        )
+    skats = SKATS if skats is None else skats
     data = _read(text, source)
     base = spec_from_dict(data, source)
     if base.skat_size != 2 or base.hands[base.declarer] == () or base.sizes.get(base.declarer):
@@ -354,6 +393,7 @@ def bid(
         raise ParameterError("skats", "{skats} must be at least 1")
     hand = base.hands[base.declarer]
     hand_specs = [_variant(data, source, trump, hand, hand=True) for trump in PLAYS]
+    runner.plan(hand_specs)  # before the Skats' plays are prepared (thousands on ten cards)
     unknown = base.unknown
     every = list(itertools.combinations(unknown, 2))
     inner = runner

@@ -25,7 +25,7 @@ from qcards.execution.budget import check_work
 from qcards.execution.sweeps import sweep
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import fresh_seed
-from qcards.skat.history import Moment
+from qcards.skat.history import Moment, game_over
 from qcards.skat.objectives import check_objective
 from qcards.skat.play_models import get_model
 from qcards.skat.spec import Endgame
@@ -170,6 +170,8 @@ def recommend(
         )
     spec, construction = task.spec, task.construction
     goal = check_objective(spec, objective)
+    if not spec.num_tricks:
+        raise ModelError(game_over(spec))
     if spec.leader != spec.declarer:
         raise ModelError(
             f"recommend needs the declarer {spec.declarer} to lead the first trick "

@@ -117,7 +117,7 @@ def pimc_samples(
         shots,
         force,
         "solving {count:,} sampled deals",
-        "use fewer {shots}, or {force}",
+        ("use fewer {shots}",),
     )
     seed = fresh_seed(seed)
     start = time.perf_counter()

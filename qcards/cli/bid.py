@@ -4,7 +4,7 @@ bid, by the expected Seeger-Fabian score."""
 from __future__ import annotations
 
 from qcards.analysis.decision_plays import runner_for
-from qcards.analysis.decisions import bid
+from qcards.analysis.decisions import SKATS, bid
 from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import decision_arguments, print_json, print_options, runner_options
 from qcards.errors import SpecError
@@ -21,8 +21,9 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--skats",
         type=int,
-        default=8,
-        help="with --shots: Skats drawn to value picking up (exact: every Skat)",
+        default=None,
+        help=f"with --shots: Skats drawn to value picking up (default {SKATS}; exact: every "
+        "Skat, so refused without --shots)",
     )
     p.set_defaults(run=run)
 

@@ -17,8 +17,11 @@ from qcards.cli.common import (
     runner_options,
     spec_argument,
 )
-from qcards.errors import SpecError
+from qcards.errors import ParameterError, SpecError
 from qcards.files import read_text
+
+TOP = 20
+"""The options ``--top`` shows by default."""
 
 
 def add_parser(sub) -> None:
@@ -32,10 +35,17 @@ def add_parser(sub) -> None:
         p, None, "; default win, or seeger-fabian when the declarer holds twelve cards"
     )
     p.add_argument(
-        "--bid", type=int, default=18, help="with twelve cards: the bid the game must reach"
+        "--bid",
+        type=int,
+        default=None,
+        help="with twelve cards: the bid the game must reach (default 18; with ten cards a "
+        "declared game's bid is the spec's [declaration] bid)",
     )
     p.add_argument(
-        "--top", type=int, default=20, help="with twelve cards: options shown (--json: all)"
+        "--top",
+        type=int,
+        default=None,
+        help=f"with twelve cards: options shown (default {TOP}; --json: all)",
     )
     p.set_defaults(run=run)
 
@@ -46,6 +56,15 @@ def run(args) -> int:
     text = read_text(args.spec, SpecError, "spec")
     if holds_two_more(text, args.spec):
         return _twelve(args, text)
+    for name in ("bid", "top"):
+        if getattr(args, name) is not None:  # refused, not ignored
+            raise ParameterError(
+                name,
+                f"{{{name}}} applies to a declarer holding twelve cards (the Skat picked up), "
+                "and this spec's declarer does not hold two cards more than the others"
+                + ("; a declared game's bid is the spec's [declaration] bid" if name == "bid"
+                   else ""),
+            )  # fmt: skip
     choices = declare(
         text,
         source=args.spec,
@@ -86,19 +105,20 @@ def run(args) -> int:
 
 def _twelve(args, text: str) -> int:
     """The declarer holds twelve cards: every discard and game, best first."""
-    if args.top < 1:
-        raise SpecError("--top must be at least 1")
+    top = TOP if args.top is None else args.top
+    if top < 1:
+        raise ParameterError("top", "{top} must be at least 1")
     decision = declare_twelve(
         text,
         args.spec,
-        args.bid,
+        18 if args.bid is None else args.bid,
         runner_for(**runner_options(args)),
         objective=args.objective or "seeger-fabian",
     )
     if args.json:
         print_json(decision.to_json())
         return 0
-    print_options(decision.options, args.top)
+    print_options(decision.options, top)
     best = decision.best
     print(
         f"\nbest: {best.name}, putting away {' '.join(str(c) for c in best.discard)} "

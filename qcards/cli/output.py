@@ -24,6 +24,7 @@ FLAGS = {
     "plot": "--plot",
     "alpha": "--alpha",
     "backend": "--backend",
+    "bid": "--bid",
     "beliefs": "--beliefs",
     "tremble": "--tremble",
     "construction": "--construction",
@@ -41,6 +42,7 @@ FLAGS = {
     "shots": "--shots",
     "skats": "--skats",
     "stages": "--stages",
+    "top": "--top",
 }
 """The flag that sets each library parameter an error may name."""
 

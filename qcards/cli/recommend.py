@@ -21,9 +21,9 @@ from qcards.cli.common import (
     print_table,
     spec_argument,
 )
-from qcards.errors import ParameterError
+from qcards.errors import ModelError, ParameterError
 from qcards.skat.beliefs import RANDOM, TREMBLE, check_beliefs
-from qcards.skat.history import moment
+from qcards.skat.history import OPTION, game_over, moment
 from qcards.skat.referee import num_deals
 
 ADVICE_METHOD = {
@@ -70,6 +70,8 @@ def run(args) -> int:
         return _advice(args, spec)  # the declarer's ranking weighs the history by random play
     if args.history or spec.leader != spec.declarer:
         where = moment(spec, args.history or ())
+        if where.spec.num_tricks == 0:  # not the declarer's empty hand: the game's end
+            raise ModelError(f"{OPTION}: {game_over(where.spec)}")
         if where.trick or where.mover != spec.declarer:
             return _advice(args, spec)
         rest = where.spec

@@ -51,7 +51,8 @@ class Plan:
         time_fits: what would fit in the time limit, if known ("about 90 million play paths").
         memory_fits: what would fit in the memory limit, if known.
         ways: what to do instead, phrases naming ``{parameter}`` markers (:data:`SAMPLE`,
-            :data:`CLASSICAL`, :data:`SMALLER`, ...); a time refusal adds :data:`FORCE` last.
+            :data:`CLASSICAL`, :data:`SMALLER`, ...); a time refusal adds :data:`FORCE` last
+            (:func:`forced`), so a way names ``{force}`` only to say what forcing does.
     """
 
     work: str
@@ -91,8 +92,16 @@ def check(plan: Plan, force: bool = False, error: type[QcardsError] = ResourceEr
             + f", more than the {duration(limits.seconds)} qcards plans for"
             + (f"; {plan.time_fits} would fit" if plan.time_fits else "")
         )
-        raise _refusal(error, reason, (*plan.ways, FORCE))
+        raise _refusal(error, reason, forced(plan.ways))
     return plan
+
+
+def forced(ways: tuple[str, ...]) -> tuple[str, ...]:
+    """The ways out of a time refusal: ``ways`` and :data:`FORCE` last, unless a way already
+    names ``{force}`` (a refusal names each way out once)."""
+    if any("{force}" in way for way in ways):
+        return ways
+    return (*ways, FORCE)
 
 
 def memory_size(size: float) -> str:

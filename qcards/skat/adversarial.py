@@ -136,8 +136,8 @@ def average(spec: Endgame, first: Card | None = None, force: bool = False) -> Do
     """The exact figures by the double-dummy solver on every deal of positive probability (a
     declared game's outcomes too), refused up front past the time limit unless ``force``."""
     advice = (
-        "give {shots} to solve that many sampled deals, perfect-information Monte Carlo, "
-        "or {force} to solve them all"
+        "give {shots} to solve that many sampled deals (perfect-information Monte Carlo)",
+        "{force} to solve them all",
     )
     check_solving_time(
         spec, first, num_deals(spec), force, "solving all {count:,} deals", advice,
@@ -149,7 +149,7 @@ def average(spec: Endgame, first: Card | None = None, force: bool = False) -> Do
 def levels(spec: Endgame, force: bool = False) -> dict[tuple[int, int, int], Fraction]:
     """A declared game's double-dummy levels over every deal (see :func:`_every_level`),
     refused up front past the time limit unless ``force``."""
-    advice = "give {shots} to sample deals, or {force}"
+    advice = ("give {shots} to sample deals",)
     check_solving_time(
         spec, None, num_deals(spec), force, "solving all {count:,} deals", advice, deal_level
     )
@@ -158,14 +158,15 @@ def levels(spec: Endgame, force: bool = False) -> dict[tuple[int, int, int], Fra
 
 def check_solving_time(
     spec: Endgame | Sequence[Endgame], first: Card | None, deals: int, force: bool, what: str,
-    advice: str, solver: Callable | None = None, workers: int = 1,
+    ways: tuple[str, ...], solver: Callable | None = None, workers: int = 1,
 ) -> float:  # fmt: skip
     """Refuse (unless ``force``) solving ``deals`` deals double dummy (by ``solver``, a
     function of the spec, a deal and the first card; the full solve by default) when that is
     estimated to take longer than the time limit (:mod:`qcards.plan`): the measured time of a
     few random deals, times ``deals``. Given several specs (the plays of a decision), the deals
     timed are spread over them; ``workers`` solve them side by side. ``what`` names the work
-    (``{count}`` is the number of deals), ``advice`` what to do instead. Returns the
+    (``{count}`` is the number of deals), ``ways`` what to do instead (the ways out of
+    :class:`~qcards.plan.Plan`; the refusal adds ``{force}`` unless one names it). Returns the
     estimated seconds."""
     if solver is None:
         from qcards.skat.double_dummy.solver import solve_deal
@@ -187,6 +188,6 @@ def check_solving_time(
         seconds=seconds,
         size=f"{per_deal:.2g} s a deal",
         time_fits=f"about {fits:,} deals",
-        ways=(advice,),
+        ways=ways,
     )
     return check(plan, force).seconds

@@ -94,8 +94,26 @@ class Moment:
         played = set(self.opening)
         hand = [c for c in spec.hands[mover] if c not in played]
         if not hand:
-            raise ModelError(f"{OPTION}: the game is over; {mover} has no card to play")
+            raise ModelError(f"{OPTION}: {game_over(spec)}")
         return spec.rules.legal_cards(hand, self.opening[0] if self.trick else None)
+
+
+def game_over(spec: Endgame) -> str:
+    """Why a game with no card left to play (a history that played every card) has nothing to
+    advise or rank: the game is over, and its result (the declarer's chance when the unknown
+    Skat's cards decide it)."""
+    from qcards.skat.referee import evaluate  # no trick left: one look at each Skat
+
+    result = evaluate(spec)
+    if result.num_deals == 1:
+        won = "won" if result.p_win == 1 else "lost"
+        outcome = f"{spec.declarer} {won} with {result.expected_points} card points"
+    else:
+        outcome = (
+            f"{spec.declarer} wins with probability {result.p_win} over the unknown Skat's "
+            f"cards ({float(result.expected_points):.4g} card points expected)"
+        )
+    return f"the game is over, every card has been played: {outcome}"
 
 
 def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> Endgame:

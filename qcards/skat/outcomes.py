@@ -17,6 +17,7 @@ tests check it against the plain enumeration of play paths
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cache
@@ -37,6 +38,27 @@ Outcome = tuple[int, int, int]
 MAX_PATHS = 5e6
 """The largest number of play paths (Knuth's estimate) :func:`outcome_distribution` takes on:
 beyond, the memoized search would run for minutes in Python."""
+
+
+INSTEAD = "use {method} sparse, or {shots} to sample"
+"""What answers a game :func:`outcome_distribution` refuses: the circuit's exact state, or
+its shots."""
+
+
+def check_paths(spec: Endgame, first: Card | None = None, instead: str = INSTEAD) -> None:
+    """Refuse (:class:`ResourceError`, ``instead`` the way out, naming its ``{parameter}``
+    markers) a game with more than :data:`MAX_PATHS` play paths: what
+    :func:`outcome_distribution` checks before any work, for a caller to plan with first."""
+    # a bound first (each seat at most h! orders of its h cards), the estimate only above it
+    bound = num_deals(spec) * math.factorial(spec.hand_size) ** len(spec.players)
+    estimate = bound if bound <= MAX_PATHS else estimate_paths(spec, first)
+    if estimate > MAX_PATHS:
+        raise ResourceError(
+            f"the exact outcome distribution enumerates positions of about {estimate:.2g} "
+            f"play paths, more than the {MAX_PATHS:.0e} it takes on",
+            parameters=tuple(sorted(set(re.findall(r"\{(\w+)\}", instead)))),
+            advice=instead,
+        )
 
 
 @overload
@@ -80,17 +102,8 @@ def outcome_distribution(
         ResourceError: the game has more than :data:`MAX_PATHS` play paths (estimated).
     """
     check_first(spec, first)
+    check_paths(spec, first)
     opening = tuple(opening) if first is None else (first,)
-    # a bound first (each seat at most h! orders of its h cards), the estimate only above it
-    bound = num_deals(spec) * math.factorial(spec.hand_size) ** len(spec.players)
-    estimate = bound if bound <= MAX_PATHS else estimate_paths(spec, first)
-    if estimate > MAX_PATHS:
-        raise ResourceError(
-            f"the exact outcome distribution enumerates positions of about {estimate:.2g} "
-            f"play paths, more than the {MAX_PATHS:.0e} it takes on: use {{method}} sparse, "
-            "or {shots} to sample",
-            parameters=("method", "shots"),
-        )
     rules = spec.rules
     players = spec.players
     n = len(players)

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from qcards.errors import QcardsError
 from qcards.skat.cards import SUITS, Card
 
 BASE_VALUES = {"diamonds": 9, "hearts": 10, "spades": 11, "clubs": 12, "grand": 24}
@@ -71,9 +72,12 @@ DEFENDER_BONUS = {3: 40, 4: 30}
 _SUIT_ORDER = ("A", "10", "K", "Q", "9", "8", "7")
 
 
-class ScoringError(ValueError):
+class ScoringError(QcardsError, ValueError):
     """A declaration the ISkO does not allow (an announcement outside a Hand game, a bid that
-    no game can be worth, ...); the message names the field."""
+    no game can be worth, ...); the message names the field. One of qcards' errors, so one that
+    reaches the command line is one ``error:`` line (a caller that knows which option or spec
+    field set the value names it instead: ``qcards declare --bid``, a spec's
+    ``declaration.bid``)."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")

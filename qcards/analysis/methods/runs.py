@@ -201,12 +201,15 @@ def final_distribution(
 def run_circuit(request: Request) -> EvaluationReport:
     """The game circuit (with a policy model's weighted card plays, Sec. X.1) on the backend
     the method is named after, exactly or by Aer's shots, with the referee's exact value
-    beside it when the referee can answer (else no fraction)."""
+    beside it when the referee can answer (else no fraction). Every refusal comes before the
+    work: a circuit wider than the backend holds from the construction's register sizes,
+    before the circuit is built; the simulation's memory and time before it runs; the referee
+    runs after the simulation."""
     spec, first, model, force = request.spec, request.first, request.model, request.force
-    exact_fraction = referee_beside(spec, first, model, force)
-    built = request.task.build()
     backend = parse_backend(request.method, "method")
-    backend.check_capacity(built.num_qubits)  # refuse before any work
+    backend.check_capacity(num_qubits(request))  # refuse before any work
+    built = request.task.build()
+    backend.check_capacity(built.num_qubits)  # the built width, should a model's differ
     exact = backend.exact_method
     if exact is not None and exact.reads_final_rows:
         from qcards.execution.exact import sparse_final_outcomes
@@ -220,6 +223,7 @@ def run_circuit(request: Request) -> EvaluationReport:
         p_win = sum(p for s, p in dist.items() if s.declarer_won(spec))
         points = float(sum(p * s.declarer_points(spec) for s, p in dist.items()))
         pairs = snapshot_outcomes(spec, dist)
+    exact_fraction = referee_beside(spec, first, model, force)
     return EvaluationReport(
         probability(p_win), exact_fraction, points, model.name, request.method, num_deals(spec),
         built.num_qubits, request.shots, request.construction,
