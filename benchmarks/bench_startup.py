@@ -24,12 +24,14 @@ REPO = HERE.parent
 COMMANDS = {
     "bare interpreter (baseline)": [sys.executable, "-c", "pass"],
     "qcards --version": ["qcards", "--version"],
+    "qcards --help": ["qcards", "--help"],
     "qcards score (one record)": ["qcards", "score", "qcards/records/grand-played.toml"],
     "qcards evaluate four-card --method classical": [
         "qcards", "evaluate", "qcards/specs/four-card.toml", "--method", "classical",
     ],
 }  # fmt: skip
 TARGETS = {"qcards --version": "0.3 s beyond the bare interpreter",
+           "qcards --help": "within 0.3 s of --version",
            "qcards evaluate four-card --method classical": "1.5 s in all"}  # fmt: skip
 
 

@@ -9,6 +9,8 @@ deals).
 
 from __future__ import annotations
 
+import textwrap
+
 from qcards.analysis.advice import AUTO, EXACT, MAX_EXACT_DEALS, SAMPLED, Advice, advise
 from qcards.analysis.evaluate import card_differences, recommend
 from qcards.analysis.methods.builtin import DOUBLE_DUMMY
@@ -21,6 +23,7 @@ from qcards.cli.common import (
     print_table,
     spec_argument,
 )
+from qcards.cli.output import TABLE_WIDTH
 from qcards.errors import ModelError, ParameterError
 from qcards.skat.beliefs import RANDOM, TREMBLE, check_beliefs
 from qcards.skat.history import OPTION, game_over, moment
@@ -200,8 +203,9 @@ def _print_advice(advice: Advice) -> None:
         rows.append(row)
     print_table(headers, rows)
     trick = " ".join(f"{p}:{c}" for p, c in advice.trick) or "none yet"
-    print(
+    summary = (
         f"{advice.mover} to move for the {advice.side} (on the table: {trick}); "
         f"{advice.model} play, {advice.method}: {advice.reason}; the values are the "
         f"declarer's" + (f"; {advice.deals:,} samples, seed {advice.seed}" if sampled else "")
     )
+    print(textwrap.fill(summary, TABLE_WIDTH))
