@@ -29,6 +29,7 @@ FLAGS = {
     "construction": "--construction",
     "deals": "--deals",
     "player": "--player",
+    "records": "--records",
     "dynamical_decoupling": "--dynamical-decoupling",
     "epsilon": "--epsilon",
     "eval_qubits": "--eval-qubits",
