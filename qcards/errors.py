@@ -87,8 +87,9 @@ class ModelError(QcardsError, ValueError):
 class ParameterError(ModelError):
     """A function argument that is out of range or unknown; names the parameter."""
 
-    def __init__(self, parameter: str, message: str) -> None:
-        super().__init__(message, parameters=(parameter,))
+    def __init__(self, parameter: str, message: str, *, also: tuple[str, ...] = ()) -> None:
+        """``also``: other parameters the message names beside ``parameter``."""
+        super().__init__(message, parameters=(parameter, *also))
         self.parameter = parameter
 
 

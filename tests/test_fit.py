@@ -11,10 +11,11 @@ import pytest
 from qcards.analysis.evaluate import evaluate
 from qcards.analysis.fit import declarer_value, fit
 from qcards.cli import main
-from qcards.errors import ModelError, ParameterError
+from qcards.errors import ModelError, ParameterError, ResourceError
+from qcards.plan import limits
 from qcards.skat.spec import parse_spec
 
-from conftest import TEST_SPECS, spec_text
+from conftest import REPO, TEST_SPECS, spec_text
 
 SPEC = parse_spec(spec_text("skat-two-tricks"))
 ZERO = {"declarer": {}, "defender": {}}
@@ -100,3 +101,50 @@ def test_fit_method_refusals():
         fit(spec, method="circuit", shots=10)
     with pytest.raises(ParameterError, match="needs"):
         fit(spec, method="monte-carlo")
+
+
+def test_the_method_refusals_name_the_flags_and_the_method_asked(capsys):
+    """Issue 53, item 16: ``--method monte-carlo`` without shots printed a literal ``{shots}``,
+    and ``--method circuit --shots N`` was told about monte-carlo."""
+    six = str(REPO / "qcards" / "specs" / "six-card.toml")
+    assert main(["fit", six, "--method", "monte-carlo"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "error: --method monte-carlo needs --shots (games a parameter set)", err
+    assert main(["fit", six, "--method", "circuit", "--shots", "10"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: --method circuit is exact: it needs no --shots"), err
+    assert "{" not in err
+    with pytest.raises(ParameterError, match="classical is exact") as refused:
+        fit(SPEC, method="classical", shots=10)
+    assert refused.value.parameters == ("method", "shots")
+
+
+def test_a_fit_past_the_time_limit_is_refused_unless_forced(capsys):
+    """Issue 53, item 10: ``--rounds 100000000`` ran on, unplanned."""
+    six = str(REPO / "qcards" / "specs" / "six-card.toml")
+    assert main(["fit", six, "--rounds", "100000000"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: a fit of about"), err
+    assert "--rounds" in err[0] and "--force" in err[0]
+    with limits(seconds=1e-6):
+        with pytest.raises(ResourceError, match="would take about"):
+            fit(SPEC, rounds=1, maxiter=7)
+        with pytest.raises(ResourceError, match="shots"):
+            fit(SPEC, rounds=1, maxiter=7, shots=50, seed=1)
+        forced = fit(SPEC, rounds=1, maxiter=7, force=True)
+        assert main(["fit", str(TEST_SPECS / "skat-two-tricks.toml"), "--rounds", "1",
+                     "--maxiter", "7", "--force", "--json"]) == 0  # fmt: skip
+    assert forced.theta == fit(SPEC, rounds=1, maxiter=7).theta
+    assert json.loads(capsys.readouterr().out)["theta"] == {
+        r: dict(w) for r, w in forced.theta.items()
+    }
+
+
+def test_sampled_games_past_the_memory_limit_are_refused_before_any_game(capsys):
+    """Issue 53, item 10: ``--shots 100000000`` on the full game died of a NumPy allocation."""
+    full = str(REPO / "qcards" / "specs" / "full-game.toml")
+    assert main(["fit", full, "--shots", "100000000", "--force"]) == 2  # memory is not forced
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --shots 100,000,000 would need"), err
+    with limits(memory=2**20), pytest.raises(ResourceError, match="games fit"):
+        fit(SPEC, rounds=1, maxiter=7, shots=10_000, seed=1, force=True)

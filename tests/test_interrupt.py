@@ -385,3 +385,61 @@ def test_ctrl_c_during_any_commands_work_is_one_line(command, tmp_path):
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
     leftovers = [p for p in tmp_path.rglob("*") if p.name.endswith(PARTIAL_SUFFIX)]
     assert not leftovers, leftovers
+
+
+def _workers(parent: int) -> list[int]:
+    """The Dask worker processes the process ``parent`` spawned (``/proc``: Linux)."""
+    from pathlib import Path
+
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if ppid == parent and b"spawn_main" in (proc / "cmdline").read_bytes():
+                found.append(int(proc.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def _solving(pid: int) -> bool:
+    """Whether a worker process has loaded the compiled solver: it runs a match's deal."""
+    try:
+        return "numba" in open(f"/proc/{pid}/maps").read()
+    except OSError:
+        return False
+
+
+SETTLE = 3.0
+"""Seconds to wait once the workers have loaded the solver."""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the workers in /proc")
+def test_ctrl_c_of_a_match_on_a_local_dask_cluster_is_one_line():
+    """Issue 53, item 7: a terminal's Ctrl-C reaches the command's whole process group, the
+    local Dask workers too, and each worker printed its event loop's ``KeyboardInterrupt``
+    traceback (63 lines). Interrupted once every worker is in a deal's work, with many deals
+    still to cancel (20,000: the command takes a moment to close the cluster)."""
+    import os
+
+    code = (
+        AS_FROM_A_TERMINAL + "import sys; from qcards.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "match", "--deals", "20000", "--dask", "local", "--force"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + HANG_GUARD
+    workers: list[int] = []
+    while time.monotonic() < deadline and proc.poll() is None:
+        workers = _workers(proc.pid)
+        if workers and all(_solving(w) for w in workers):
+            break
+        time.sleep(0.2)
+    assert workers, "no Dask worker started"
+    time.sleep(SETTLE)  # into the deal's search, past the task's unpickling
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: every process of the command
+    _, err = proc.communicate(timeout=HANG_GUARD)
+    assert proc.returncode == 130, err[-2000:]
+    assert err.startswith("error: interrupted (Ctrl-C)") and err.count("\n") == 1, err[-2000:]

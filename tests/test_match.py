@@ -10,7 +10,8 @@ import pytest
 from qcards.analysis.match import deal_cards, match
 from qcards.analysis.match_players import Player, parse_player
 from qcards.cli import main
-from qcards.errors import ParameterError
+from qcards.errors import FileError, ParameterError, ResourceError
+from qcards.plan import limits
 from qcards.skat import bidding_rules as rules
 from qcards.skat.cards import Card
 from qcards.skat.game_record import load_record, score_record
@@ -113,7 +114,8 @@ def test_players_parse_and_bad_ones_are_refused():
     assert parse_player("best-response:5:heuristic") == Player("best-response", 5, "heuristic")
     assert parse_player("best-response").label == "best-response:10"
     for bad in ("oracle", "heuristic:3", "adversarial:0", "best-response:0", "adversarial:5:oracle",
-                "adversarial:5:adversarial", "heuristic:3:voids", "random:x.json"):  # fmt: skip
+                "adversarial:5:adversarial", "heuristic:3:voids", "random:x.json",
+                "adversarial:", "best-response:", "adversarial:5:"):  # fmt: skip
         with pytest.raises(ParameterError):
             parse_player(bad)
     with pytest.raises(ParameterError, match="three"):
@@ -222,3 +224,92 @@ def test_the_seats_specs_know_what_each_seat_knows():
     assert all(isinstance(c, Card) for c in defender.unknown) and set(discard) <= set(
         defender.unknown
     )
+
+
+# ----------------------------------------------------------------------------- plans
+
+
+def test_an_empty_budget_is_refused_naming_the_player(capsys):
+    """Issue 53, item 15: ``adversarial:`` played the default budget."""
+    with pytest.raises(ParameterError, match="'adversarial:'.*empty"):
+        parse_player("adversarial:")
+    assert main(["match", "--player", "adversarial:", "--player", "heuristic", "--player",
+                 "heuristic", "--deals", "1"]) == 2  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --player 'adversarial:'"), err
+
+
+def test_records_already_there_are_refused_before_any_game(tmp_path, capsys):
+    """Issue 53, item 15: ``--records DIR`` overwrote ``deal-0001-r0.toml``."""
+    (tmp_path / "deal-0002-r1.toml").write_text("mine")
+    (tmp_path / "deal-0009-r0.toml").write_text("beyond the match's deals")
+    with pytest.raises(FileError, match="deal-0002-r1.toml"):
+        match(["heuristic", "random", "heuristic"], 2, seed=2, records=tmp_path)
+    assert (tmp_path / "deal-0002-r1.toml").read_text() == "mine"
+    assert len(list(tmp_path.iterdir())) == 2  # nothing written
+    argv = ["match", "--player", "heuristic", "--player", "random", "--player", "heuristic",
+            "--deals", "2", "--records", str(tmp_path)]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--records" in err[0] and "deal-0002-r1.toml" in err[0], err
+    match(["heuristic", "random", "heuristic"], 1, seed=2, records=tmp_path)  # no clash
+
+
+def test_a_match_past_the_memory_limit_is_refused_at_once(capsys):
+    """Issue 53, item 6: a trillion deals ended in a MemoryError traceback."""
+    argv = ["match", "--player", "heuristic", "--player", "heuristic", "--player", "random",
+            "--deals", "1000000000000", "--force"]  # fmt: skip
+    assert main(argv) == 2  # memory is never forced
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: a match of 1,000,000,000,000 deals"), err
+    assert "GiB" in err[0] and "--deals" in err[0]
+
+
+def test_worlds_past_the_memory_limit_are_refused_before_any_game(capsys):
+    """Issue 53, item 8: a billion worlds a card grew to 23.8 GB before the kernel killed it."""
+    argv = ["match", "--player", "heuristic", "--player", "random", "--player",
+            "adversarial:1000000000", "--deals", "1", "--seed", "1", "--json",
+            "--force"]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --player adversarial:1000000000 would "
+                                               "need about"), err  # fmt: skip
+    assert "worlds fit" in err[0]
+    with limits(memory=2**20), pytest.raises(ResourceError, match="adversarial:1000 "):
+        match(["heuristic", "random", "adversarial:1000"], 1, force=True)
+
+
+def test_a_match_past_the_time_limit_is_refused_unless_forced(capsys):
+    """Issue 53, item 9: ``qcards match --deals 100000`` planned nothing (about 85 hours)."""
+    assert main(["match", "--deals", "100000"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: a match of 100,000 deals"), err
+    assert "adversarial:10" in err[0] and "--force" in err[0] and "--deals" in err[0]
+    players = ["heuristic", "random", "softmax"]
+    with limits(seconds=0.01):
+        with pytest.raises(ResourceError, match="would take about"):
+            match(players, 2, seed=3)
+        forced = match(players, 2, seed=3, force=True)
+    assert forced.to_json() == match(players, 2, seed=3).to_json()
+    with limits(seconds=0.01):
+        assert main(["match", *(a for p in players for a in ("--player", p)), "--deals", "2",
+                     "--force", "--json"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["games"] == 6
+
+
+def test_the_plan_costs_every_player_kind():
+    """Every player's seconds a game come from the cost model; a search costs more with more
+    worlds, a best response more than PIMC's, and the local Dask workers share the time."""
+    from qcards.analysis.match import plan_match
+
+    def seconds(*players, scheduler=None):
+        return plan_match([parse_player(p) for p in players], 10, scheduler, force=True).seconds
+
+    cheap = seconds("random", "heuristic", "softmax")
+    assert 0 < cheap < seconds("adversarial:2", "heuristic", "softmax")
+    assert seconds("adversarial:2", "heuristic", "heuristic") < seconds(
+        "adversarial:20", "heuristic", "heuristic"
+    )
+    assert seconds("adversarial:5", "random", "random") < seconds("best-response:5", "random",
+                                                                  "random")  # fmt: skip
+    assert seconds("random", "heuristic", "softmax", scheduler="local") <= cheap

@@ -17,6 +17,11 @@ paper's proposal taken literally, the circuit's expectation optimised); with
 ``shots`` it is the mean of that many games played by the policy on sampled deals, every
 evaluation on the same seed (common random numbers), so the optimiser sees a smooth function.
 The optimisers are qiskit-algorithms' (COBYLA, SPSA, Nelder-Mead).
+
+A fit is planned before its rounds (:func:`plan_fit`, :mod:`qcards.plan`): the evaluations its
+optimiser makes, times one evaluation's measured seconds (the first, the start's value, or a
+few sampled games), against the time limit unless forced; sampled games' deals against the
+memory limit, never forced.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from typing import cast
 import numpy as np
 
 from qcards.errors import ParameterError
-from qcards.skat.deal_sampling import fresh_seed
+from qcards.plan import Plan, check, current_limits
+from qcards.skat.deal_sampling import OWNER_BYTES, fresh_seed
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import check_objective, expectation, per_sample
 from qcards.skat.outcomes import outcome_distribution
@@ -122,12 +128,67 @@ def _method(method: str | None, shots: int | None) -> str:
         raise ParameterError(
             "method", f"unknown fit method {method!r} (expected {' | '.join(FIT_METHODS)})"
         )
-    if (method == "monte-carlo") != (shots is not None):
+    if method == "monte-carlo" and shots is None:
+        raise ParameterError(
+            "method", "{method} monte-carlo needs {shots} (games a parameter set)", also=("shots",)
+        )
+    if method != "monte-carlo" and shots is not None:
         raise ParameterError(
             "method",
-            "{method} monte-carlo needs {shots}, and the exact methods take none",
+            f"{{method}} {method} is exact: it needs no {{shots}} (those are {{method}} "
+            "monte-carlo's)",
+            also=("shots",),
         )
     return method
+
+
+TIMED_GAMES = 20
+"""Games played to time a sampled evaluation before a fit is planned."""
+
+GAME_BYTES = 64
+"""Bytes a sampled game's results take beside its deal: four arrays of 8 bytes (points, wins,
+tricks, matadors) and the objective's values."""
+
+
+def fit_evaluations(optimizer: str, maxiter: int, rounds: int) -> int:
+    """The evaluations a fit makes at most: the start's, and in each round each role's
+    optimiser's (COBYLA: ``maxiter``; SPSA: its calibration's 50, two an iteration and the
+    last; Nelder-Mead: the first simplex and up to two an iteration) and the value it ends
+    on."""
+    features = len(FEATURES)
+    each = {"cobyla": maxiter, "spsa": 50 + 2 * maxiter + 1,
+            "nelder-mead": features + 1 + 2 * maxiter}[optimizer]  # fmt: skip
+    return 1 + rounds * len(ROLES) * (each + 1)
+
+
+def plan_fit(
+    evaluations: int, seconds_each: float, shots: int | None = None, force: bool = False
+) -> Plan:
+    """The plan of a fit of ``evaluations`` evaluations of ``seconds_each`` (measured), and
+    with ``shots`` the games of one evaluation, their deals held at once, checked
+    (:mod:`qcards.plan`): the games past the memory limit refused, the time past the time
+    limit unless ``force``. Returns the time's plan."""
+    ways = ("fewer {rounds} or {maxiter}",)
+    if shots is not None:
+        per_game = OWNER_BYTES + GAME_BYTES
+        check(Plan(
+            f"{{shots}} {shots:,}",
+            bytes=shots * per_game,
+            size=f"the games of one evaluation, {per_game:,} bytes a game's deal and results",
+            memory_fits=f"at most about {int(current_limits().memory // per_game):,} games fit",
+            ways=("fewer {shots}",),
+        ))  # fmt: skip
+        ways += ("fewer {shots}",)
+    fits = int(current_limits().seconds / max(seconds_each, 1e-9))
+    each = "" if shots is None else f", {shots:,} games each"
+    plan = Plan(
+        f"a fit of about {evaluations:,} evaluations{each}",
+        seconds=evaluations * seconds_each,
+        size=f"about {seconds_each:.2g} s an evaluation",
+        time_fits=f"about {fits:,} evaluations",
+        ways=ways,
+    )
+    return check(plan, force)
 
 
 def _optimizer(name: str, maxiter: int):
@@ -154,6 +215,7 @@ def fit(
     seed: int | None = None,
     start: Theta | None = None,
     method: str | None = None,
+    force: bool = False,
 ) -> FitResult:
     """Fit the softmax policy's parameters role by role: ``rounds`` rounds, each fitting the
     declarer's theta (maximising its expected ``objective``) and then the defenders' (minimising
@@ -161,9 +223,15 @@ def fit(
     :data:`~qcards.skat.play_models.DEFAULT_THETA`). ``method`` values each parameter set
     (:data:`FIT_METHODS`; default ``classical``, or ``monte-carlo`` with ``shots``).
 
+    The fit is planned before its rounds (:func:`plan_fit`): with ``shots`` before any game
+    (the games' memory, and their time from :data:`TIMED_GAMES` games), else on the start's
+    value, timed. Past the memory limit it is refused, past the time limit unless ``force``.
+
     Raises:
         ParameterError: an unknown optimizer or method, or ``rounds``/``maxiter`` below 1.
         ModelError: an objective the spec cannot score (a score without a declaration).
+        ResourceError: the plan is past the limits (:mod:`qcards.plan`), or one evaluation is
+            (the referee's or the sparse engine's own plan).
     """
     if rounds < 1:
         raise ParameterError("rounds", "{rounds} must be at least 1")
@@ -183,7 +251,17 @@ def fit(
     def value(current: Theta) -> float:
         return declarer_value(spec, current, objective, shots, seed or 0, method)
 
-    start_value = value(theta)
+    evaluations = fit_evaluations(optimizer, maxiter, rounds)
+    if shots is not None:
+        plan_fit(evaluations, 0.0, shots)  # the games' memory, before any game
+        begin = time.perf_counter()
+        playouts(spec, TIMED_GAMES, seed or 0, softmax_policy(theta))
+        plan_fit(evaluations, (time.perf_counter() - begin) / TIMED_GAMES * shots, shots, force)
+        start_value = value(theta)
+    else:
+        begin = time.perf_counter()
+        start_value = value(theta)
+        plan_fit(evaluations, time.perf_counter() - begin, None, force)
     current = start_value
     done: list[FitRound] = []
     for _ in range(rounds):

@@ -16,6 +16,11 @@ deal everyone passes scores 0).
 
 Every game is written as a record (:mod:`qcards.skat.game_record`) that ``qcards score``
 replays card by card, and the whole match repeats from its seed.
+
+A match is planned before it plays (:func:`plan_match`, :mod:`qcards.plan`): its time from each
+player's measured seconds a game (:func:`~qcards.analysis.match_players.game_seconds`), the
+games it holds and each searching player's worlds held at a decision against the memory
+limit. Past the memory limit it is refused, past the time limit too unless forced.
 """
 
 from __future__ import annotations
@@ -29,18 +34,22 @@ from typing import Any
 import numpy as np
 
 from qcards.analysis.match_players import (
+    DEFAULT_WORLDS,
     HAND,
     SEARCHERS,
     Player,
+    decision_bytes,
+    game_seconds,
     parse_player,
     policy_card,
     search_card,
     seat_spec,
 )
-from qcards.errors import ParameterError
-from qcards.execution.sweeps import sweep
+from qcards.errors import FileError, ParameterError
+from qcards.execution.sweeps import CORES, LOCAL, sweep
 from qcards.files import write_text
 from qcards.intervals import mean_interval
+from qcards.plan import Plan, check, current_limits
 from qcards.skat import bidding_rules
 from qcards.skat.cards import FULL_DECK, Card, Trump, points, rules_of
 from qcards.skat.deal_sampling import fresh_seed
@@ -49,6 +58,10 @@ from qcards.skat.scoring import Declaration, matadors, settle
 from qcards.skat.seat_view import seat_view
 
 SEATS = 3
+
+GAME_BYTES = 4096
+"""Bytes a played game takes until the match ends: its :class:`Game` and its record's text
+(tracemalloc: 3.9 KB a game over a match of 100 deals), the deal's task and result included."""
 
 
 @dataclass(frozen=True)
@@ -129,14 +142,21 @@ def match(
     seed: int | None = 0,
     records: str | Path | None = None,
     scheduler: str | None = None,
+    force: bool = False,
 ) -> MatchResult:
     """Play ``deals`` duplicate deals between three players (each deal three games, the
     players rotated through the seats), from ``seed``; write every game's record into the
-    directory ``records`` when given (``deal-0001-r0.toml``, ...). ``scheduler`` spreads the
-    deals over Dask workers (:func:`~qcards.execution.sweeps.sweep`), with the same results.
+    directory ``records`` when given (``deal-0001-r0.toml``, ...; a record already there is
+    refused, never overwritten). ``scheduler`` spreads the deals over Dask workers
+    (:func:`~qcards.execution.sweeps.sweep`), with the same results.
+
+    The match is planned first (:func:`plan_match`): refused past the memory limit, and past
+    the time limit unless ``force``.
 
     Raises:
         ParameterError: not three players, a bad player, or ``deals`` below 1.
+        ResourceError: the plan is past the limits (:mod:`qcards.plan`).
+        FileError: ``records`` holds a record the match would write.
     """
     seed = fresh_seed(seed)  # a fresh one for None; a bad one refused
     chosen = tuple(p if isinstance(p, Player) else parse_player(p) for p in players)
@@ -146,15 +166,87 @@ def match(
         )
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise ParameterError("deals", f"{{deals}} must be a positive integer, got {deals!r}")
+    plan_match(chosen, deals, scheduler, force)
+    folder = None if records is None else Path(records)
+    if folder is not None:
+        _check_records(folder, deals)
     games = sweep(partial(_deal_games, chosen, seed), range(deals), scheduler, "deals played")
     flat = tuple(g for per_deal in games for g in per_deal)
-    if records is not None:
-        folder = Path(records)
+    if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         for g in flat:
             if g.record is not None:
-                write_text(folder / f"deal-{g.deal + 1:04d}-r{g.rotation}.toml", g.record)
+                write_text(folder / record_name(g.deal, g.rotation), g.record)
     return MatchResult(chosen, deals, seed, flat)
+
+
+def record_name(deal: int, rotation: int) -> str:
+    """The file name of the record of deal ``deal`` (from 0) in rotation ``rotation``."""
+    return f"deal-{deal + 1:04d}-r{rotation}.toml"
+
+
+def _check_records(folder: Path, deals: int) -> None:
+    """Refuse a records folder that holds a file the match could write (a passed deal writes
+    none, which only the play tells)."""
+    if not folder.is_dir():
+        return
+    names = {p.name for p in folder.glob("deal-*-r*.toml")}
+    for deal in range(deals):
+        if not names:
+            return
+        for rotation in range(SEATS):
+            name = record_name(deal, rotation)
+            if name in names:
+                raise FileError(
+                    f"{{records}} {folder}: {name} is already there, and a match does not "
+                    "overwrite records: give an empty or new folder",
+                    parameters=("records",),
+                )
+            names.discard(name)
+
+
+def plan_match(
+    players: Sequence[Player], deals: int, scheduler: str | None = None, force: bool = False
+) -> Plan:
+    """The plan of a match of ``deals`` deals between ``players`` (:mod:`qcards.plan`),
+    checked: each searching player's worlds held at a card decision (in every local Dask
+    worker at once) against the memory limit, then the games held against it and the time
+    (each deal's three games, every player's measured seconds a game, spread over the cores
+    with ``scheduler`` ``"local"``) against the time limit unless ``force``. Returns the
+    match's plan.
+
+    Raises:
+        ResourceError: a player's worlds or the games past the memory limit, or the time past
+            the time limit (unless ``force``).
+    """
+    workers = CORES if scheduler == LOCAL else 1
+    memory = current_limits().memory
+    for player in players:
+        held = decision_bytes(player) * workers
+        if held:
+            fits = int(memory // (held / player.worlds))
+            check(Plan(
+                f"{{player}} {player.label}",
+                bytes=held,
+                size=f"{player.worlds:,} sampled deals held at each card decision"
+                + (f", in each of {workers} workers" if workers > 1 else ""),
+                memory_fits=f"at most about {fits:,} worlds fit",
+                ways=(f"give the player fewer worlds ({player.model}:{DEFAULT_WORLDS})",),
+            ))  # fmt: skip
+    seats = [game_seconds(p) for p in players]
+    per_deal = SEATS * sum(seats)  # each player sits once in each of a deal's three games
+    seconds = deals * per_deal / workers
+    size = ", ".join(f"{p.label} {s:.2g} s" for p, s in zip(players, seats, strict=True))
+    plan = Plan(
+        f"a match of {deals:,} deals ({SEATS * deals:,} games)",
+        seconds=seconds,
+        bytes=deals * SEATS * GAME_BYTES,
+        size=f"about {per_deal / workers:.2g} s a deal; a seat's cards a game: {size}",
+        time_fits=f"about {int(current_limits().seconds * workers // per_deal):,} deals",
+        memory_fits=f"at most about {int(memory // (SEATS * GAME_BYTES)):,} deals fit",
+        ways=("fewer {deals}",),
+    )
+    return check(plan, force)
 
 
 def deal_cards(seed: int, deal: int) -> tuple[tuple[Card, ...], ...]:

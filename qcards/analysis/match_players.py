@@ -38,9 +38,10 @@ from qcards.analysis.advice import advise
 from qcards.errors import FileError, ModelError, ParameterError
 from qcards.files import read_text
 from qcards.skat.adversarial import ADVERSARIAL
-from qcards.skat.beliefs import RANDOM, VOIDS, believe, check_beliefs
+from qcards.skat.beliefs import MAX_OVERSAMPLE, RANDOM, VOIDS, believe, check_beliefs
 from qcards.skat.best_response import first_cards
 from qcards.skat.cards import Card
+from qcards.skat.deal_sampling import OWNER_BYTES
 from qcards.skat.play_models import get_model, model_names, softmax_policy
 from qcards.skat.referee import num_deals
 from qcards.skat.seat_view import SeatView, uniform
@@ -63,6 +64,22 @@ for a match's pace."""
 
 HAND = 10
 """The cards each seat is dealt."""
+
+# The cost model of a match (qcards.analysis.match plans with it): seconds a player takes for
+# its seat's ten cards in one game, its third of the game's own work (the auction, the record
+# and its replay) included. Measured as CPU seconds (the compiled solver's threads summed, so
+# busy cores do not count) of matches against two heuristic players on 2-40 deals, the
+# machine (2 cores) shared: three heuristic players 0.027 s a deal (30 deals), random and
+# softmax 0.040 and 0.062 s wall; adversarial:1, :10 and :40 0.40, 2.6 and 4.8 s a game, the
+# deals' spread as large as the worlds' (one user's default match, adversarial:10, took
+# about 1 s a game); best-response a further 0.3-2 s a game beside PIMC's with heuristic
+# beliefs or opponents, 6 s (wall, 3 deals) with random beliefs against random opponents.
+POLICY_GAME_SECONDS = {"random": 0.005, "heuristic": 0.005, "softmax": 0.008}
+SEARCH_GAME_SECONDS = 0.3  # PIMC's own work a game: the seat's spec, the posterior, 10 cards
+WORLD_GAME_SECONDS = 0.1  # and each world: solved double dummy after every legal card
+BEST_RESPONSE_GAME_SECONDS = {RANDOM: 6.0, "policy": 2.0}  # the last tricks' exact search
+ROW_BYTES = 800
+"""Bytes of a world's solved outcomes at a decision: a tuple for each legal card."""
 
 
 @dataclass(frozen=True)
@@ -93,11 +110,34 @@ class Player:
         return f"{self.model}:{self.worlds}{suffix}"
 
 
+def game_seconds(player: Player) -> float:
+    """The estimated seconds of ``player``'s ten cards in one game (its share of the game's
+    own work included), from the measured rates above; a policy model without a rate of its
+    own (a plugin's) is costed as the slowest measured one."""
+    if player.model not in SEARCHERS:
+        return POLICY_GAME_SECONDS.get(player.model, max(POLICY_GAME_SECONDS.values()))
+    seconds = SEARCH_GAME_SECONDS + WORLD_GAME_SECONDS * player.worlds
+    if player.model == BEST_RESPONSE:  # opponents who play a policy are searched faster
+        policy = check_beliefs(player.beliefs).reweights
+        seconds += BEST_RESPONSE_GAME_SECONDS["policy" if policy else RANDOM]
+    return seconds
+
+
+def decision_bytes(player: Player) -> float:
+    """The bytes a searching player's card decision holds: its worlds' sampled deals (each
+    with up to :data:`~qcards.skat.beliefs.MAX_OVERSAMPLE` candidates when its beliefs
+    reweigh the deals) and their solved outcomes; 0 for a policy player."""
+    if player.model not in SEARCHERS:
+        return 0.0
+    drawn = MAX_OVERSAMPLE if check_beliefs(player.beliefs).reweights else 1
+    return player.worlds * (drawn * OWNER_BYTES + ROW_BYTES)
+
+
 def parse_player(text: str) -> Player:
     """A player from its ``--player`` text (see the module; :class:`ParameterError` naming
     ``player`` otherwise)."""
     text = str(text)
-    model, _, rest = text.partition(":")
+    model, sep, rest = text.partition(":")
     usable = [m for m in model_names() if get_model(m).solver is None or m == BEST_RESPONSE]
     if model not in usable:
         raise ParameterError(
@@ -105,13 +145,18 @@ def parse_player(text: str) -> Player:
             f"{', '.join(usable)}, optionally :WORLDS[:BELIEFS] for {ADVERSARIAL} and "
             f"{BEST_RESPONSE}, :FILE for softmax)",
         )  # fmt: skip
-    if not rest:
+    if not rest and not sep:
         return Player(model)
     if model == "softmax":
         theta = _theta(text, rest)
         frozen = tuple((r, tuple(sorted(w.items()))) for r, w in sorted(theta.items()))
         return Player(model, theta_file=rest, theta=frozen)
-    budget, _, beliefs = rest.partition(":")
+    budget, colon, beliefs = rest.partition(":")
+    if model in SEARCHERS and not budget:
+        raise ParameterError(
+            "player", f"{{player}} {text!r}: the budget after the colon is empty: give a "
+            f"positive number of worlds ({model}:{DEFAULT_WORLDS}) or no colon",
+        )  # fmt: skip
     if model not in SEARCHERS or not budget.isdigit() or int(budget) < 1:
         raise ParameterError(
             "player",
@@ -119,7 +164,7 @@ def parse_player(text: str) -> Player:
             f"positive number of worlds (and then :BELIEFS: {RANDOM}, {VOIDS} or a play model "
             "with a policy)",
         )
-    if not beliefs:
+    if not beliefs and not colon:
         return Player(model, int(budget))
     try:
         check_beliefs(beliefs)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
+    force_argument,
     json_argument,
     load,
     objective_argument,
@@ -39,6 +40,7 @@ def add_parser(sub) -> None:
         "(default); circuit, the policy-weighted game circuit's exact final state; "
         "monte-carlo, games on sampled deals (default with --shots)",
     )  # fmt: skip
+    force_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
 
@@ -51,7 +53,7 @@ def run(args) -> int:
         check_shots(args.shots)
     spec = load(args.spec)
     result = fit(spec, args.objective, args.rounds, args.optimizer, args.maxiter, args.shots,
-                 args.seed, method=args.method)  # fmt: skip
+                 args.seed, method=args.method, force=args.force)  # fmt: skip
     if args.json:
         print_json(result.to_json())
         return 0

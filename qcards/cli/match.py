@@ -4,7 +4,13 @@ duplicate deals, Seeger-Fabian points per game with paired 95% intervals."""
 from __future__ import annotations
 
 from qcards.cli.commands import SUMMARIES
-from qcards.cli.common import dask_argument, json_argument, print_json, print_table
+from qcards.cli.common import (
+    dask_argument,
+    force_argument,
+    json_argument,
+    print_json,
+    print_table,
+)
 
 
 def add_parser(sub) -> None:
@@ -25,8 +31,12 @@ def add_parser(sub) -> None:
     )  # fmt: skip
     p.add_argument("--deals", type=int, default=10, help="deals, each played three times")
     p.add_argument("--seed", type=int, default=0, help="the seed of the deals and the play")
-    p.add_argument("--records", metavar="DIR", help="write every game's record into DIR")
+    p.add_argument(
+        "--records", metavar="DIR",
+        help="write every game's record into DIR (refused if DIR holds a record it would write)",
+    )  # fmt: skip
     dask_argument(p)
+    force_argument(p)
     json_argument(p)
     p.set_defaults(run=run)
 
@@ -35,7 +45,7 @@ def run(args) -> int:
     from qcards.analysis.match import match
 
     players = args.player or ["adversarial:10", "heuristic", "heuristic"]
-    result = match(players, args.deals, args.seed, args.records, args.dask)
+    result = match(players, args.deals, args.seed, args.records, args.dask, args.force)
     if args.json:
         print_json(result.to_json())
         return 0

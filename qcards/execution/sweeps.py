@@ -131,7 +131,10 @@ def local_cluster(**overrides):
 
     The dashboard is off and the scheduler's HTTP routes take a free port (Dask's default, 8787,
     may be taken), and the workers log critical failures only, so a task's exception reaches
-    the caller once, not also as the worker's "Compute Failed" report on stderr.
+    the caller once, not also as the worker's "Compute Failed" report on stderr. The workers
+    ignore Ctrl-C once started (:class:`~qcards.execution.dask_plugin.CtrlCToTheClient`): this
+    process takes it and closes the cluster, which stops them, and no worker prints its own
+    traceback.
     ``overrides`` go to the cluster as they are. Like every Dask nanny, the cluster sets
     ``OMP_NUM_THREADS=1`` in this process's environment too; Aer, already loaded here, keeps
     its threads.
@@ -148,6 +151,8 @@ def local_cluster(**overrides):
     from dask.system import CPU_COUNT
     from distributed import LocalCluster
 
+    from qcards.execution.dask_plugin import CtrlCToTheClient
+
     options = {
         "n_workers": CPU_COUNT,
         "threads_per_worker": 1,
@@ -155,6 +160,7 @@ def local_cluster(**overrides):
         "dashboard_address": ":0",  # the scheduler's HTTP routes, on a free port
         "scheduler_kwargs": {"dashboard": False},
         "silence_logs": logging.CRITICAL,
+        "plugins": (CtrlCToTheClient(),),  # each worker's, set up as it starts
         **overrides,
     }
     from distributed.deploy.spec import SpecCluster
