@@ -3,6 +3,8 @@ variational card-play weights, Sec. X.1)."""
 
 from __future__ import annotations
 
+import textwrap
+
 from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     force_argument,
@@ -13,6 +15,7 @@ from qcards.cli.common import (
     print_table,
     spec_argument,
 )
+from qcards.cli.output import TABLE_WIDTH
 
 
 def add_parser(sub) -> None:
@@ -64,8 +67,9 @@ def run(args) -> int:
         for r in result.rounds
     ]  # fmt: skip
     print_table(["role", "before", "after", "evaluations", *features], rows)
-    print(
-        f"\nthe declarer's expected {args.objective} ({result.method}): {result.start:.6f} with "
+    summary = (
+        f"the declarer's expected {args.objective} ({result.method}): {result.start:.6f} with "
         f"the hand-set parameters, {result.rounds[-1].after:.6f} after {len(result.rounds)} fits"
     )
+    print("\n" + textwrap.fill(summary, TABLE_WIDTH))
     return 0
