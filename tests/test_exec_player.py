@@ -141,3 +141,19 @@ def test_an_outside_player_pickles_plans_at_its_assumed_pace_and_starts_lazily()
     assert game_seconds(player) == exec_player.DECISION_SECONDS * 12
     plan = plan_match([player, parse_player("heuristic"), parse_player("heuristic")], 10)
     assert plan.seconds == pytest.approx(10 * 3 * (game_seconds(player) + 2 * 0.005))
+
+
+def test_ctrl_c_during_a_match_ends_the_program(tmp_path, monkeypatch):
+    import qcards.analysis.match as match_module
+
+    log = tmp_path / "requests.jsonl"
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(match_module, "policy_card", interrupted)  # a heuristic seat's card
+    with pytest.raises(KeyboardInterrupt):
+        match([command("first_legal.py", str(log)), "heuristic", "heuristic"], 2, seed=0)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert lines[1]["type"] == "start"  # the program was running
+    assert gone(lines[0]["pid"]) and not exec_player._live
