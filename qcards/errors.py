@@ -93,6 +93,15 @@ class ParameterError(ModelError):
         self.parameter = parameter
 
 
+class PlayerError(QcardsError):
+    """A match's player that cannot play: an outside program that cannot be started or
+    answers wrongly (:mod:`qcards.analysis.exec_player`); names the player (``{player}``)
+    and the request."""
+
+    def __init__(self, message: str = "", *, parameters: tuple[str, ...] = ("player",)) -> None:
+        super().__init__(message, parameters=parameters)
+
+
 class MissingExtraError(QcardsError):
     """A feature whose optional dependencies are not installed; names the extra to install."""
 

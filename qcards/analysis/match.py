@@ -33,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from qcards.analysis import exec_player
+from qcards.analysis.exec_player import EXEC
 from qcards.analysis.match_players import (
     DEFAULT_WORLDS,
     HAND,
@@ -170,7 +172,10 @@ def match(
     folder = None if records is None else Path(records)
     if folder is not None:
         _check_records(folder, deals)
-    games = sweep(partial(_deal_games, chosen, seed), range(deals), scheduler, "deals played")
+    try:
+        games = sweep(partial(_deal_games, chosen, seed), range(deals), scheduler, "deals played")
+    finally:  # the outside programs this process started (a Dask worker ends its own at exit)
+        exec_player.close_all()
     flat = tuple(g for per_deal in games for g in per_deal)
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -282,12 +287,22 @@ def _game(players, seed: int, deal: int, rotation: int, cards) -> Game:
     declaration = Declaration.make(game, False, (), bid)
     hands[declarer_seat] = [c for c in twelve if c not in discard]
     rng = np.random.default_rng([seed, deal, rotation, 1])
-    tricks, taken = _play(players, seats, hands, declarer_seat, game, discard, bid, rng)
+    about = {"deal": deal + 1, "rotation": rotation, "game": game, "bid": bid,
+             "declarer": declarer_seat}  # fmt: skip
+    for seat in _outside(players, seats):
+        hand = {"hand": _spelled(rules_of(_trump(game)), hands[seat])}
+        mine = _discard(seat, declarer_seat, discard)
+        _tell(players, seats, seat, exec_player.request("start", about, seat, **hand, **mine))
+    tricks, taken = _play(players, seats, hands, declarer_seat, game, discard, about, rng)
     declarer_points = points(discard) + taken[0]
     settlement = settle(declaration, matadors(twelve, game), declarer_points, taken[1])
     names = [NAMES[p] for p in seats]
     by_name = settlement.seeger_fabian(names[declarer_seat], names)
     scores = tuple(by_name[NAMES[i]] for i in range(SEATS))
+    for seat in _outside(players, seats):
+        result = {"declarer_points": declarer_points, "declarer_tricks": taken[1],
+                  "won": settlement.won, "score": scores[seats[seat]]}  # fmt: skip
+        _tell(players, seats, seat, exec_player.request("end", about, seat, **result))
     text = record_toml(
         names, names[declarer_seat], declaration, dict(zip(names, cards[:SEATS], strict=True)),
         skat, discard, tricks,
@@ -300,13 +315,43 @@ def _game(players, seed: int, deal: int, rotation: int, cards) -> Game:
                 declarer_points, scores, text)  # fmt: skip
 
 
+def _trump(game: str) -> Trump:
+    return Trump.NULL if game == "null" else Trump(game)
+
+
+def _spelled(rules, cards) -> list[str]:
+    """Cards as the outside programs read them: spelled, in the rules' order."""
+    return [str(c) for c in rules.sorted(cards)]
+
+
+def _discard(seat: int, declarer_seat: int, discard) -> dict:
+    """The discard as the declarer's requests give it; nothing for a defender."""
+    return {"discard": [str(c) for c in discard]} if seat == declarer_seat else {}
+
+
+def _outside(players, seats) -> list[int]:
+    """The seats (positions) whose players are outside programs."""
+    return [s for s in range(SEATS) if players[seats[s]].model == EXEC]
+
+
+def _key(players, seats, seat: int) -> tuple[int, str]:
+    """The outside program of the player at ``seat``: one per player of the match."""
+    return seats[seat], players[seats[seat]].label
+
+
+def _tell(players, seats, seat: int, request: dict) -> None:
+    player = players[seats[seat]]
+    exec_player.tell(_key(players, seats, seat), player.label, player.argv, request)
+
+
 def _play(
-    players, seats, hands, declarer_seat, game, discard, bid, rng
+    players, seats, hands, declarer_seat, game, discard, about, rng
 ) -> tuple[list[tuple[Card, ...]], tuple[int, int]]:
     """Ten tricks: each seat's player picks its card. Returns the tricks (leader's card first)
-    and the declarer's (card points, tricks) from them."""
-    trump = Trump.NULL if game == "null" else Trump(game)
-    rules = rules_of(trump)
+    and the declarer's (card points, tricks) from them. ``about`` is the game as the outside
+    programs' requests give it (:func:`exec_player.request`)."""
+    bid = about["bid"]
+    rules = rules_of(_trump(game))
     # the spec order puts the declarer first (seat_view and the specs count seats from it)
     order = [(declarer_seat + k) % SEATS for k in range(SEATS)]
     names = [NAMES[seats[s]] for s in order]
@@ -315,14 +360,27 @@ def _play(
     all_cards = frozenset(c for h in hands for c in h) | frozenset(discard)
     history: list[tuple[str, Card]] = []
     tricks, won_points, won_tricks = [], 0, 0
+    finished: list[dict] = []  # the tricks as the outside programs' requests give them
     leader = 0  # forehand leads the first trick
-    for _ in range(HAND):
+    for number in range(1, HAND + 1):
         trick: list[Card] = []
         trick_start = {s: frozenset(live[s]) for s in range(SEATS)}
         for k in range(SEATS):
             seat = (leader + k) % SEATS
             player = players[seats[seat]]
-            if player.model in SEARCHERS:
+            if player.model == EXEC:
+                request = exec_player.request(
+                    "card", about, seat, hand=_spelled(rules, live[seat]), trick_number=number,
+                    leader=leader, trick=[str(c) for c in trick], tricks=finished,
+                    points={"declarer": won_points, "defenders": sum(map(points, tricks))
+                            - won_points},
+                    legal=_spelled(rules, rules.legal_cards(live[seat], trick[0] if trick
+                                                            else None)),
+                    **_discard(seat, declarer_seat, discard),
+                )  # fmt: skip
+                card = exec_player.card(_key(players, seats, seat), player.label, player.argv,
+                                        request)  # fmt: skip
+            elif player.model in SEARCHERS:
                 me = names[order.index(seat)]
                 hidden = [c for s in order if s != seat for c in at_start[s]]
                 spec = seat_spec(names, game, me, names[order.index(0)], at_start[seat], hidden,
@@ -341,5 +399,6 @@ def _play(
             won_points += points(trick)
             won_tricks += 1
         tricks.append(tuple(trick))
+        finished.append({"leader": leader, "cards": [str(c) for c in trick], "winner": winner})
         leader = winner
     return tricks, (won_points, won_tricks)

@@ -22,7 +22,10 @@ what its seat has seen.
     also assumes random play), from the deals it believes in, once they are at most
     :data:`BEST_RESPONSE_DEALS`; before that, and as a defender (the best response is the
     declarer's), it plays as ``adversarial`` with the same worlds and beliefs. Its objective is
-    the declarer's chance to win, as PIMC's.
+    the declarer's chance to win, as PIMC's;
+``exec:COMMAND``
+    an outside program that answers a JSON-lines protocol on its stdin and stdout
+    (:mod:`qcards.analysis.exec_player`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from functools import cache
 
 import numpy as np
 
+from qcards.analysis import exec_player
 from qcards.analysis.advice import advise
 from qcards.errors import FileError, ModelError, ParameterError
 from qcards.files import read_text
@@ -94,6 +98,10 @@ class Player:
     theta: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] | None = None
     """The parameters as nested pairs, role then feature: hashable, so that players with
     different parameters never compare equal (nor share a cached policy)."""
+    command: str | None = None
+    """An outside program's command as given (``exec:COMMAND``)."""
+    argv: tuple[str, ...] = ()
+    """The command split into its program and arguments."""
 
     @property
     def parameters(self) -> dict[str, dict[str, float]] | None:
@@ -102,6 +110,8 @@ class Player:
 
     @property
     def label(self) -> str:
+        if self.command is not None:
+            return f"{exec_player.EXEC}:{self.command}"
         if self.theta_file is not None:
             return f"{self.model}:{self.theta_file}"
         if self.model not in SEARCHERS:
@@ -113,7 +123,11 @@ class Player:
 def game_seconds(player: Player) -> float:
     """The estimated seconds of ``player``'s ten cards in one game (its share of the game's
     own work included), from the measured rates above; a policy model without a rate of its
-    own (a plugin's) is costed as the slowest measured one."""
+    own (a plugin's) is costed as the slowest measured one; an outside program is assumed to
+    take :data:`~qcards.analysis.exec_player.DECISION_SECONDS` a request (its ten cards, the
+    game's start and end), an assumption: its real pace is the program's."""
+    if player.model == exec_player.EXEC:
+        return exec_player.DECISION_SECONDS * (HAND + 2)
     if player.model not in SEARCHERS:
         return POLICY_GAME_SECONDS.get(player.model, max(POLICY_GAME_SECONDS.values()))
     seconds = SEARCH_GAME_SECONDS + WORLD_GAME_SECONDS * player.worlds
@@ -138,12 +152,15 @@ def parse_player(text: str) -> Player:
     ``player`` otherwise)."""
     text = str(text)
     model, sep, rest = text.partition(":")
+    if model == exec_player.EXEC:
+        exec_player.timeout()  # a bad timeout refused before any game
+        return Player(model, command=rest, argv=exec_player.split_command(text, rest))
     usable = [m for m in model_names() if get_model(m).solver is None or m == BEST_RESPONSE]
     if model not in usable:
         raise ParameterError(
             "player", f"{{player}} {text!r}: unknown or unusable model {model!r} (expected one of "
             f"{', '.join(usable)}, optionally :WORLDS[:BELIEFS] for {ADVERSARIAL} and "
-            f"{BEST_RESPONSE}, :FILE for softmax)",
+            f"{BEST_RESPONSE}, :FILE for softmax; or {exec_player.EXEC}:COMMAND)",
         )  # fmt: skip
     if not rest and not sep:
         return Player(model)

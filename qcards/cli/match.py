@@ -19,14 +19,16 @@ def add_parser(sub) -> None:
         help=SUMMARIES["match"],
     )
     p.add_argument(
-        "--player", action="append", metavar="MODEL[:WORLDS[:BELIEFS]]", default=None,
+        "--player", action="append", metavar="MODEL[:WORLDS[:BELIEFS]]|exec:COMMAND", default=None,
         help="a player, three times in seat order of the first rotation: random, heuristic, "
         "softmax, softmax:FILE (the parameters of 'qcards fit --json'), "
         "adversarial[:WORLDS[:BELIEFS]] (PIMC, WORLDS sampled deals a card, default 10; "
         "BELIEFS weigh the deals by the plays: random, the default, voids for the voids alone, "
         "or a play model such as heuristic for its likelihood), or "
         "best-response[:WORLDS[:BELIEFS]] (the declarer's exact best response to opponents "
-        "who play the BELIEFS model in the last tricks, PIMC before); default: "
+        "who play the BELIEFS model in the last tricks, PIMC before), or exec:COMMAND (an "
+        "outside program answering qcards' JSON-lines protocol on its stdin and stdout, "
+        "docs/how-to/matches.md); default: "
         "adversarial:10, heuristic, heuristic",
     )  # fmt: skip
     p.add_argument("--deals", type=int, default=10, help="deals, each played three times")
