@@ -119,6 +119,7 @@ class _Program:
     lines: queue.Queue = field(default_factory=queue.Queue)
 
     def read(self) -> None:
+        assert self.process.stdout is not None  # started with stdout=PIPE
         with self.process.stdout as output:  # closed here: closing it elsewhere would block
             for line in output:
                 self.lines.put(line)
@@ -129,6 +130,7 @@ class _Program:
         on its own), then terminated, then killed (its stdout is read to its end by the
         reading thread)."""
         process = self.process
+        assert process.stdin is not None  # started with stdin=PIPE
         try:
             process.stdin.close()
         except OSError:
@@ -182,9 +184,11 @@ def ask(key: Any, label: str, argv: tuple[str, ...], request: dict, what: str) -
     seconds = timeout()
     program = _program(key, label, argv)
     where = f"{{player}} {label}: {what}"
+    stdin = program.process.stdin
+    assert stdin is not None  # started with stdin=PIPE
     try:
-        program.process.stdin.write(json.dumps(request) + "\n")
-        program.process.stdin.flush()
+        stdin.write(json.dumps(request) + "\n")
+        stdin.flush()
     except (BrokenPipeError, OSError, ValueError):
         fail(key, f"{where}: the program has exited ({_status(program)})")
     try:

@@ -168,7 +168,7 @@ def plan_fit(
     with ``shots`` the games of one evaluation, their deals held at once, checked
     (:mod:`qcards.plan`): the games past the memory limit refused, the time past the time
     limit unless ``force``. Returns the time's plan."""
-    ways = ("fewer {rounds} or {maxiter}",)
+    ways: tuple[str, ...] = ("fewer {rounds} or {maxiter}",)
     if shots is not None:
         per_game = OWNER_BYTES + GAME_BYTES
         check(Plan(

@@ -359,7 +359,8 @@ def _play(
     live = {s: set(hands[s]) for s in range(SEATS)}
     all_cards = frozenset(c for h in hands for c in h) | frozenset(discard)
     history: list[tuple[str, Card]] = []
-    tricks, won_points, won_tricks = [], 0, 0
+    tricks: list[tuple[Card, ...]] = []
+    won_points, won_tricks = 0, 0
     finished: list[dict] = []  # the tricks as the outside programs' requests give them
     leader = 0  # forehand leads the first trick
     for number in range(1, HAND + 1):
