@@ -245,8 +245,8 @@ def test_save_and_load_round_trip(tmp_path):
 @pytest.mark.slow
 def test_a_tiny_model_trained_from_scratch_beats_random(tmp_path):
     out = tmp_path / "tiny.npz"
-    result = train(out, games=8, worlds=2, epochs=40, hidden=16, seed=1)
-    assert result.positions > 50
-    played = match([f"learned:{out}", "random", "random"], 12, seed=3)
-    (i, j, mean, (low, high)) = played.differences()[0]
-    assert (i, j) == (0, 1) and low > 0, (mean, low, high)
+    result = train(out, games=20, worlds=1, epochs=60, hidden=16, seed=1)
+    assert result.positions > 200 and result.held_out_agreement > 0.3
+    played = match([f"learned:{out}", "random", "random"], 30, seed=3)
+    for i, j, mean, (low, high) in played.differences()[:2]:
+        assert i == 0 and low > 0, (j, mean, low, high)  # ahead of each random player
