@@ -273,8 +273,9 @@ NAMES = ("P1", "P2", "P3")
 """The players' names in records (player index + 1)."""
 
 
-def _game(players, seed: int, deal: int, rotation: int, cards) -> Game:
-    """One game of a deal with the players rotated ``rotation`` seats."""
+def _game(players, seed: int, deal: int, rotation: int, cards, observe=None) -> Game:
+    """One game of a deal with the players rotated ``rotation`` seats (``observe``: see
+    :func:`_play`)."""
     seats = tuple((s + rotation) % SEATS for s in range(SEATS))  # player index by seat
     hands, skat = [list(h) for h in cards[:SEATS]], cards[SEATS]
     limits = [bidding_rules.limit(h) for h in hands]
@@ -293,7 +294,8 @@ def _game(players, seed: int, deal: int, rotation: int, cards) -> Game:
         hand = {"hand": _spelled(rules_of(_trump(game)), hands[seat])}
         mine = _discard(seat, declarer_seat, discard)
         _tell(players, seats, seat, exec_player.request("start", about, seat, **hand, **mine))
-    tricks, taken = _play(players, seats, hands, declarer_seat, game, discard, about, rng)
+    tricks, taken = _play(players, seats, hands, declarer_seat, game, discard, about, rng,
+                          observe)  # fmt: skip
     declarer_points = points(discard) + taken[0]
     settlement = settle(declaration, matadors(twelve, game), declarer_points, taken[1])
     names = [NAMES[p] for p in seats]
@@ -345,11 +347,13 @@ def _tell(players, seats, seat: int, request: dict) -> None:
 
 
 def _play(
-    players, seats, hands, declarer_seat, game, discard, about, rng
+    players, seats, hands, declarer_seat, game, discard, about, rng, observe=None
 ) -> tuple[list[tuple[Card, ...]], tuple[int, int]]:
     """Ten tricks: each seat's player picks its card. Returns the tricks (leader's card first)
     and the declarer's (card points, tricks) from them. ``about`` is the game as the outside
-    programs' requests give it (:func:`exec_player.request`)."""
+    programs' requests give it (:func:`exec_player.request`). ``observe``, when given, is
+    called before each card with the mover's view, its game as a spec (a function of no
+    arguments: :func:`seat_spec`, built when called) and the history so far."""
     bid = about["bid"]
     rules = rules_of(_trump(game))
     # the spec order puts the declarer first (seat_view and the specs count seats from it)
@@ -369,6 +373,14 @@ def _play(
         for k in range(SEATS):
             seat = (leader + k) % SEATS
             player = players[seats[seat]]
+            me = names[order.index(seat)]
+            hidden = [c for s in order if s != seat for c in at_start[s]]
+            seat_game = partial(seat_spec, names, game, me, names[order.index(0)], at_start[seat],
+                                hidden, discard, seat == declarer_seat, bid)  # fmt: skip
+            view = seat_view(rules, all_cards, tuple(trick_start[s] for s in order),
+                             order.index(leader), tuple(trick), frozenset(discard))  # fmt: skip
+            if observe is not None:
+                observe(view, seat_game, tuple(history))
             if player.model == EXEC:
                 request = exec_player.request(
                     "card", about, seat, hand=_spelled(rules, live[seat]), trick_number=number,
@@ -382,15 +394,8 @@ def _play(
                 card = exec_player.card(_key(players, seats, seat), player.label, player.argv,
                                         request)  # fmt: skip
             elif player.model in SEARCHERS:
-                me = names[order.index(seat)]
-                hidden = [c for s in order if s != seat for c in at_start[s]]
-                spec = seat_spec(names, game, me, names[order.index(0)], at_start[seat], hidden,
-                                 discard, seat == declarer_seat, bid)  # fmt: skip
-                card = search_card(player, spec, history, int(rng.integers(2**31)))
+                card = search_card(player, seat_game(), history, int(rng.integers(2**31)))
             else:
-                spec_hands = tuple(trick_start[s] for s in order)
-                view = seat_view(rules, all_cards, spec_hands, order.index(leader), tuple(trick),
-                                 frozenset(discard))  # fmt: skip
                 card = policy_card(player, view, rng)
             trick.append(card)
             live[seat].discard(card)

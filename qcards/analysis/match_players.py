@@ -10,6 +10,9 @@ what its seat has seen.
     the softmax family with the parameters of ``FILE``, the JSON that ``qcards fit --json``
     writes (its ``theta``) or a bare ``{"declarer": {...}, "defender": {...}}``: the fitted
     policy as a player;
+``learned:FILE``
+    the learned model with the model file ``FILE`` (``qcards train``'s output) instead of the
+    shipped one;
 ``adversarial[:WORLDS[:BELIEFS]]``
     PIMC: the seat's game as a spec (its own cards known, everything else unseen; the declarer
     knows its discard), the history so far weighed by ``BELIEFS``
@@ -46,6 +49,7 @@ from qcards.skat.beliefs import MAX_OVERSAMPLE, RANDOM, VOIDS, believe, check_be
 from qcards.skat.best_response import first_cards
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import OWNER_BYTES
+from qcards.skat.learned.network import LearnedPolicy, load_network
 from qcards.skat.play_models import get_model, model_names, softmax_policy
 from qcards.skat.referee import num_deals
 from qcards.skat.seat_view import SeatView, uniform
@@ -55,6 +59,7 @@ DEFAULT_WORLDS = 10
 """PIMC's sampled deals a card decision when a player gives no budget."""
 
 BEST_RESPONSE = "best-response"
+LEARNED = "learned"
 SEARCHERS = (ADVERSARIAL, BEST_RESPONSE)
 """The players that search from the seat's game (:func:`seat_spec`) instead of a policy."""
 
@@ -78,7 +83,7 @@ HAND = 10
 # deals' spread as large as the worlds' (one user's default match, adversarial:10, took
 # about 1 s a game); best-response a further 0.3-2 s a game beside PIMC's with heuristic
 # beliefs or opponents, 6 s (wall, 3 deals) with random beliefs against random opponents.
-POLICY_GAME_SECONDS = {"random": 0.005, "heuristic": 0.005, "softmax": 0.008}
+POLICY_GAME_SECONDS = {"random": 0.005, "heuristic": 0.005, "softmax": 0.008, "learned": 0.02}
 SEARCH_GAME_SECONDS = 0.3  # PIMC's own work a game: the seat's spec, the posterior, 10 cards
 WORLD_GAME_SECONDS = 0.1  # and each world: solved double dummy after every legal card
 BEST_RESPONSE_GAME_SECONDS = {RANDOM: 6.0, "policy": 2.0}  # the last tricks' exact search
@@ -89,7 +94,8 @@ ROW_BYTES = 800
 @dataclass(frozen=True)
 class Player:
     """A play model and its budget: PIMC's worlds a decision and the beliefs that weigh the
-    deals by the plays (searching players); a softmax player's parameters file and values."""
+    deals by the plays (searching players); a softmax player's parameters file and values, a
+    learned player's model file (:attr:`theta_file`)."""
 
     model: str
     worlds: int = DEFAULT_WORLDS
@@ -160,7 +166,7 @@ def parse_player(text: str) -> Player:
         raise ParameterError(
             "player", f"{{player}} {text!r}: unknown or unusable model {model!r} (expected one of "
             f"{', '.join(usable)}, optionally :WORLDS[:BELIEFS] for {ADVERSARIAL} and "
-            f"{BEST_RESPONSE}, :FILE for softmax; or {exec_player.EXEC}:COMMAND)",
+            f"{BEST_RESPONSE}, :FILE for softmax and learned; or {exec_player.EXEC}:COMMAND)",
         )  # fmt: skip
     if not rest and not sep:
         return Player(model)
@@ -168,6 +174,12 @@ def parse_player(text: str) -> Player:
         theta = _theta(text, rest)
         frozen = tuple((r, tuple(sorted(w.items()))) for r, w in sorted(theta.items()))
         return Player(model, theta_file=rest, theta=frozen)
+    if model == LEARNED:
+        try:
+            load_network(rest)
+        except ModelError as exc:
+            raise ParameterError("player", f"{{player}} {text!r}: {exc}") from None
+        return Player(model, theta_file=rest)
     budget, colon, beliefs = rest.partition(":")
     if model in SEARCHERS and not budget:
         raise ParameterError(
@@ -226,6 +238,8 @@ def _policy(player: Player):
     parameters = player.parameters  # None exactly when theta is
     if parameters is not None:
         return softmax_policy(parameters)
+    if player.model == LEARNED and player.theta_file is not None:
+        return LearnedPolicy(player.theta_file)
     return get_model(player.model).policy
 
 

@@ -24,6 +24,10 @@ SUMMARIES: dict[str, str] = {
         "fit the softmax play model's parameters, the declarer's and the defenders' in turn "
         "(fictitious play), to the declarer's expected objective"
     ),
+    "train": (
+        "train the learned play model: positions of complete games labelled by PIMC, a small "
+        "network fitted to its cards"
+    ),
     "match": (
         "play complete games between three players (a play model each) on duplicate deals, scored"
         " in Seeger-Fabian points with paired 95%% intervals"

@@ -22,6 +22,11 @@ plays minimax: :mod:`qcards.skat.double_dummy`). Built in:
     is ``random``. The paper's outlook (Sec. X.1) proposes parameterised card-play gates
     CP_k^n(c_1, ..., c_k) fitted to "a more realistic assignment of weights": this is that
     assignment, on the classical side.
+``learned``
+    a small network scoring each legal card from features of the seat's view, trained by
+    imitation of PIMC (:mod:`qcards.skat.learned`, :mod:`qcards.analysis.train`); the model
+    file is read when it first plays: the one shipped in the package, or the file the
+    environment variable ``QCARDS_LEARNED_MODEL`` names.
 
 Third parties add models through the entry-point group ``qcards.play_models`` (an entry point
 named like its :class:`PlayModel`). The referee evaluates a policy model exactly (Fractions for
@@ -42,6 +47,7 @@ from qcards.errors import ModelError
 from qcards.skat.best_response import best_response
 from qcards.skat.cards import Card
 from qcards.skat.heuristic import heuristic
+from qcards.skat.learned.network import LearnedPolicy
 from qcards.skat.plugins import lookup, with_plugins
 from qcards.skat.seat_view import Policy, SeatView, uniform
 
@@ -181,6 +187,8 @@ BUILT_IN: dict[str, PlayModel] = {
         PlayModel("heuristic", "a rule-based player from Skat's playing conventions", heuristic),
         PlayModel("softmax", "softmax over card features with hand-set parameters per role",
                   softmax_policy(DEFAULT_THETA), exact=False),
+        PlayModel("learned", "a small network trained to play PIMC's card (qcards train)",
+                  LearnedPolicy(), exact=False),
         PlayModel("best-response", "the declarer's best response, from what it sees, to "
                   "random defenders (exact, up to about fifteen cards)",
                   solver=_best_response_outcomes),

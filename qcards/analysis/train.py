@@ -1,0 +1,362 @@
+"""Training the ``learned`` play model by imitation: positions of complete games, each labelled
+with the card a strong teacher plays there, and a network fitted to pick the teacher's card.
+
+The positions come from complete games of Skat dealt, bid and played as in a match
+(:mod:`qcards.analysis.match`: game ``i`` is deal ``i`` of the seed, the auction and the
+declaration by the rules), the three seats played by the ``heuristic`` model (the behaviour
+policy, cheap, and a sensible player, so the positions look like real play). Every decision
+with more than one legal card is a position, and its label is the card of PIMC with ``worlds``
+sampled deals (the ``adversarial:WORLDS`` match player, :func:`~qcards.analysis.match_players.
+search_card`: the seat's game from what it has seen, the double-dummy value of each legal card
+averaged over the sampled deals, the best one). PIMC rather than the double-dummy card of the
+true deal: the true deal's best card uses cards the seat cannot see, which the network, given
+only the seat's view, cannot learn to find; PIMC's card is a function of that view (and the
+worlds drawn), the strongest such teacher qcards has at a few tenths of a second a card.
+
+The positions are written as they are made to a data file (JSON lines: a header, then one line
+per game with its positions as card names, :data:`POSITIONS_FORMAT`), so an interrupted run
+resumes at the next game; the features are computed when training (a changed feature version
+needs no new labels). The network (:mod:`qcards.skat.learned.network`) is fitted by minibatch
+Adam on the cross-entropy of the teacher's card under the softmax over the legal cards, written
+in NumPy (no training library needed; a tenth of the positions held out to report the
+agreement with the teacher), its state checkpointed after every epoch so a run resumes there.
+
+A run is planned first (:func:`plan_training`, :mod:`qcards.plan`): the games still to label at
+the teacher's measured seconds a game and the epochs at measured seconds a position, against
+the time limit unless forced.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from qcards.analysis.match import SEATS, _game, deal_cards
+from qcards.analysis.match_players import Player, search_card
+from qcards.errors import FileError, ParameterError
+from qcards.files import atomic_path, read_text, write_text
+from qcards.plan import Plan, check, current_limits
+from qcards.progress import step, track
+from qcards.skat.adversarial import ADVERSARIAL
+from qcards.skat.cards import Card, Trump, rules_of
+from qcards.skat.learned.features import NUM_FEATURES, card_features
+from qcards.skat.learned.network import save_network
+from qcards.skat.seat_view import SeatView
+
+POSITIONS_FORMAT = "qcards-learned-positions"
+BEHAVIOUR = "heuristic"
+"""The model that plays the games the positions come from."""
+
+MAX_LEGAL = 10
+
+# The cost model (seconds, CPU, the 2-core machine shared): PIMC labels a game's decisions in
+# about LABEL_GAME_SECONDS + LABEL_WORLD_SECONDS * worlds (three seats, the decisions with one
+# legal card skipped), measured on 64 games at 5 worlds (3 s a game); an epoch of Adam costs about
+# EPOCH_POSITION_SECONDS a position with 64 hidden units.
+LABEL_GAME_SECONDS = 0.5
+LABEL_WORLD_SECONDS = 0.5
+POSITIONS_A_GAME = 20
+EPOCH_POSITION_SECONDS = 2e-5
+BATCH = 256
+
+
+@dataclass(frozen=True)
+class Position:
+    """A decision of a game: what the mover saw and the teacher's card."""
+
+    view: SeatView
+    label: Card
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """What a run made: the positions, the held-out agreement with the teacher, the model."""
+
+    games: int
+    positions: int
+    epochs: int
+    train_loss: float
+    train_agreement: float
+    held_out_agreement: float
+    model: str
+    seconds: float
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+
+# ----------------------------------------------------------------------------- positions
+
+
+def encode_position(view: SeatView, label: Card) -> list:
+    """A position as JSON: the game, the mover, the leader, the cards, the label."""
+
+    def names(cards) -> str:
+        return " ".join(sorted(str(c) for c in cards))
+
+    return [view.rules.trump.value, view.seat, view.players, view.leader, names(view.hand),
+            " ".join(str(c) for c in view.trick), names(view.played), names(view.out),
+            str(label)]  # fmt: skip
+
+
+def decode_position(row: list) -> Position:
+    """The :class:`Position` of :func:`encode_position`'s row."""
+    game, seat, players, leader, hand, trick, played, out, label = row
+
+    def cards(text: str) -> tuple[Card, ...]:
+        return tuple(Card.parse(c) for c in text.split())
+
+    view = SeatView(rules_of(Trump(game)), seat, players, frozenset(cards(hand)), cards(trick),
+                    leader, frozenset(cards(played)), frozenset(cards(out)))  # fmt: skip
+    return Position(view, Card.parse(label))
+
+
+def _header(seed: int, worlds: int) -> dict:
+    return {"format": POSITIONS_FORMAT, "seed": seed, "worlds": worlds, "behaviour": BEHAVIOUR}
+
+
+def read_positions(path: str | Path) -> tuple[dict, list[list]]:
+    """The header and the games (each its rows of :func:`encode_position`) of a data file.
+
+    Raises:
+        FileError: the file cannot be read or is not a positions file.
+    """
+    lines = read_text(path, FileError, "the positions").splitlines()
+    try:
+        header = json.loads(lines[0]) if lines else None
+        games = [json.loads(line)["positions"] for line in lines[1:] if line.strip()]
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise FileError(f"{{data}} {path}: not a positions file ({exc})",
+                        parameters=("data",)) from None  # fmt: skip
+    if not isinstance(header, dict) or header.get("format") != POSITIONS_FORMAT:
+        raise FileError(f"{{data}} {path}: not a positions file (no {POSITIONS_FORMAT} header)",
+                        parameters=("data",))  # fmt: skip
+    return header, games
+
+
+def generate_positions(path: str | Path, games: int, worlds: int, seed: int) -> list[list]:
+    """The labelled positions of ``games`` games (see the module), written to the data file
+    ``path`` after each game; a file already there of the same seed and worlds is resumed
+    (its games kept, the next ones played), of others refused. Returns every game's rows."""
+    path = Path(path)
+    header = _header(seed, worlds)
+    done: list[list] = []
+    if path.exists():
+        found, done = read_positions(path)
+        if found != header:
+            raise ParameterError(
+                "data", f"{{data}} {path} holds positions of {json.dumps(found)}, not of "
+                f"{json.dumps(header)}: give another file or the same seed and worlds",
+            )  # fmt: skip
+    lines = [json.dumps(header) + "\n"] + [json.dumps({"game": i, "positions": rows}) + "\n"
+                                           for i, rows in enumerate(done)]  # fmt: skip
+    behaviour = (Player(BEHAVIOUR),) * SEATS
+    teacher = Player(ADVERSARIAL, worlds)
+    for game in track(range(len(done), games), "games labelled by PIMC",
+                      max(games - len(done), 0)):  # fmt: skip
+        rows: list[list] = []
+        rng = np.random.default_rng([seed, game, 2])
+
+        def label(view, seat_game, history, rows=rows, rng=rng) -> None:
+            if len(view.legal) > 1:
+                card = search_card(teacher, seat_game(), list(history), int(rng.integers(2**31)))
+                rows.append(encode_position(view, card))
+
+        _game(behaviour, seed, game, 0, deal_cards(seed, game), label)
+        done.append(rows)
+        lines.append(json.dumps({"game": game, "positions": rows}) + "\n")
+        write_text(path, "".join(lines))
+    return done[:games]
+
+
+# ----------------------------------------------------------------------------- the network
+
+
+def featurise(rows: list[list]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The positions' features padded to :data:`MAX_LEGAL` cards: ``x`` (positions, cards,
+    features), ``mask`` (positions, cards) of the legal cards, ``y`` the label's index."""
+    x = np.zeros((len(rows), MAX_LEGAL, NUM_FEATURES))
+    mask = np.zeros((len(rows), MAX_LEGAL), dtype=bool)
+    y = np.zeros(len(rows), dtype=np.int64)
+    for i, row in enumerate(rows):
+        position = decode_position(row)
+        legal = position.view.legal
+        x[i, : len(legal)] = card_features(position.view, legal)
+        mask[i, : len(legal)] = True
+        y[i] = legal.index(position.label)
+    return x, mask, y
+
+
+def _init(layers: tuple[int, ...], rng: np.random.Generator) -> list[np.ndarray]:
+    params = []
+    for n_in, n_out in zip(layers[:-1], layers[1:], strict=True):
+        params += [rng.normal(0.0, np.sqrt(2.0 / n_in), (n_in, n_out)), np.zeros(n_out)]
+    return params
+
+
+def _loss_and_grads(params, x, mask, y):
+    """The mean cross-entropy of the labels under the masked softmax of the scores, its
+    gradients and the share of positions whose top-scored card is the label."""
+    n, k, f = x.shape
+    acts = [x.reshape(n * k, f)]
+    layers = len(params) // 2
+    for i in range(layers):
+        z = acts[-1] @ params[2 * i] + params[2 * i + 1]
+        acts.append(np.maximum(z, 0.0) if i < layers - 1 else z)
+    scores = np.where(mask, acts[-1].reshape(n, k), -np.inf)
+    top = scores.max(axis=1, keepdims=True)
+    e = np.exp(scores - top)
+    p = e / e.sum(axis=1, keepdims=True)
+    loss = -np.mean(np.log(p[np.arange(n), y] + 1e-300))
+    agree = float(np.mean(scores.argmax(axis=1) == y))
+    d = p.copy()
+    d[np.arange(n), y] -= 1.0
+    d = (d / n).reshape(n * k, 1)
+    grads: list[np.ndarray] = [np.empty(0)] * len(params)
+    for i in reversed(range(layers)):
+        grads[2 * i] = acts[i].T @ d
+        grads[2 * i + 1] = d.sum(axis=0)
+        if i:
+            d = (d @ params[2 * i].T) * (acts[i] > 0)
+    return float(loss), grads, agree
+
+
+def agreement(params, x, mask, y) -> float:
+    """The share of positions at which the network's top card is the teacher's."""
+    return _loss_and_grads(params, x, mask, y)[2] if len(y) else float("nan")
+
+
+def fit_network(
+    x, mask, y, hidden: int, epochs: int, seed: int, checkpoint: str | Path | None = None,
+    rate: float = 3e-3,
+) -> tuple[list[np.ndarray], float, float]:  # fmt: skip
+    """Adam on minibatches of :data:`BATCH` for ``epochs`` epochs, from weights drawn with
+    ``seed`` (two hidden layers of ``hidden`` units), or from ``checkpoint`` when it holds a
+    run of the same sizes and seed (then only the epochs still to go). The state is written to
+    ``checkpoint`` after each epoch. Returns the parameters, the last epoch's loss and the
+    agreement on ``x``."""  # fmt: skip
+    layers = (NUM_FEATURES, hidden, hidden, 1)
+    config = np.array(json.dumps({"layers": layers, "seed": seed, "positions": len(y)}))
+    rng = np.random.default_rng([seed, 3])
+    params = _init(layers, rng)
+    m = [np.zeros_like(q) for q in params]
+    v = [np.zeros_like(q) for q in params]
+    start, t, loss = 0, 0, float("nan")
+    if checkpoint is not None and Path(checkpoint).exists():
+        with np.load(checkpoint, allow_pickle=False) as saved:
+            if str(saved["config"]) == str(config):
+                count = len(params)
+                params = [saved[f"p{i}"] for i in range(count)]
+                m = [saved[f"m{i}"] for i in range(count)]
+                v = [saved[f"v{i}"] for i in range(count)]
+                start, t = int(saved["epoch"]), int(saved["t"])
+                rng.bit_generator.state = json.loads(str(saved["rng"]))
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    with step("epochs of Adam", epochs) as task:
+        task.advance(min(start, epochs))
+        for epoch in range(start, epochs):
+            order = rng.permutation(len(y))
+            losses = []
+            for b in range(0, len(y), BATCH):
+                idx = order[b : b + BATCH]
+                loss, grads, _ = _loss_and_grads(params, x[idx], mask[idx], y[idx])
+                losses.append(loss * len(idx))
+                t += 1
+                for i, g in enumerate(grads):
+                    m[i] = beta1 * m[i] + (1 - beta1) * g
+                    v[i] = beta2 * v[i] + (1 - beta2) * g * g
+                    mhat, vhat = m[i] / (1 - beta1**t), v[i] / (1 - beta2**t)
+                    params[i] = params[i] - rate * mhat / (np.sqrt(vhat) + eps)
+            loss = float(sum(losses) / max(len(y), 1))
+            if checkpoint is not None:
+                state = {f"p{i}": q for i, q in enumerate(params)}
+                state |= {f"m{i}": q for i, q in enumerate(m)}
+                state |= {f"v{i}": q for i, q in enumerate(v)}
+                with atomic_path(checkpoint) as temporary, open(temporary, "wb") as f:
+                    np.savez(f, config=config, epoch=epoch + 1, t=t,
+                             rng=np.array(json.dumps(rng.bit_generator.state)),
+                             **state)  # type: ignore[arg-type]  # fmt: skip
+            task.advance()
+    return params, loss, agreement(params, x, mask, y)
+
+
+# ----------------------------------------------------------------------------- a run
+
+
+def plan_training(games_to_label: int, worlds: int, positions: int, epochs: int,
+                  force: bool = False) -> Plan:  # fmt: skip
+    """The plan of a run (see the module), checked against the time limit unless ``force``."""
+    per_game = LABEL_GAME_SECONDS + LABEL_WORLD_SECONDS * worlds
+    per_epoch = EPOCH_POSITION_SECONDS * positions
+    seconds = games_to_label * per_game + epochs * per_epoch
+    fits = int(max(current_limits().seconds - epochs * per_epoch, 0) // per_game)
+    return check(Plan(
+        f"training on {games_to_label:,} games still to label and {epochs:,} epochs",
+        seconds=seconds,
+        size=f"about {per_game:.2g} s a game with PIMC of {worlds} worlds, "
+        f"{per_epoch:.2g} s an epoch",
+        time_fits=f"about {fits:,} games",
+        ways=("fewer {games}", "fewer {worlds}"),
+    ), force)  # fmt: skip
+
+
+def train(
+    out: str | Path,
+    games: int,
+    worlds: int = 5,
+    epochs: int = 60,
+    hidden: int = 64,
+    seed: int = 0,
+    data: str | Path | None = None,
+    checkpoint: str | Path | None = None,
+    temperature: float = 0.5,
+    force: bool = False,
+) -> TrainResult:
+    """Label ``games`` games' positions with PIMC of ``worlds`` worlds into ``data`` (default
+    ``OUT.positions.jsonl``), fit the network for ``epochs`` epochs (state in ``checkpoint``,
+    default ``OUT.checkpoint.npz``) and write the model to ``out`` (played at
+    ``temperature``). Everything repeats from ``seed``; an interrupted run resumes.
+
+    Raises:
+        ParameterError: a count below 1, a temperature not positive, or a data file of
+            another seed or worlds.
+        ResourceError: the plan is past the time limit (unless ``force``).
+    """
+    for name, value in (("games", games), ("worlds", worlds), ("epochs", epochs),
+                        ("hidden", hidden)):  # fmt: skip
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ParameterError(name, f"{{{name}}} must be a positive integer, got {value!r}")
+    if not temperature > 0:
+        raise ParameterError("temperature", f"{{temperature}} must be positive, got {temperature}")
+    out = Path(out)
+    data = Path(data) if data is not None else out.with_suffix(".positions.jsonl")
+    checkpoint = Path(checkpoint) if checkpoint is not None else out.with_suffix(".checkpoint.npz")
+    labelled = len(read_positions(data)[1]) if data.exists() else 0
+    estimate = games * POSITIONS_A_GAME
+    plan_training(max(games - labelled, 0), worlds, estimate, epochs, force)
+    began = time.process_time()
+    rows_by_game = generate_positions(data, games, worlds, seed)
+    held = [i for i in range(len(rows_by_game)) if i % 10 == 9]  # every tenth game held out
+    fit_rows = [r for i, rows in enumerate(rows_by_game) if i % 10 != 9 for r in rows]
+    held_rows = [r for i in held for r in rows_by_game[i]]
+    if not fit_rows:
+        raise ParameterError("games", f"{games} game(s) gave no position to train on: more "
+                             "{games}")  # fmt: skip
+    x, mask, y = featurise(fit_rows)
+    params, loss, agree = fit_network(x, mask, y, hidden, epochs, seed, checkpoint)
+    held_agree = agreement(params, *featurise(held_rows)) if held_rows else float("nan")
+    training = {
+        "teacher": f"{ADVERSARIAL}:{worlds}", "behaviour": BEHAVIOUR, "games": games,
+        "positions": len(fit_rows), "held_out_positions": len(held_rows), "seed": seed,
+        "epochs": epochs, "hidden": hidden, "optimiser": "adam (numpy)",
+        "train_agreement": agree, "held_out_agreement": held_agree,
+    }  # fmt: skip
+    with atomic_path(out) as temporary:
+        save_network(temporary, params[0::2], params[1::2], temperature, training)
+    seconds = time.process_time() - began
+    return TrainResult(games, len(fit_rows) + len(held_rows), epochs, loss, agree, held_agree,
+                       str(out), seconds)  # fmt: skip
