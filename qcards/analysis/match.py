@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from qcards.analysis import exec_player
+from qcards.analysis import exec_player, openspiel_player
 from qcards.analysis.exec_player import EXEC
 from qcards.analysis.match_players import (
     DEFAULT_WORLDS,
@@ -380,12 +380,17 @@ def _play(
                 )  # fmt: skip
                 card = exec_player.card(_key(players, seats, seat), player.label, player.argv,
                                         request)  # fmt: skip
-            elif player.model in SEARCHERS:
+            elif player.model in SEARCHERS or player.model in openspiel_player.MODELS:
                 me = names[order.index(seat)]
                 hidden = [c for s in order if s != seat for c in at_start[s]]
                 spec = seat_spec(names, game, me, names[order.index(0)], at_start[seat], hidden,
                                  discard, seat == declarer_seat, bid)  # fmt: skip
-                card = search_card(player, spec, history, int(rng.integers(2**31)))
+                seed = int(rng.integers(2**31))
+                if player.model in SEARCHERS:
+                    card = search_card(player, spec, history, seed)
+                else:
+                    bot = (player.label, player.model, player.iterations)
+                    card = openspiel_player.bot_card(*bot, spec, history, seed)
             else:
                 spec_hands = tuple(trick_start[s] for s in order)
                 view = seat_view(rules, all_cards, spec_hands, order.index(leader), tuple(trick),
