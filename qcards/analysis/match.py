@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from qcards.analysis import exec_player
+from qcards.analysis import exec_player, openspiel_player
 from qcards.analysis.exec_player import EXEC
 from qcards.analysis.match_players import (
     DEFAULT_WORLDS,
@@ -395,6 +395,10 @@ def _play(
                                         request)  # fmt: skip
             elif player.model in SEARCHERS:
                 card = search_card(player, seat_game(), history, int(rng.integers(2**31)))
+            elif player.model in openspiel_player.MODELS:
+                bot = (player.label, player.model, player.iterations)
+                card = openspiel_player.bot_card(*bot, seat_game(), history,
+                                                 int(rng.integers(2**31)))  # fmt: skip
             else:
                 card = policy_card(player, view, rng)
             trick.append(card)

@@ -28,7 +28,11 @@ what its seat has seen.
     the declarer's chance to win, as PIMC's;
 ``exec:COMMAND``
     an outside program that answers a JSON-lines protocol on its stdin and stdout
-    (:mod:`qcards.analysis.exec_player`).
+    (:mod:`qcards.analysis.exec_player`);
+``openspiel-ismcts:ITERATIONS``, ``openspiel-mcts:ITERATIONS``
+    OpenSpiel's information-set MCTS, or determinized MCTS, with ITERATIONS simulations a
+    card, on the seat's game as an OpenSpiel game (:mod:`qcards.analysis.openspiel_player`;
+    the ``openspiel`` extra).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from functools import cache
 
 import numpy as np
 
-from qcards.analysis import exec_player
+from qcards.analysis import exec_player, openspiel_player
 from qcards.analysis.advice import advise
 from qcards.errors import FileError, ModelError, ParameterError
 from qcards.files import read_text
@@ -108,6 +112,8 @@ class Player:
     """An outside program's command as given (``exec:COMMAND``)."""
     argv: tuple[str, ...] = ()
     """The command split into its program and arguments."""
+    iterations: int = 0
+    """An OpenSpiel bot's simulations a card decision (``openspiel-ismcts:ITERATIONS``)."""
 
     @property
     def parameters(self) -> dict[str, dict[str, float]] | None:
@@ -118,6 +124,8 @@ class Player:
     def label(self) -> str:
         if self.command is not None:
             return f"{exec_player.EXEC}:{self.command}"
+        if self.model in openspiel_player.MODELS:
+            return f"{self.model}:{self.iterations}"
         if self.theta_file is not None:
             return f"{self.model}:{self.theta_file}"
         if self.model not in SEARCHERS:
@@ -131,9 +139,12 @@ def game_seconds(player: Player) -> float:
     own work included), from the measured rates above; a policy model without a rate of its
     own (a plugin's) is costed as the slowest measured one; an outside program is assumed to
     take :data:`~qcards.analysis.exec_player.DECISION_SECONDS` a request (its ten cards, the
-    game's start and end), an assumption: its real pace is the program's."""
+    game's start and end), an assumption: its real pace is the program's; an OpenSpiel bot
+    as :func:`~qcards.analysis.openspiel_player.game_seconds` measures it."""
     if player.model == exec_player.EXEC:
         return exec_player.DECISION_SECONDS * (HAND + 2)
+    if player.model in openspiel_player.MODELS:
+        return openspiel_player.game_seconds(player.model, player.iterations)
     if player.model not in SEARCHERS:
         return POLICY_GAME_SECONDS.get(player.model, max(POLICY_GAME_SECONDS.values()))
     seconds = SEARCH_GAME_SECONDS + WORLD_GAME_SECONDS * player.worlds
@@ -161,12 +172,15 @@ def parse_player(text: str) -> Player:
     if model == exec_player.EXEC:
         exec_player.timeout()  # a bad timeout refused before any game
         return Player(model, command=rest, argv=exec_player.split_command(text, rest))
+    if model in openspiel_player.MODELS:
+        return Player(model, iterations=openspiel_player.parse(text, model, sep, rest))
     usable = [m for m in model_names() if get_model(m).solver is None or m == BEST_RESPONSE]
     if model not in usable:
         raise ParameterError(
             "player", f"{{player}} {text!r}: unknown or unusable model {model!r} (expected one of "
             f"{', '.join(usable)}, optionally :WORLDS[:BELIEFS] for {ADVERSARIAL} and "
-            f"{BEST_RESPONSE}, :FILE for softmax and learned; or {exec_player.EXEC}:COMMAND)",
+            f"{BEST_RESPONSE}, :FILE for softmax and learned; or {exec_player.EXEC}:COMMAND, "
+            f"{openspiel_player.ISMCTS}:ITERATIONS, {openspiel_player.MCTS}:ITERATIONS)",
         )  # fmt: skip
     if not rest and not sep:
         return Player(model)

@@ -28,7 +28,9 @@ def add_parser(sub) -> None:
         "best-response[:WORLDS[:BELIEFS]] (the declarer's exact best response to opponents "
         "who play the BELIEFS model in the last tricks, PIMC before), or exec:COMMAND (an "
         "outside program answering qcards' JSON-lines protocol on its stdin and stdout, "
-        "docs/how-to/matches.md); default: "
+        "docs/how-to/matches.md), or openspiel-ismcts:ITERATIONS (OpenSpiel's information-"
+        "set MCTS, ITERATIONS simulations a card) or openspiel-mcts:ITERATIONS (determinized "
+        "MCTS on 5 sampled deals), both the openspiel extra; default: "
         "adversarial:10, heuristic, heuristic",
     )  # fmt: skip
     p.add_argument("--deals", type=int, default=10, help="deals, each played three times")

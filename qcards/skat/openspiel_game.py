@@ -9,6 +9,11 @@ every card played (who played it): perfect recall of what it has seen. The retur
 declarer's objective (:mod:`qcards.skat.objectives`; the win by default) for the declarer, and
 its negative for each defender.
 
+A state resamples itself from a seat's information state (``resample_from_infostate``, what
+OpenSpiel's information-set MCTS asks): a deal drawn by its probability among those that give
+the seat its dealt hand and in which every card played was in its player's hand and legal,
+the plays then replayed on it.
+
 OpenSpiel (``open_spiel`` on PyPI, the ``openspiel`` extra) is imported when a game is made.
 """
 
@@ -37,10 +42,16 @@ def _pyspiel():
     return pyspiel
 
 
-def openspiel_game(spec: Endgame, objective: str = "win"):
-    """The spec as a ``pyspiel.Game`` whose returns score ``objective`` for the declarer."""
+def openspiel_game(spec: Endgame, objective: str = "win", dealt=None):
+    """The spec as a ``pyspiel.Game`` whose returns score ``objective`` for the declarer.
+
+    ``dealt``: the chance node's deals, ``(owner, probability)`` pairs of the spec's deals (the
+    referee's form, card -> receiver), such as a sample of them; every deal of positive
+    probability (:func:`~qcards.skat.referee.weighted_deals`) by default."""
     pyspiel: Any = _pyspiel()  # no stubs: its classes are subclassed below
     goal = check_objective(spec, objective)
+    if dealt is None:
+        dealt = weighted_deals(spec)
     deals = [
         (
             tuple(frozenset(c for c, p in owner.items() if p == who) for who in spec.players),
@@ -49,7 +60,7 @@ def openspiel_game(spec: Endgame, objective: str = "win"):
             deal_matadors(spec.declaration, owner),
             dict(owner),
         )
-        for owner, probability in weighted_deals(spec)
+        for owner, probability in dealt
     ]
     n = len(spec.players)
     bound = float(max(abs(goal.value(spec, p, t, d[3])) for p in range(121) for t in range(11)
@@ -148,6 +159,37 @@ def openspiel_game(spec: Endgame, objective: str = "win"):
             v = float(goal.value(spec, base + self.points, spec.declarer_tricks + self.tricks,
                                  matadors))  # fmt: skip
             return [v] + [-v] * (n - 1)
+
+        def resample_from_infostate(self, player, probability_sampler):
+            """A state ``player`` cannot tell from this one, its deal drawn by probability
+            (``probability_sampler()`` is uniform on [0, 1))."""
+            hand = deals[cast(int, self.deal)][0][player]
+            fits = [i for i, d in enumerate(deals) if d[0][player] == hand and self._replays(i)]
+            total = sum(deals[i][1] for i in fits)
+            pick, u = fits[-1], probability_sampler() * total
+            for i in fits:
+                u -= deals[i][1]
+                if u < 0:
+                    pick = i
+                    break
+            state = State(self.get_game())
+            state.apply_action(pick)
+            for _seat, card in self.plays:
+                state.apply_action(CARD_INDEX[card])
+            return state
+
+        def _replays(self, deal: int) -> bool:
+            """Whether every card played so far was in its player's hand and legal in
+            ``deal``."""
+            hands = list(deals[deal][0])
+            trick: list[Card] = []
+            for seat, card in self.plays:
+                led = trick[0] if trick else None
+                if card not in spec.rules.legal_cards(hands[seat], led):
+                    return False
+                hands[seat] = hands[seat] - {card}
+                trick = [] if len(trick) == n - 1 else [*trick, card]
+            return True
 
         def deal_owner(self) -> dict:
             """The deal, card -> receiver (the referee's form)."""
