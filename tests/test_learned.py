@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import pickle
+import sys
 
 import numpy as np
 import pytest
@@ -213,17 +214,45 @@ def test_positions_are_written_game_by_game_and_resumed(tmp_path):
         generate_positions(path, 3, 1, seed=5)
 
 
-def test_training_resumes_from_its_checkpoint(tmp_path):
+def separable(n: int = 600) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions whose label is the legal card with the highest first feature (some with
+    fewer than ten legal cards)."""
     rng = np.random.default_rng(0)
-    x = rng.normal(size=(600, 10, NUM_FEATURES))
-    mask = np.ones((600, 10), dtype=bool)
-    y = np.argmax(x[:, :, 0], axis=1)  # the card with the highest first feature
+    x = rng.normal(size=(n, 10, NUM_FEATURES))
+    mask = np.ones((n, 10), dtype=bool)
+    mask[:, 7:] = rng.random((n, 3)) < 0.5
+    y = np.argmax(np.where(mask, x[:, :, 0], -np.inf), axis=1)
+    return x, mask, y
+
+
+def test_training_resumes_from_its_checkpoint(tmp_path):
+    x, mask, y = separable()
     straight, loss, agree = fit_network(x, mask, y, 8, 30, seed=1)
     ckpt = tmp_path / "ckpt.npz"
     fit_network(x, mask, y, 8, 15, seed=1, checkpoint=ckpt)
-    resumed, _, _ = fit_network(x, mask, y, 8, 30, seed=1, checkpoint=ckpt)
-    assert all(np.array_equal(a, b) for a, b in zip(straight, resumed, strict=True))
+    resumed, resumed_loss, _ = fit_network(x, mask, y, 8, 30, seed=1, checkpoint=ckpt)
+    for a, b in zip(straight, resumed, strict=True):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-6)
+    assert resumed_loss == pytest.approx(loss, abs=1e-6)
     assert agree > 0.5  # learnt the rule (a uniform guess agrees a tenth of the time)
+
+
+def test_training_lowers_the_loss():
+    x, mask, y = separable()
+    first = fit_network(x, mask, y, 8, 1, seed=2)[1]
+    last = fit_network(x, mask, y, 8, 20, seed=2)[1]
+    assert math.isfinite(first) and last < 0.8 * first
+
+
+def test_train_without_jax_names_the_extra(tmp_path, monkeypatch, capsys):
+    for module in ("jax", "optax"):
+        monkeypatch.setitem(sys.modules, module, None)  # import fails, find_spec raises
+    out = tmp_path / "m.npz"
+    assert main(["train", "--games", "1", "--worlds", "1", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert "qcards[train]" in err
+    assert not list(tmp_path.iterdir())  # refused before labelling anything
 
 
 def test_a_run_past_the_time_limit_is_refused_before_it_starts(tmp_path):
@@ -247,6 +276,6 @@ def test_a_tiny_model_trained_from_scratch_beats_random(tmp_path):
     out = tmp_path / "tiny.npz"
     result = train(out, games=20, worlds=1, epochs=60, hidden=16, seed=1)
     assert result.positions > 200 and result.held_out_agreement > 0.3
-    played = match([f"learned:{out}", "random", "random"], 30, seed=3)
+    played = match([f"learned:{out}", "random", "random"], 100, seed=3)
     for i, j, mean, (low, high) in played.differences()[:2]:
         assert i == 0 and low > 0, (j, mean, low, high)  # ahead of each random player

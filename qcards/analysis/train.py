@@ -17,9 +17,10 @@ The positions are written as they are made to a data file (JSON lines: a header,
 per game with its positions as card names, :data:`POSITIONS_FORMAT`), so an interrupted run
 resumes at the next game; the features are computed when training (a changed feature version
 needs no new labels). The network (:mod:`qcards.skat.learned.network`) is fitted by minibatch
-Adam on the cross-entropy of the teacher's card under the softmax over the legal cards, written
-in NumPy (no training library needed; a tenth of the positions held out to report the
-agreement with the teacher), its state checkpointed after every epoch so a run resumes there.
+Adam on the cross-entropy of the teacher's card under the softmax over the legal cards, with
+JAX and optax (the ``train`` extra, imported when fitting starts: this module, and playing the
+model, need only NumPy; a tenth of the positions held out to report the agreement with the
+teacher), in float32, its state checkpointed after every epoch so a run resumes there exactly.
 
 A run is planned first (:func:`plan_training`, :mod:`qcards.plan`): the games still to label at
 the teacher's measured seconds a game and the epochs at measured seconds a position, against
@@ -38,13 +39,14 @@ import numpy as np
 from qcards.analysis.match import SEATS, _game, deal_cards
 from qcards.analysis.match_players import Player, search_card
 from qcards.errors import FileError, ParameterError
+from qcards.execution.extras import require
 from qcards.files import atomic_path, read_text, write_text
 from qcards.plan import Plan, check, current_limits
 from qcards.progress import step, track
 from qcards.skat.adversarial import ADVERSARIAL
 from qcards.skat.cards import Card, Trump, rules_of
 from qcards.skat.learned.features import NUM_FEATURES, card_features
-from qcards.skat.learned.network import save_network
+from qcards.skat.learned.network import Network, save_network
 from qcards.skat.seat_view import SeatView
 
 POSITIONS_FORMAT = "qcards-learned-positions"
@@ -55,12 +57,13 @@ MAX_LEGAL = 10
 
 # The cost model (seconds, CPU, the 2-core machine shared): PIMC labels a game's decisions in
 # about LABEL_GAME_SECONDS + LABEL_WORLD_SECONDS * worlds (three seats, the decisions with one
-# legal card skipped), measured on 64 games at 5 worlds (3 s a game); an epoch of Adam costs about
-# EPOCH_POSITION_SECONDS a position with 64 hidden units.
+# legal card skipped), measured on 64 games at 5 worlds (3 s a game); an epoch of Adam (JAX,
+# compiled) costs about EPOCH_POSITION_SECONDS a position with 64 hidden units, measured on 60
+# epochs of 1,684 positions, after a few seconds of importing and compiling.
 LABEL_GAME_SECONDS = 0.5
 LABEL_WORLD_SECONDS = 0.5
 POSITIONS_A_GAME = 20
-EPOCH_POSITION_SECONDS = 2e-5
+EPOCH_POSITION_SECONDS = 8e-5
 BATCH = 256
 
 
@@ -198,64 +201,74 @@ def _init(layers: tuple[int, ...], rng: np.random.Generator) -> list[np.ndarray]
     return params
 
 
-def _loss_and_grads(params, x, mask, y):
-    """The mean cross-entropy of the labels under the masked softmax of the scores, its
-    gradients and the share of positions whose top-scored card is the label."""
-    n, k, f = x.shape
-    acts = [x.reshape(n * k, f)]
-    layers = len(params) // 2
-    for i in range(layers):
-        z = acts[-1] @ params[2 * i] + params[2 * i + 1]
-        acts.append(np.maximum(z, 0.0) if i < layers - 1 else z)
-    scores = np.where(mask, acts[-1].reshape(n, k), -np.inf)
-    top = scores.max(axis=1, keepdims=True)
-    e = np.exp(scores - top)
-    p = e / e.sum(axis=1, keepdims=True)
-    loss = -np.mean(np.log(p[np.arange(n), y] + 1e-300))
-    agree = float(np.mean(scores.argmax(axis=1) == y))
-    d = p.copy()
-    d[np.arange(n), y] -= 1.0
-    d = (d / n).reshape(n * k, 1)
-    grads: list[np.ndarray] = [np.empty(0)] * len(params)
-    for i in reversed(range(layers)):
-        grads[2 * i] = acts[i].T @ d
-        grads[2 * i + 1] = d.sum(axis=0)
-        if i:
-            d = (d @ params[2 * i].T) * (acts[i] > 0)
-    return float(loss), grads, agree
-
-
 def agreement(params, x, mask, y) -> float:
-    """The share of positions at which the network's top card is the teacher's."""
-    return _loss_and_grads(params, x, mask, y)[2] if len(y) else float("nan")
+    """The share of positions at which the network of ``params`` (``w0, b0, w1, b1, ...``,
+    played by :class:`~qcards.skat.learned.network.Network`) puts the teacher's card on top."""
+    if not len(y):
+        return float("nan")
+    n, k, f = x.shape
+    net = Network(tuple(np.asarray(w, np.float64) for w in params[0::2]),
+                  tuple(np.asarray(b, np.float64) for b in params[1::2]), 1.0, {})  # fmt: skip
+    scores = np.where(mask, net.scores(x.reshape(n * k, f)).reshape(n, k), -np.inf)
+    return float(np.mean(scores.argmax(axis=1) == y))
 
 
 def fit_network(
     x, mask, y, hidden: int, epochs: int, seed: int, checkpoint: str | Path | None = None,
     rate: float = 3e-3,
 ) -> tuple[list[np.ndarray], float, float]:  # fmt: skip
-    """Adam on minibatches of :data:`BATCH` for ``epochs`` epochs, from weights drawn with
-    ``seed`` (two hidden layers of ``hidden`` units), or from ``checkpoint`` when it holds a
-    run of the same sizes and seed (then only the epochs still to go). The state is written to
-    ``checkpoint`` after each epoch. Returns the parameters, the last epoch's loss and the
-    agreement on ``x``."""  # fmt: skip
+    """Adam (``optax.adam`` at ``rate``) on minibatches of :data:`BATCH` for ``epochs`` epochs
+    of the mean cross-entropy of the labels ``y`` under the softmax of the scores over the
+    legal cards (``mask``), from weights drawn with ``seed`` (two hidden layers of ``hidden``
+    units), or from ``checkpoint`` when it holds a run of the same sizes, seed and rate (then
+    only the epochs still to go). The state (parameters, Adam's moments, the shuffling
+    generator) is written to ``checkpoint`` after each epoch, so a resumed run ends with the
+    weights of an uninterrupted one. JAX computes in float32, its default. Returns the
+    parameters (NumPy arrays ``w0, b0, w1, b1, ...``), the last epoch's loss and the agreement
+    on ``x``.
+
+    Raises:
+        MissingExtraError: JAX or optax is not installed (the ``train`` extra).
+    """  # fmt: skip
+    require("train", "qcards train (fitting the learned model)")
+    import jax
+    import jax.numpy as jnp
+    import optax
+
     layers = (NUM_FEATURES, hidden, hidden, 1)
-    config = np.array(json.dumps({"layers": layers, "seed": seed, "positions": len(y)}))
+    config = np.array(json.dumps({"layers": layers, "seed": seed, "positions": len(y),
+                                  "optimiser": "optax.adam", "rate": rate}))  # fmt: skip
     rng = np.random.default_rng([seed, 3])
-    params = _init(layers, rng)
-    m = [np.zeros_like(q) for q in params]
-    v = [np.zeros_like(q) for q in params]
-    start, t, loss = 0, 0, float("nan")
+    params = [jnp.asarray(q, jnp.float32) for q in _init(layers, rng)]
+    optimiser = optax.adam(rate)
+    state = optimiser.init(params)
+    start, loss = 0, float("nan")
     if checkpoint is not None and Path(checkpoint).exists():
         with np.load(checkpoint, allow_pickle=False) as saved:
             if str(saved["config"]) == str(config):
-                count = len(params)
-                params = [saved[f"p{i}"] for i in range(count)]
-                m = [saved[f"m{i}"] for i in range(count)]
-                v = [saved[f"v{i}"] for i in range(count)]
-                start, t = int(saved["epoch"]), int(saved["t"])
+                leaves, tree = jax.tree_util.tree_flatten((params, state))
+                found = [jnp.asarray(saved[f"s{i}"]) for i in range(len(leaves))]
+                params, state = jax.tree_util.tree_unflatten(tree, found)
+                start = int(saved["epoch"])
                 rng.bit_generator.state = json.loads(str(saved["rng"]))
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
+
+    def batch_loss(params, x, mask, y):
+        h = x.reshape(-1, x.shape[-1])
+        for i in range(0, len(params), 2):
+            h = h @ params[i] + params[i + 1]
+            if i < len(params) - 2:
+                h = jax.nn.relu(h)
+        scores = jnp.where(mask, h.reshape(mask.shape), -jnp.inf)
+        chosen = jnp.take_along_axis(jax.nn.log_softmax(scores, axis=1), y[:, None], axis=1)
+        return -jnp.mean(chosen)
+
+    @jax.jit
+    def update(params, state, x, mask, y):
+        value, grads = jax.value_and_grad(batch_loss)(params, x, mask, y)
+        updates, state = optimiser.update(grads, state, params)
+        return optax.apply_updates(params, updates), state, value
+
+    xs, masks, ys = jnp.asarray(x, jnp.float32), jnp.asarray(mask), jnp.asarray(y)
     with step("epochs of Adam", epochs) as task:
         task.advance(min(start, epochs))
         for epoch in range(start, epochs):
@@ -263,25 +276,19 @@ def fit_network(
             losses = []
             for b in range(0, len(y), BATCH):
                 idx = order[b : b + BATCH]
-                loss, grads, _ = _loss_and_grads(params, x[idx], mask[idx], y[idx])
-                losses.append(loss * len(idx))
-                t += 1
-                for i, g in enumerate(grads):
-                    m[i] = beta1 * m[i] + (1 - beta1) * g
-                    v[i] = beta2 * v[i] + (1 - beta2) * g * g
-                    mhat, vhat = m[i] / (1 - beta1**t), v[i] / (1 - beta2**t)
-                    params[i] = params[i] - rate * mhat / (np.sqrt(vhat) + eps)
-            loss = float(sum(losses) / max(len(y), 1))
+                params, state, value = update(params, state, xs[idx], masks[idx], ys[idx])
+                losses.append(value * len(idx))
+            loss = float(sum(losses)) / max(len(y), 1)
             if checkpoint is not None:
-                state = {f"p{i}": q for i, q in enumerate(params)}
-                state |= {f"m{i}": q for i, q in enumerate(m)}
-                state |= {f"v{i}": q for i, q in enumerate(v)}
+                leaves = jax.tree_util.tree_leaves((params, state))
+                arrays = {f"s{i}": np.asarray(q) for i, q in enumerate(leaves)}
                 with atomic_path(checkpoint) as temporary, open(temporary, "wb") as f:
-                    np.savez(f, config=config, epoch=epoch + 1, t=t,
+                    np.savez(f, config=config, epoch=epoch + 1,
                              rng=np.array(json.dumps(rng.bit_generator.state)),
-                             **state)  # type: ignore[arg-type]  # fmt: skip
+                             **arrays)  # type: ignore[arg-type]  # fmt: skip
             task.advance()
-    return params, loss, agreement(params, x, mask, y)
+    weights = [np.asarray(q) for q in params]
+    return weights, loss, agreement(weights, x, mask, y)
 
 
 # ----------------------------------------------------------------------------- a run
@@ -325,7 +332,10 @@ def train(
         ParameterError: a count below 1, a temperature not positive, or a data file of
             another seed or worlds.
         ResourceError: the plan is past the time limit (unless ``force``).
+        MissingExtraError: JAX or optax is not installed (the ``train`` extra), raised
+            before anything is labelled.
     """
+    require("train", "qcards train (fitting the learned model)")
     for name, value in (("games", games), ("worlds", worlds), ("epochs", epochs),
                         ("hidden", hidden)):  # fmt: skip
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -352,7 +362,7 @@ def train(
     training = {
         "teacher": f"{ADVERSARIAL}:{worlds}", "behaviour": BEHAVIOUR, "games": games,
         "positions": len(fit_rows), "held_out_positions": len(held_rows), "seed": seed,
-        "epochs": epochs, "hidden": hidden, "optimiser": "adam (numpy)",
+        "epochs": epochs, "hidden": hidden, "optimiser": "adam (jax, optax)",
         "train_agreement": agree, "held_out_agreement": held_agree,
     }  # fmt: skip
     with atomic_path(out) as temporary:

@@ -11,6 +11,7 @@ dask        dask[distributed]   ``--dask`` sweeps
 mitigation  mthree, mitiq, ply  ``--mitigate readout`` and ``zne``
 estimate    qdk                 ``--fault-tolerant`` (resource estimator)
 openspiel   open_spiel          endgames as OpenSpiel games
+train       jax, optax          ``qcards train`` (fitting the learned model)
 all         all of the above
 ==========  ==================  ==============================================
 """
@@ -28,6 +29,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "mitigation": ("mthree", "mitiq", "ply"),
     "estimate": ("qdk",),
     "openspiel": ("pyspiel",),
+    "train": ("jax", "optax"),
 }
 """The modules each extra installs (checked by import name)."""
 
