@@ -112,9 +112,14 @@ def memory_size(size: float) -> str:
     return f"{size:,.0f} bytes"
 
 
+def marked_parameters(text: str) -> tuple[str, ...]:
+    """The parameters ``text`` names as ``{parameter}`` markers, sorted, each once."""
+    return tuple(sorted(set(_MARKER.findall(text))))
+
+
 def _refusal(error: type[QcardsError], reason: str, ways: tuple[str, ...]) -> QcardsError:
     advice = instead(ways)
-    parameters = tuple(sorted(set(_MARKER.findall(reason + advice))))
+    parameters = marked_parameters(reason + advice)
     if issubclass(error, ResourceError):
         return error(reason, parameters=parameters, advice=advice or None)
     return error(f"{reason}; {advice}" if advice else reason, parameters=parameters)

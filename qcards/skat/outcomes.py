@@ -17,13 +17,13 @@ tests check it against the plain enumeration of play paths
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cache
 from typing import overload
 
 from qcards.errors import ResourceError
+from qcards.plan.refusal import marked_parameters
 from qcards.skat.cards import Card
 from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.play_core import hands_after, leads_next, seat_to_move, winner_seat
@@ -56,7 +56,7 @@ def check_paths(spec: Endgame, first: Card | None = None, instead: str = INSTEAD
         raise ResourceError(
             f"the exact outcome distribution enumerates positions of about {estimate:.2g} "
             f"play paths, more than the {MAX_PATHS:.0e} it takes on",
-            parameters=tuple(sorted(set(re.findall(r"\{(\w+)\}", instead)))),
+            parameters=marked_parameters(instead),
             advice=instead,
         )
 
