@@ -377,8 +377,10 @@ def _play(
             hidden = [c for s in order if s != seat for c in at_start[s]]
             seat_game = partial(seat_spec, names, game, me, names[order.index(0)], at_start[seat],
                                 hidden, discard, seat == declarer_seat, bid)  # fmt: skip
-            view = seat_view(rules, all_cards, tuple(trick_start[s] for s in order),
-                             order.index(leader), tuple(trick), frozenset(discard))  # fmt: skip
+            policy = player.model not in (EXEC, *SEARCHERS, *openspiel_player.MODELS)
+            if policy or observe is not None:  # the view only where a policy or observer reads it
+                view = seat_view(rules, all_cards, tuple(trick_start[s] for s in order),
+                                 order.index(leader), tuple(trick), frozenset(discard))  # fmt: skip
             if observe is not None:
                 observe(view, seat_game, tuple(history))
             if player.model == EXEC:
