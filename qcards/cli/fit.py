@@ -3,8 +3,6 @@ variational card-play weights, Sec. X.1)."""
 
 from __future__ import annotations
 
-import textwrap
-
 from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     force_argument,
@@ -15,7 +13,7 @@ from qcards.cli.common import (
     print_table,
     spec_argument,
 )
-from qcards.cli.output import TABLE_WIDTH
+from qcards.cli.output import print_note
 
 
 def add_parser(sub) -> None:
@@ -71,5 +69,6 @@ def run(args) -> int:
         f"the declarer's expected {args.objective} ({result.method}): {result.start:.6f} with "
         f"the hand-set parameters, {result.rounds[-1].after:.6f} after {len(result.rounds)} fits"
     )
-    print("\n" + textwrap.fill(summary, TABLE_WIDTH))
+    print()
+    print_note(summary)
     return 0

@@ -82,10 +82,6 @@ NOTE_WIDTH = 60
 record's table, not in it: a cell that long pads every row past a terminal's width."""
 
 
-NOTE_LINE = 100
-"""The width those notes are wrapped to (issue 41: nothing wider than 100 columns)."""
-
-
 def print_record(data: dict, as_json: bool) -> None:
     """A flat result: JSON, or a two-column quantity/value table with long text values as
     ``key: text`` lines under it."""
@@ -95,11 +91,17 @@ def print_record(data: dict, as_json: bool) -> None:
     notes = {k: v for k, v in data.items() if isinstance(v, str) and len(v) > NOTE_WIDTH}
     print_table(["quantity", "value"], [(k, v) for k, v in data.items() if k not in notes])
     for key, text in notes.items():
-        print(textwrap.fill(f"{key}: {text}", NOTE_LINE, subsequent_indent="  "))
+        print_note(f"{key}: {text}", subsequent="  ")
 
 
 TABLE_WIDTH = 100
 """No line of a table is wider than this: cells of the widest columns wrap within them."""
+
+
+def print_note(text: str, first: str = "", subsequent: str = "") -> None:
+    """A sentence beside a table (above or under it), wrapped to :data:`TABLE_WIDTH`; ``first``
+    and ``subsequent`` indent its first and its other lines."""
+    print(textwrap.fill(text, TABLE_WIDTH, initial_indent=first, subsequent_indent=subsequent))
 
 
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:

@@ -9,8 +9,6 @@ deals).
 
 from __future__ import annotations
 
-import textwrap
-
 from qcards.analysis.advice import AUTO, EXACT, MAX_EXACT_DEALS, SAMPLED, Advice, advise
 from qcards.analysis.evaluate import card_differences, recommend
 from qcards.analysis.methods.builtin import DOUBLE_DUMMY
@@ -23,7 +21,7 @@ from qcards.cli.common import (
     print_table,
     spec_argument,
 )
-from qcards.cli.output import TABLE_WIDTH
+from qcards.cli.output import print_note
 from qcards.errors import ModelError, ParameterError
 from qcards.skat.beliefs import RANDOM, TREMBLE, check_beliefs
 from qcards.skat.history import OPTION, game_over, moment
@@ -208,4 +206,4 @@ def _print_advice(advice: Advice) -> None:
         f"{advice.model} play, {advice.method}: {advice.reason}; the values are the "
         f"declarer's" + (f"; {advice.deals:,} samples, seed {advice.seed}" if sampled else "")
     )
-    print(textwrap.fill(summary, TABLE_WIDTH))
+    print_note(summary)

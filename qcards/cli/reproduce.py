@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import json_argument, print_json, print_table
-from qcards.cli.output import TABLE_WIDTH
+from qcards.cli.output import print_note
 from qcards.errors import QcardsError
 from qcards.paper.examples import EXAMPLES
 from qcards.paper.gallery import paper_figures, write_index, write_new_figures
@@ -103,4 +102,4 @@ def run(args) -> int:
 
 def _note(text: str) -> None:
     """A note under a table, indented and wrapped to the tables' width."""
-    print(textwrap.fill(text, TABLE_WIDTH, initial_indent="  ", subsequent_indent="    "))
+    print_note(text, first="  ", subsequent="    ")

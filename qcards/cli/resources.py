@@ -5,8 +5,6 @@ fault-tolerant computer of A, one Grover iterate and each estimation algorithm t
 
 from __future__ import annotations
 
-import textwrap
-
 from qcards.analysis.fault_tolerant import FaultTolerantReport, fault_tolerant_cost
 from qcards.analysis.resources import count_resources, payoff_resources
 from qcards.cli.commands import SUMMARIES
@@ -19,7 +17,7 @@ from qcards.cli.common import (
     print_json,
     print_table,
 )
-from qcards.cli.output import TABLE_WIDTH
+from qcards.cli.output import print_note
 from qcards.errors import ParameterError, SpecError
 from qcards.estimation.algorithms import algorithm_names
 from qcards.execution.physical import DEFAULT_MODELS, QUBIT_MODELS
@@ -148,12 +146,9 @@ def _fault_tolerant(args) -> int:
 
 def _print_report(report: FaultTolerantReport) -> None:
     if report.objective != "win":
-        print(
-            textwrap.fill(
-                f"A is the game and the payoff oracle of {report.objective} (counted by N: a "
-                "clubs Hand game); epsilon is the half-width of the payoff qubit's amplitude",
-                TABLE_WIDTH,
-            )
+        print_note(
+            f"A is the game and the payoff oracle of {report.objective} (counted by N: a "
+            "clubs Hand game); epsilon is the half-width of the payoff qubit's amplitude"
         )
     heading = (
         f"{report.source}: A from the {report.construction} construction (fewest Toffolis)"
@@ -162,7 +157,7 @@ def _print_report(report: FaultTolerantReport) -> None:
         f"epsilon {report.epsilon:g} at confidence {1 - report.alpha:g}, schedules worked out "
         f"at amplitude {report.amplitude:g}"
     )
-    print(textwrap.fill(heading, TABLE_WIDTH))
+    print_note(heading)
     rows = [("A", report.a, "1 shot"), ("Grover iterate", report.grover_iterate, "")]
     rows += [(a.schedule.algorithm, a.total, _calls(a)) for a in report.algorithms]
     print_table(
