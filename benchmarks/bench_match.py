@@ -2,23 +2,24 @@
 
 Run ``python benchmarks/bench_match.py [--deals 30] [--worlds 10] [--seed 1]``.
 
-Each model sits in one seat against two ``heuristic`` players, rotated through the seats, on the
-same ``--deals`` duplicate deals (the same seed for every row, so the same cards): its
-Seeger-Fabian points a game, the heuristic players' beside it, and the paired difference with
-its 95% interval. The rows: the paper's random play (``random``), the default ``softmax``
-policy, and PIMC under three beliefs about the deal (:mod:`qcards.skat.beliefs`): weighed by the
-random-play likelihood of the plays (``adversarial:WORLDS``), by the voids alone
+Each model sits in one seat against two ``heuristic`` players (or two ``--opponent``), rotated
+through the seats, on the same ``--deals`` duplicate deals (the same seed for every row, so the
+same cards): its Seeger-Fabian points a game, the opponents' beside it, and the paired
+difference with its 95% interval. The rows: the paper's random play (``random``), the default
+``softmax`` policy, and PIMC under three beliefs about the deal (:mod:`qcards.skat.beliefs`):
+weighed by the random-play likelihood of the plays (``adversarial:WORLDS``), by the voids alone
 (``adversarial:WORLDS:voids``) and by the heuristic's likelihood of the plays, the model the
-opponents really play (``adversarial:WORLDS:heuristic``); the softmax policy with the parameters
-``qcards fit`` found on the full-game example (``--theta``, default
+opponents really play (``adversarial:WORLDS:heuristic``); the softmax policy with the
+parameters ``qcards fit`` found on the full-game example (``--theta``, default
 ``benchmarks/results/fit-full-game.json``, written by ``qcards fit qcards/specs/full-game.toml
 --shots 300 --rounds 2 --maxiter 25 --seed 1 --json``); and the declarer's exact best response
 to heuristic opponents in the last four tricks, PIMC with heuristic beliefs before
 (``best-response:WORLDS:heuristic``). A ``heuristic`` row against itself is the control (its
 difference must be 0 within the interval). Games an hour are measured for every row (one run:
 the match itself is the median of many games). Target: at least 1,000 games an hour on 2 cores
-for PIMC against heuristic. Results go to ``benchmarks/results/match.md`` (``--searchers-only``: the
-four searching rows alone, for a run on more deals, to ``benchmarks/results/match-searchers.md``).
+for PIMC against heuristic. Results go to ``benchmarks/results/match.md``
+(``--searchers-only``: the four searching rows alone, for a run on more deals, to
+``benchmarks/results/match-searchers.md``).
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ def main() -> int:
         "results/match-searchers.md",
     )  # fmt: skip
     parser.add_argument(
+        "--opponent", default="heuristic",
+        help="the two opponents of every row (default heuristic; e.g. adversarial:10)",
+    )  # fmt: skip
+    parser.add_argument("--dask", help="a Dask scheduler for the deals ('local': every core)")
+    parser.add_argument(
         "--out", help="the results file's name under results/ (default match.md, or "
         "match-searchers.md with --searchers-only)",
     )  # fmt: skip
@@ -73,7 +79,8 @@ def main() -> int:
         load = os.getloadavg()[0]
         start = time.perf_counter()
         # a benchmark runs as long as it takes: the plan is not a limit here
-        result = match([model, "heuristic", "heuristic"], args.deals, args.seed, force=True)
+        result = match([model, args.opponent, args.opponent], args.deals, args.seed,
+                       scheduler=args.dask, force=True)  # fmt: skip
         seconds = time.perf_counter() - start
         (mine, ci), (other, _), (third, _) = result.means()
         per_game = result.per_deal() / 3
@@ -90,7 +97,7 @@ def main() -> int:
         print(row, flush=True)
         _keep(name, args, diff)
     lines = [
-        "# Matches: each model against two heuristic players",
+        f"# Matches: each model against two {args.opponent} players",
         "",
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
         f"Python {platform.python_version()}; {args.deals} duplicate deals from seed "
@@ -99,9 +106,10 @@ def main() -> int:
         "`python benchmarks/bench_match.py`.",
         "",
         "Seeger-Fabian points a game, 95% intervals over the deals; the difference is the "
-        "model's points minus the mean of the two heuristic players', paired by deal.",
+        f"model's points minus the mean of the two {args.opponent} players', paired by deal.",
         "",
-        "| model | its points a game | the heuristic players' | difference to heuristic | "
+        f"| model | its points a game | the {args.opponent} players' | difference to "
+        f"{args.opponent} | "
         "games | games an hour | load |",
         "|---|---|---|---|---|---|---|",
         *rows,
@@ -120,11 +128,15 @@ DEALS_FILE = HERE / "results" / "match-deals.json"
 runs: rows measured in different runs on the same deals are compared deal by deal."""
 
 
+def _deals_key(args: argparse.Namespace) -> str:
+    """The deals file's key of a run: its deals and seed, and its opponents unless heuristic."""
+    key = f"{args.deals} deals, seed {args.seed}"
+    return key if args.opponent == "heuristic" else f"{key}, against {args.opponent}"
+
+
 def _keep(name: str, args: argparse.Namespace, diff) -> None:
     kept = json.loads(DEALS_FILE.read_text()) if DEALS_FILE.exists() else {}
-    kept.setdefault(f"{args.deals} deals, seed {args.seed}", {})[name] = [
-        round(float(d), 6) for d in diff
-    ]
+    kept.setdefault(_deals_key(args), {})[name] = [round(float(d), 6) for d in diff]
     DEALS_FILE.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n")
 
 
@@ -132,7 +144,7 @@ def _paired_table(args: argparse.Namespace) -> list[str]:
     """Every kept row on these deals against the PIMC row with random-play beliefs: the mean
     difference of their differences to heuristic, paired by deal, with its 95% interval (the
     deals' luck cancels, so the interval is narrower than either row's)."""
-    kept = json.loads(DEALS_FILE.read_text()).get(f"{args.deals} deals, seed {args.seed}", {})
+    kept = json.loads(DEALS_FILE.read_text()).get(_deals_key(args), {})
     base = f"adversarial:{args.worlds}"
     if base not in kept or len(kept) < 2:
         return []

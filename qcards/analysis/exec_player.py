@@ -217,7 +217,8 @@ def fail(key: Any, message: str) -> NoReturn:
 
 def request(kind: str, about: dict, position: int, **fields) -> dict:
     """A request of ``kind`` to the seat at ``position`` (0 forehand), with the game's fields
-    ``about`` (``deal``, ``rotation``, ``game``, ``bid``, ``declarer``) and ``fields``."""
+    ``about`` (``deal``, ``rotation``, ``game``, ``hand_game``, ``bid``, ``declarer``) and
+    ``fields``."""
     seat = "declarer" if position == about["declarer"] else "defender"
     return {"type": kind, "protocol": PROTOCOL, **about, "position": position, "seat": seat,
             **fields}  # fmt: skip

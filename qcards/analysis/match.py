@@ -26,7 +26,7 @@ limit. Past the memory limit it is refused, past the time limit too unless force
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,7 @@ from qcards.files import write_text
 from qcards.intervals import mean_interval
 from qcards.plan import Plan, check, current_limits
 from qcards.skat import bidding_rules
+from qcards.skat.bidders import get_bidder
 from qcards.skat.cards import FULL_DECK, Card, Trump, points, rules_of
 from qcards.skat.deal_sampling import fresh_seed
 from qcards.skat.game_record import parse_record, record_toml
@@ -145,12 +146,15 @@ def match(
     records: str | Path | None = None,
     scheduler: str | None = None,
     force: bool = False,
+    bidding: str | Sequence[str] | None = None,
 ) -> MatchResult:
     """Play ``deals`` duplicate deals between three players (each deal three games, the
     players rotated through the seats), from ``seed``; write every game's record into the
     directory ``records`` when given (``deal-0001-r0.toml``, ...; a record already there is
     refused, never overwritten). ``scheduler`` spreads the deals over Dask workers
-    (:func:`~qcards.execution.sweeps.sweep`), with the same results.
+    (:func:`~qcards.execution.sweeps.sweep`), with the same results. ``bidding`` names the
+    bidder (:data:`qcards.skat.bidders.BIDDERS`) of every player, or of each in turn (three
+    names); ``None`` keeps each player's own (the club rules unless set).
 
     The match is planned first (:func:`plan_match`): refused past the memory limit, and past
     the time limit unless ``force``.
@@ -168,6 +172,7 @@ def match(
         )
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise ParameterError("deals", f"{{deals}} must be a positive integer, got {deals!r}")
+    chosen = with_bidding(chosen, bidding)
     plan_match(chosen, deals, scheduler, force)
     folder = None if records is None else Path(records)
     if folder is not None:
@@ -183,6 +188,23 @@ def match(
             if g.record is not None:
                 write_text(folder / record_name(g.deal, g.rotation), g.record)
     return MatchResult(chosen, deals, seed, flat)
+
+
+def with_bidding(players: tuple[Player, ...], bidding: str | Sequence[str] | None):
+    """``players`` with the bidders ``bidding`` names: one name for all, or one each."""
+    if bidding is None:
+        return players
+    names = [bidding] * SEATS if isinstance(bidding, str) else list(bidding)
+    if len(names) == 1:
+        names *= SEATS
+    if len(names) != SEATS:
+        raise ParameterError(
+            "bidding", f"{{bidding}}: one bidder for every player or one each (three), got "
+            f"{len(names)}",
+        )  # fmt: skip
+    for name in names:
+        get_bidder(name)
+    return tuple(replace(p, bidding=b) for p, b in zip(players, names, strict=True))
 
 
 def record_name(deal: int, rotation: int) -> str:
@@ -278,21 +300,23 @@ def _game(players, seed: int, deal: int, rotation: int, cards, observe=None) -> 
     :func:`_play`)."""
     seats = tuple((s + rotation) % SEATS for s in range(SEATS))  # player index by seat
     hands, skat = [list(h) for h in cards[:SEATS]], cards[SEATS]
-    limits = [bidding_rules.limit(h) for h in hands]
+    bidders = [get_bidder(players[seats[s]].bidding) for s in range(SEATS)]
+    limits = [bidders[s].limit(tuple(hands[s]), s) for s in range(SEATS)]
     won_auction = bidding_rules.auction(limits)
     if won_auction is None:
         return Game(deal, rotation, seats, None, None, None, None, None, (0,) * SEATS)
     declarer_seat, bid = won_auction
     twelve = (*hands[declarer_seat], *skat)
-    game, discard = bidding_rules.declare(twelve, bid)
-    declaration = Declaration.make(game, False, (), bid)
+    choice = bidders[declarer_seat].declare(tuple(hands[declarer_seat]), skat, bid, declarer_seat)
+    game, discard = choice.game, choice.away  # a Hand game's "discard" is the Skat, unseen
+    declaration = Declaration.make(game, choice.hand, (), bid)
     hands[declarer_seat] = [c for c in twelve if c not in discard]
     rng = np.random.default_rng([seed, deal, rotation, 1])
-    about = {"deal": deal + 1, "rotation": rotation, "game": game, "bid": bid,
-             "declarer": declarer_seat}  # fmt: skip
+    about = {"deal": deal + 1, "rotation": rotation, "game": game, "hand_game": choice.hand,
+             "bid": bid, "declarer": declarer_seat}  # fmt: skip
     for seat in _outside(players, seats):
         hand = {"hand": _spelled(rules_of(_trump(game)), hands[seat])}
-        mine = _discard(seat, declarer_seat, discard)
+        mine = _discard(seat, declarer_seat, discard, choice.hand)
         _tell(players, seats, seat, exec_player.request("start", about, seat, **hand, **mine))
     tricks, taken = _play(players, seats, hands, declarer_seat, game, discard, about, rng,
                           observe)  # fmt: skip
@@ -307,7 +331,7 @@ def _game(players, seed: int, deal: int, rotation: int, cards, observe=None) -> 
         _tell(players, seats, seat, exec_player.request("end", about, seat, **result))
     text = record_toml(
         names, names[declarer_seat], declaration, dict(zip(names, cards[:SEATS], strict=True)),
-        skat, discard, tricks,
+        skat, () if choice.hand else discard, tricks,
         comment=f"match seed {seed}, deal {deal + 1}, rotation {rotation}: "
         + ", ".join(f"{NAMES[i]} {p.label}" for i, p in enumerate(players)),
     )  # fmt: skip
@@ -326,9 +350,12 @@ def _spelled(rules, cards) -> list[str]:
     return [str(c) for c in rules.sorted(cards)]
 
 
-def _discard(seat: int, declarer_seat: int, discard) -> dict:
-    """The discard as the declarer's requests give it; nothing for a defender."""
-    return {"discard": [str(c) for c in discard]} if seat == declarer_seat else {}
+def _discard(seat: int, declarer_seat: int, discard, hand: bool) -> dict:
+    """The discard as the declarer's requests give it; nothing for a defender, nor in a Hand
+    game (the Skat stays unseen)."""
+    if seat != declarer_seat or hand:
+        return {}
+    return {"discard": [str(c) for c in discard]}
 
 
 def _outside(players, seats) -> list[int]:
@@ -354,7 +381,7 @@ def _play(
     programs' requests give it (:func:`exec_player.request`). ``observe``, when given, is
     called before each card with the mover's view, its game as a spec (a function of no
     arguments: :func:`seat_spec`, built when called) and the history so far."""
-    bid = about["bid"]
+    bid, hand_game = about["bid"], about.get("hand_game", False)
     rules = rules_of(_trump(game))
     # the spec order puts the declarer first (seat_view and the specs count seats from it)
     order = [(declarer_seat + k) % SEATS for k in range(SEATS)]
@@ -376,7 +403,8 @@ def _play(
             me = names[order.index(seat)]
             hidden = [c for s in order if s != seat for c in at_start[s]]
             seat_game = partial(seat_spec, names, game, me, names[order.index(0)], at_start[seat],
-                                hidden, discard, seat == declarer_seat, bid)  # fmt: skip
+                                hidden, discard, seat == declarer_seat, bid,
+                                hand_game)  # fmt: skip
             policy = player.model not in (EXEC, *SEARCHERS, *openspiel_player.MODELS)
             if policy or observe is not None:  # the view only where a policy or observer reads it
                 view = seat_view(rules, all_cards, tuple(trick_start[s] for s in order),
@@ -391,7 +419,7 @@ def _play(
                             - won_points},
                     legal=_spelled(rules, rules.legal_cards(live[seat], trick[0] if trick
                                                             else None)),
-                    **_discard(seat, declarer_seat, discard),
+                    **_discard(seat, declarer_seat, discard, hand_game),
                 )  # fmt: skip
                 card = exec_player.card(_key(players, seats, seat), player.label, player.argv,
                                         request)  # fmt: skip

@@ -51,6 +51,7 @@ from qcards.files import read_text
 from qcards.skat.adversarial import ADVERSARIAL
 from qcards.skat.beliefs import MAX_OVERSAMPLE, RANDOM, VOIDS, believe, check_beliefs
 from qcards.skat.best_response import first_cards
+from qcards.skat.bidders import RULES
 from qcards.skat.cards import Card
 from qcards.skat.deal_sampling import OWNER_BYTES
 from qcards.skat.learned.network import LearnedPolicy, load_network
@@ -114,6 +115,8 @@ class Player:
     """The command split into its program and arguments."""
     iterations: int = 0
     """An OpenSpiel bot's simulations a card decision (``openspiel-ismcts:ITERATIONS``)."""
+    bidding: str = RULES
+    """How the player bids and declares (:data:`qcards.skat.bidders.BIDDERS`)."""
 
     @property
     def parameters(self) -> dict[str, dict[str, float]] | None:
@@ -122,6 +125,12 @@ class Player:
 
     @property
     def label(self) -> str:
+        """The player as ``--player`` spells it, with its bidder unless the rules'."""
+        bidding = "" if self.bidding == RULES else f" ({self.bidding} bidding)"
+        return self._play_label + bidding
+
+    @property
+    def _play_label(self) -> str:
         if self.command is not None:
             return f"{exec_player.EXEC}:{self.command}"
         if self.model in openspiel_player.MODELS:
@@ -275,15 +284,17 @@ def seat_spec(
     discard: tuple[Card, ...],
     declarer: bool,
     bid: int,
+    hand_game: bool = False,
 ) -> Endgame:
     """The game as the seat ``me`` sees it at the first trick: its ``hand`` known, the other
     seats' cards (``hidden``) unseen, ten each; the declarer knows its ``discard`` (the spec's
     declaration, so that its points count and the beliefs know the defenders never saw it), a
-    defender does not (the Skat's cards unseen too). ``names`` puts the declarer first;
+    defender does not (the Skat's cards unseen too), nor does the declarer of a Hand game
+    (``hand_game``: ``discard`` is then the Skat). ``names`` puts the declarer first;
     ``leader`` leads the first trick; ``bid`` is the auction's."""
     unknown = list(hidden)
     sizes = {name: HAND for name in names if name != me}
-    if not declarer:
+    if not declarer or hand_game:
         unknown += list(discard)
         sizes[SKAT] = len(discard)
     data = {
@@ -294,7 +305,9 @@ def seat_spec(
         "hands": {me: [str(c) for c in hand]},
         "unknown": {"cards": [str(c) for c in unknown], "sizes": sizes},
     }
-    if declarer:
+    if declarer and hand_game:
+        data["declaration"] = {"hand": True, "bid": bid}
+    elif declarer:
         data["declaration"] = {"hand": False, "bid": bid, "discard": [str(c) for c in discard]}
     elif game != "null":
         data["target"] = 61

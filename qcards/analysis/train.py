@@ -65,6 +65,9 @@ LABEL_WORLD_SECONDS = 0.5
 POSITIONS_A_GAME = 20
 EPOCH_POSITION_SECONDS = 8e-5
 BATCH = 256
+DATA_BYTES = 2**30
+"""The largest training data file read (positions, outcomes): about ten million games'
+outcomes, far past a run's plan."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,7 @@ def read_positions(path: str | Path) -> tuple[dict, list[list]]:
     Raises:
         FileError: the file cannot be read or is not a positions file.
     """
-    lines = read_text(path, FileError, "the positions").splitlines()
+    lines = read_text(path, FileError, "the positions", DATA_BYTES).splitlines()
     try:
         header = json.loads(lines[0]) if lines else None
         games = [json.loads(line)["positions"] for line in lines[1:] if line.strip()]
@@ -233,11 +236,61 @@ def fit_network(
     require("train", "qcards train (fitting the learned model)")
     import jax
     import jax.numpy as jnp
-    import optax
 
     layers = (NUM_FEATURES, hidden, hidden, 1)
-    config = np.array(json.dumps({"layers": layers, "seed": seed, "positions": len(y),
-                                  "optimiser": "optax.adam", "rate": rate}))  # fmt: skip
+
+    def batch_loss(params, x, mask, y):
+        h = forward(params, x.reshape(-1, x.shape[-1]))
+        scores = jnp.where(mask, h.reshape(mask.shape), -jnp.inf)
+        chosen = jnp.take_along_axis(jax.nn.log_softmax(scores, axis=1), y[:, None], axis=1)
+        return -jnp.mean(chosen)
+
+    params, loss = minimise(batch_loss, layers, (x, mask, y), epochs, seed, checkpoint, rate)
+    return params, loss, agreement(params, x, mask, y)
+
+
+def forward(params, x):
+    """The outputs of the network of ``params`` (``w0, b0, w1, b1, ...``, JAX arrays) for the
+    rows ``x``: ReLU between the layers, as :meth:`~qcards.skat.learned.network.Network.outputs`
+    computes them in NumPy."""
+    import jax
+
+    h = x
+    for i in range(0, len(params), 2):
+        h = h @ params[i] + params[i + 1]
+        if i < len(params) - 2:
+            h = jax.nn.relu(h)
+    return h
+
+
+def minimise(
+    batch_loss, layers: tuple[int, ...], data: tuple[np.ndarray, ...], epochs: int, seed: int,
+    checkpoint: str | Path | None = None, rate: float = 3e-3, features: int | None = None,
+) -> tuple[list[np.ndarray], float]:  # fmt: skip
+    """Adam (``optax.adam`` at ``rate``) on minibatches of :data:`BATCH` rows of ``data``
+    (arrays whose first axis is the row) for ``epochs`` epochs of ``batch_loss(params, *batch)``
+    (a JAX function, its mean over the batch), from a network of ``layers`` (inputs first)
+    drawn with ``seed``, or from ``checkpoint`` when it holds a run of the same sizes, seed,
+    rows, rate and ``features`` (the inputs' version: then only the epochs still to go). The
+    state (parameters, Adam's moments, the shuffling generator) is written to ``checkpoint``
+    after each epoch, so a resumed run ends with the weights of an uninterrupted one. JAX
+    computes in float32, its default. Returns the parameters (NumPy arrays ``w0, b0, w1, b1,
+    ...``) and the last epoch's loss.
+
+    Raises:
+        MissingExtraError: JAX or optax is not installed (the ``train`` extra).
+    """
+    require("train", "fitting a network")
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    rows = len(data[0])
+    settings = {"layers": layers, "seed": seed, "positions": rows, "optimiser": "optax.adam",
+                "rate": rate}  # fmt: skip
+    if features is not None:
+        settings["features"] = features
+    config = np.array(json.dumps(settings))
     rng = np.random.default_rng([seed, 3])
     params = [jnp.asarray(q, jnp.float32) for q in _init(layers, rng)]
     optimiser = optax.adam(rate)
@@ -252,43 +305,32 @@ def fit_network(
                 start = int(saved["epoch"])
                 rng.bit_generator.state = json.loads(str(saved["rng"]))
 
-    def batch_loss(params, x, mask, y):
-        h = x.reshape(-1, x.shape[-1])
-        for i in range(0, len(params), 2):
-            h = h @ params[i] + params[i + 1]
-            if i < len(params) - 2:
-                h = jax.nn.relu(h)
-        scores = jnp.where(mask, h.reshape(mask.shape), -jnp.inf)
-        chosen = jnp.take_along_axis(jax.nn.log_softmax(scores, axis=1), y[:, None], axis=1)
-        return -jnp.mean(chosen)
-
     @jax.jit
-    def update(params, state, x, mask, y):
-        value, grads = jax.value_and_grad(batch_loss)(params, x, mask, y)
+    def update(params, state, *batch):
+        value, grads = jax.value_and_grad(batch_loss)(params, *batch)
         updates, state = optimiser.update(grads, state, params)
         return optax.apply_updates(params, updates), state, value
 
-    xs, masks, ys = jnp.asarray(x, jnp.float32), jnp.asarray(mask), jnp.asarray(y)
+    arrays = [jnp.asarray(a, jnp.float32) if a.dtype.kind == "f" else jnp.asarray(a) for a in data]
     with step("epochs of Adam", epochs) as task:
         task.advance(min(start, epochs))
         for epoch in range(start, epochs):
-            order = rng.permutation(len(y))
+            order = rng.permutation(rows)
             losses = []
-            for b in range(0, len(y), BATCH):
+            for b in range(0, rows, BATCH):
                 idx = order[b : b + BATCH]
-                params, state, value = update(params, state, xs[idx], masks[idx], ys[idx])
+                params, state, value = update(params, state, *(a[idx] for a in arrays))
                 losses.append(value * len(idx))
-            loss = float(sum(losses)) / max(len(y), 1)
+            loss = float(sum(losses)) / max(rows, 1)
             if checkpoint is not None:
                 leaves = jax.tree_util.tree_leaves((params, state))
-                arrays = {f"s{i}": np.asarray(q) for i, q in enumerate(leaves)}
+                saved = {f"s{i}": np.asarray(q) for i, q in enumerate(leaves)}
                 with atomic_path(checkpoint) as temporary, open(temporary, "wb") as f:
                     np.savez(f, config=config, epoch=epoch + 1,
                              rng=np.array(json.dumps(rng.bit_generator.state)),
-                             **arrays)  # type: ignore[arg-type]  # fmt: skip
+                             **saved)  # fmt: skip
             task.advance()
-    weights = [np.asarray(q) for q in params]
-    return weights, loss, agreement(weights, x, mask, y)
+    return [np.asarray(q) for q in params], loss
 
 
 # ----------------------------------------------------------------------------- a run

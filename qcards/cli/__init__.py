@@ -45,6 +45,7 @@ EXAMPLES = {
     "bid": "qcards bid qcards/specs/full-game.toml --shots 2000 --seed 1",
     "fit": "qcards fit qcards/specs/six-card.toml --rounds 2",
     "train": "qcards train --games 20 --worlds 3 --epochs 20 --out model.npz",
+    "train-bidder": "qcards train-bidder --games 2000 --epochs 10 --out hand.npz",
     "match": "qcards match --player adversarial:10 --player heuristic --player heuristic --deals 5",
     "score": "qcards score qcards/records/*.toml",
     "count": "qcards count qcards/specs/four-card.toml --algorithm iae --epsilon 0.01 --seed 3",

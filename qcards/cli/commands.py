@@ -28,6 +28,10 @@ SUMMARIES: dict[str, str] = {
         "train the learned play model: positions of complete games labelled by PIMC, a small "
         "network fitted to its cards"
     ),
+    "train-bidder": (
+        "train the hand evaluator qcards bids and declares with: games played out by the "
+        "heuristic, a small network fitted to their outcomes"
+    ),
     "match": (
         "play complete games between three players (a play model each) on duplicate deals, scored"
         " in Seeger-Fabian points with paired 95%% intervals"

@@ -33,6 +33,12 @@ def add_parser(sub) -> None:
         "MCTS on 5 sampled deals), both the openspiel extra; default: "
         "adversarial:10, heuristic, heuristic",
     )  # fmt: skip
+    p.add_argument(
+        "--bidding", action="append", choices=("rules", "qcards"), default=None,
+        help="how the players bid and declare: once for all, or three times (one for each "
+        "--player in turn): rules (the club rules, the default: a match compares card play) or "
+        "qcards (the hand evaluator's expected score, Hand games included)",
+    )  # fmt: skip
     p.add_argument("--deals", type=int, default=10, help="deals, each played three times")
     p.add_argument("--seed", type=int, default=0, help="the seed of the deals and the play")
     p.add_argument(
@@ -49,7 +55,8 @@ def run(args) -> int:
     from qcards.analysis.match import match
 
     players = args.player or ["adversarial:10", "heuristic", "heuristic"]
-    result = match(players, args.deals, args.seed, args.records, args.dask, args.force)
+    result = match(players, args.deals, args.seed, args.records, args.dask, args.force,
+                   args.bidding)  # fmt: skip
     if args.json:
         print_json(result.to_json())
         return 0

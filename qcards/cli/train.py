@@ -14,15 +14,22 @@ def add_parser(sub) -> None:
     p.add_argument("--games", type=int, default=100,
                    help="complete games whose positions PIMC labels")  # fmt: skip
     p.add_argument("--worlds", type=int, default=5, help="PIMC's sampled deals a card")
-    p.add_argument("--epochs", type=int, default=60, help="epochs of Adam")
-    p.add_argument("--hidden", type=int, default=64, help="units of each of two hidden layers")
     p.add_argument("--temperature", type=float, default=0.5,
                    help="the softmax temperature the model plays at")  # fmt: skip
+    training_arguments(p, 60, 64, "the positions file, written game by game and resumed (default "
+                       "MODEL.positions.jsonl)")  # fmt: skip
+    p.set_defaults(run=run)
+
+
+def training_arguments(p, epochs: int, hidden: int, data_help: str) -> None:
+    """The options every training command takes: ``--epochs`` (default ``epochs``),
+    ``--hidden`` (default ``hidden``), ``--seed``, ``--data`` (``data_help``),
+    ``--checkpoint``, ``--force`` and ``--json``."""
+    p.add_argument("--epochs", type=int, default=epochs, help="epochs of Adam")
+    p.add_argument("--hidden", type=int, default=hidden,
+                   help="units of each of two hidden layers")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="the seed of the games and the fit")
-    p.add_argument(
-        "--data", metavar="FILE",
-        help="the positions file, written game by game and resumed (default MODEL.positions.jsonl)",
-    )  # fmt: skip
+    p.add_argument("--data", metavar="FILE", help=data_help)
     p.add_argument(
         "--checkpoint", metavar="FILE",
         help="the training state, written every epoch and resumed "
@@ -30,7 +37,6 @@ def add_parser(sub) -> None:
     )  # fmt: skip
     force_argument(p)
     json_argument(p)
-    p.set_defaults(run=run)
 
 
 def run(args) -> int:

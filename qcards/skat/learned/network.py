@@ -6,12 +6,15 @@ policy is the softmax of the scores over the legal cards divided by a temperatur
 distribution over the legal cards only (:class:`LearnedPolicy`).
 
 A model file is a NumPy ``.npz`` of named arrays, read without pickles: ``w0, b0, w1, b1, ...``
-(layer ``i`` maps its inputs by ``x @ w_i + b_i``, ReLU between layers, one score out) and
-``metadata``, a JSON text: ``format`` (:data:`FORMAT`), ``feature_version`` and ``features``
-(the names of :data:`~qcards.skat.learned.features.FEATURE_NAMES`), ``layers`` (the sizes,
-inputs first, 1 last), ``temperature`` and ``training`` (how it was made: free-form).
-:func:`load_network` checks all of it and raises :class:`~qcards.errors.ModelError` naming the
-file and what is wrong; loading the same file twice gives the same weights.
+(layer ``i`` maps its inputs by ``x @ w_i + b_i``, ReLU between layers) and ``metadata``, a
+JSON text: ``format``, ``feature_version`` and ``features`` (the names of the inputs),
+``layers`` (the sizes, inputs first, outputs last), ``temperature`` and ``training`` (how it
+was made: free-form). Which format, features and outputs a file must have is its kind
+(:class:`NetworkKind`): :data:`PLAY`, the play model's (one score out, the features of
+:data:`~qcards.skat.learned.features.FEATURE_NAMES`), or the hand evaluator's
+(:data:`qcards.skat.learned.hand_value.HAND`). :func:`load_network` checks all of it and raises
+:class:`~qcards.errors.ModelError` naming the file and what is wrong; loading the same file
+twice gives the same weights.
 
 The ``learned`` model reads the file that :data:`ENVIRONMENT` names when set, else the model
 shipped in the package (:data:`SHIPPED`), when it first plays: importing this module reads
@@ -43,6 +46,23 @@ ENVIRONMENT = "QCARDS_LEARNED_MODEL"
 SHIPPED = Path(__file__).with_name("model.npz")
 
 
+@dataclass(frozen=True)
+class NetworkKind:
+    """What a model file of one kind holds: its ``format`` name, the ``feature_version`` and
+    ``features`` it reads, its number of ``outputs``, and the command that retrains it (named
+    when a file is of another feature version)."""
+
+    format: str
+    feature_version: int
+    features: tuple[str, ...]
+    outputs: int
+    retrain: str
+
+
+PLAY = NetworkKind(FORMAT, FEATURE_VERSION, tuple(FEATURE_NAMES), 1, "qcards train")
+"""The ``learned`` play model's files: a score for each legal card."""
+
+
 @dataclass(frozen=True, eq=False)
 class Network:
     """A loaded model: its layers' weights and biases, its temperature and its metadata."""
@@ -52,15 +72,20 @@ class Network:
     temperature: float
     metadata: dict[str, Any]
 
-    def scores(self, x: np.ndarray) -> np.ndarray:
-        """The score of each row of features ``x`` (shape ``(cards, features)``)."""
+    def outputs(self, x: np.ndarray) -> np.ndarray:
+        """The outputs of each row of features ``x`` (shape ``(rows, features)``): shape
+        ``(rows, outputs)``."""
         h = x
         last = len(self.weights) - 1
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             h = h @ w + b
             if i < last:
                 h = np.maximum(h, 0.0)
-        return h[:, 0]
+        return h
+
+    def scores(self, x: np.ndarray) -> np.ndarray:
+        """The score (the first output) of each row of features ``x``."""
+        return self.outputs(x)[:, 0]
 
     def probabilities(self, x: np.ndarray, temperature: float | None = None) -> np.ndarray:
         """The softmax of the scores of ``x`` at ``temperature`` (default: the model's)."""
@@ -69,30 +94,35 @@ class Network:
         return e / e.sum()
 
 
-def metadata(layers: tuple[int, ...], temperature: float, training: dict) -> dict[str, Any]:
-    """The metadata of a model file with these layer sizes, temperature and provenance."""
+def metadata(
+    layers: tuple[int, ...], temperature: float, training: dict, kind: NetworkKind = PLAY
+) -> dict[str, Any]:
+    """The metadata of a model file of ``kind`` with these layer sizes, temperature and
+    provenance."""
     return {
-        "format": FORMAT,
-        "feature_version": FEATURE_VERSION,
-        "features": list(FEATURE_NAMES),
+        "format": kind.format,
+        "feature_version": kind.feature_version,
+        "features": list(kind.features),
         "layers": list(layers),
         "temperature": temperature,
         "training": training,
     }
 
 
-def save_network(path: str | Path, weights, biases, temperature: float, training: dict) -> None:
-    """Write a model file (see the module) to ``path``."""
+def save_network(
+    path: str | Path, weights, biases, temperature: float, training: dict, kind: NetworkKind = PLAY
+) -> None:
+    """Write a model file of ``kind`` (see the module) to ``path``."""
     layers = (weights[0].shape[0], *(w.shape[1] for w in weights))
     arrays = {f"w{i}": np.asarray(w, dtype=np.float64) for i, w in enumerate(weights)}
     arrays |= {f"b{i}": np.asarray(b, dtype=np.float64) for i, b in enumerate(biases)}
-    text = json.dumps(metadata(layers, temperature, training), sort_keys=True)
+    text = json.dumps(metadata(layers, temperature, training, kind), sort_keys=True)
     with open(path, "wb") as f:
         np.savez(f, metadata=np.array(text), **arrays)  # type: ignore[arg-type]
 
 
-def load_network(path: str | Path) -> Network:
-    """The model of the file ``path``, checked (see the module).
+def load_network(path: str | Path, kind: NetworkKind = PLAY) -> Network:
+    """The model of the file ``path``, checked as a file of ``kind`` (see the module).
 
     Raises:
         ModelError: the file is missing or unreadable, not an ``.npz``, or its metadata, its
@@ -111,7 +141,7 @@ def load_network(path: str | Path) -> Network:
         raise ModelError(f"{where}: not a NumPy .npz model file (a single array)")
     with data:
         arrays = {name: data[name] for name in data.files}
-    meta = _metadata(where, arrays.pop("metadata", None))
+    meta = _metadata(where, arrays.pop("metadata", None), kind)
     layers = meta["layers"]
     found: dict[str, np.ndarray] = {}
     for i in range(len(layers) - 1):
@@ -137,33 +167,34 @@ def load_network(path: str | Path) -> Network:
     )
 
 
-def _metadata(where: str, raw) -> dict[str, Any]:
-    """The checked metadata of a model file."""
+def _metadata(where: str, raw, kind: NetworkKind) -> dict[str, Any]:
+    """The checked metadata of a model file of ``kind``."""
     if raw is None:
         raise ModelError(f"{where}: no 'metadata' array")
     try:
         meta = json.loads(str(raw))
     except json.JSONDecodeError as exc:
         raise ModelError(f"{where}: its metadata is not JSON ({exc.msg})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise ModelError(f"{where}: its metadata's format is not {FORMAT!r}")
-    if meta.get("feature_version") != FEATURE_VERSION:
+    if not isinstance(meta, dict) or meta.get("format") != kind.format:
+        raise ModelError(f"{where}: its metadata's format is not {kind.format!r}")
+    version = kind.feature_version
+    if meta.get("feature_version") != version:
         raise ModelError(
             f"{where}: trained on feature version {meta.get('feature_version')!r}, this qcards "
-            f"computes version {FEATURE_VERSION}: retrain it (qcards train)"
+            f"computes version {version}: retrain it ({kind.retrain})"
         )
-    if meta.get("features") != list(FEATURE_NAMES):
-        raise ModelError(f"{where}: its feature names are not those of version {FEATURE_VERSION}")
+    if meta.get("features") != list(kind.features):
+        raise ModelError(f"{where}: its feature names are not those of version {version}")
     layers = meta.get("layers")
     if (
         not isinstance(layers, list)
         or len(layers) < 2
         or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in layers)
-        or layers[0] != len(FEATURE_NAMES)
-        or layers[-1] != 1
+        or layers[0] != len(kind.features)
+        or layers[-1] != kind.outputs
     ):
         raise ModelError(f"{where}: layers {layers!r} must be positive sizes from "
-                         f"{len(FEATURE_NAMES)} features to 1 score")  # fmt: skip
+                         f"{len(kind.features)} features to {kind.outputs} output(s)")  # fmt: skip
     temperature = meta.get("temperature")
     if (
         isinstance(temperature, bool)
@@ -175,13 +206,16 @@ def _metadata(where: str, raw) -> dict[str, Any]:
     return meta
 
 
-def model_file(path: str | Path | None = None) -> Path:
-    """The model file the ``learned`` model plays: ``path``, else the one :data:`ENVIRONMENT`
-    names, else :data:`SHIPPED`."""
+def model_file(
+    path: str | Path | None = None, environment: str = ENVIRONMENT, shipped: Path = SHIPPED
+) -> Path:
+    """The model file to read: ``path``, else the one the variable ``environment`` names, else
+    ``shipped`` (by default the ``learned`` play model's: :data:`ENVIRONMENT`,
+    :data:`SHIPPED`)."""
     if path is not None:
         return Path(path)
-    named = os.environ.get(ENVIRONMENT)
-    return Path(named) if named else SHIPPED
+    named = os.environ.get(environment)
+    return Path(named) if named else shipped
 
 
 @cache
