@@ -179,8 +179,9 @@ def test_a_player_plays_its_own_model_file(tmp_path):
 # ----------------------------------------------------------------------------- the engines
 
 
-def test_sparse_equals_classical_and_monte_carlo_within_its_interval():
-    spec = load_spec(FOUR_CARD)
+@pytest.mark.parametrize("path", [FOUR_CARD, "qcards/specs/six-card.toml"])
+def test_sparse_equals_classical_and_monte_carlo_within_its_interval(path):
+    spec = load_spec(path)
     classical = evaluate(spec, model="learned", method="classical")
     sparse = evaluate(spec, model="learned", method="sparse")
     assert abs(sparse.p_win - classical.p_win) < 1e-9
