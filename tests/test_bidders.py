@@ -246,3 +246,14 @@ def test_an_outside_declarer_of_a_hand_game_is_told_so_and_never_sees_the_skat(
     assert requests and all(r["hand_game"] is True for r in requests)
     declaring = [r for r in requests if r["seat"] == "declarer"]
     assert declaring and not any("discard" in r for r in requests)
+
+
+def test_a_match_plan_counts_the_evaluators_bidding():
+    from qcards.analysis.match import plan_match, with_bidding
+    from qcards.analysis.match_players import parse_player
+
+    players = tuple(parse_player("heuristic") for _ in range(3))
+    rules = plan_match(players, 100)
+    qcards = plan_match(with_bidding(players, "qcards"), 100)
+    assert qcards.seconds > rules.seconds + 100 * 3
+    assert "the bidders" in qcards.size and "the bidders" not in rules.size

@@ -141,20 +141,31 @@ def test_bid_equals_brute_force(model):
     assert later and values_by_bid[later[0]] <= 0
 
 
-@pytest.mark.parametrize(("model", "shots"), [("random", 4000), ("adversarial", 1500)])
+@pytest.mark.parametrize(
+    ("model", "shots"),
+    [
+        ("random", 4000),
+        ("adversarial", 1500),
+        pytest.param("learned", 2000, marks=pytest.mark.slow),
+    ],
+)
 def test_sampled_decisions_cover_the_exact_values(model, shots):
     exact = {
         (o.game, o.discard): o.figures.seeger_fabian_exact
         for o in declare_twelve(TWELVE, "t", runner=Runner(model=model)).options
     }
     sampled = declare_twelve(TWELVE, "t", runner=Runner(shots=shots, seed=3, model=model))
-    assert sampled.method == ("shots" if model == "random" else "pimc") and sampled.seed == 3
+    method = {"random": "shots", "adversarial": "pimc"}.get(model, "monte-carlo")
+    assert sampled.method == method and sampled.seed == 3
+    # the learned policy's weights are floats: its exact values carry rounding (1e-8 in a
+    # certain loss), which a zero-width interval of a certain outcome must not count
+    slack = 1e-6 if model == "learned" else 0
     missed = [
         o.name
         for o in sampled.options
-        if not o.figures.seeger_fabian_ci[0]
+        if not o.figures.seeger_fabian_ci[0] - slack
         <= exact[(o.game, o.discard)]
-        <= o.figures.seeger_fabian_ci[1]
+        <= o.figures.seeger_fabian_ci[1] + slack
     ]
     # 95% intervals over correlated options: at most a tenth may miss (fixed seed)
     assert len(missed) <= len(sampled.options) // 10, missed

@@ -36,6 +36,7 @@ import numpy as np
 from qcards.analysis import exec_player, openspiel_player
 from qcards.analysis.exec_player import EXEC
 from qcards.analysis.match_players import (
+    BIDDING_DEAL_SECONDS,
     DEFAULT_WORLDS,
     HAND,
     SEARCHERS,
@@ -261,14 +262,17 @@ def plan_match(
                 ways=(f"give the player fewer worlds ({player.model}:{DEFAULT_WORLDS})",),
             ))  # fmt: skip
     seats = [game_seconds(p) for p in players]
-    per_deal = SEATS * sum(seats)  # each player sits once in each of a deal's three games
+    slowest = max(BIDDING_DEAL_SECONDS.values())  # a bidder without a rate of its own
+    bidding = sum(BIDDING_DEAL_SECONDS.get(p.bidding, slowest) for p in players)
+    per_deal = SEATS * sum(seats) + bidding  # each player sits once in each of a deal's games
     seconds = deals * per_deal / workers
     size = ", ".join(f"{p.label} {s:.2g} s" for p, s in zip(players, seats, strict=True))
     plan = Plan(
         f"a match of {deals:,} deals ({SEATS * deals:,} games)",
         seconds=seconds,
         bytes=deals * SEATS * GAME_BYTES,
-        size=f"about {per_deal / workers:.2g} s a deal; a seat's cards a game: {size}",
+        size=f"about {per_deal / workers:.2g} s a deal; a seat's cards a game: {size}"
+        + (f"; the bidders {bidding:.2g} s a deal" if bidding else ""),
         time_fits=f"about {int(current_limits().seconds * workers // per_deal):,} deals",
         memory_fits=f"at most about {int(memory // (SEATS * GAME_BYTES)):,} deals fit",
         ways=("fewer {deals}",),

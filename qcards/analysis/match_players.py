@@ -92,6 +92,10 @@ POLICY_GAME_SECONDS = {"random": 0.005, "heuristic": 0.005, "softmax": 0.008, "l
 SEARCH_GAME_SECONDS = 0.3  # PIMC's own work a game: the seat's spec, the posterior, 10 cards
 WORLD_GAME_SECONDS = 0.1  # and each world: solved double dummy after every legal card
 BEST_RESPONSE_GAME_SECONDS = {RANDOM: 6.0, "policy": 2.0}  # the last tricks' exact search
+BIDDING_DEAL_SECONDS = {RULES: 0.0, "qcards": 1.3}
+"""Seconds a player's bidder takes a deal: the hand evaluator values each of the deal's three
+hands once (remembered over the rotations) and declares in about a third of the games, at the
+rates of ``benchmarks/results/bidding.md``; the rules cost nothing."""
 ROW_BYTES = 800
 """Bytes of a world's solved outcomes at a decision: a tuple for each legal card."""
 
