@@ -98,13 +98,13 @@ def test_outcome_classes(game, points, tricks, name):
 
 
 def test_utilities_are_the_settlements_relative_to_the_table():
-    # clubs with one jack (with 1): 2 levels of 12 = 24; won 24 + 50, lost -48 - 50 - 2 x 40
+    # clubs with one jack (with 1): 2 levels of 12 = 24; won 24 + 50, lost -48 - 50 - 40
     u = utilities("clubs", 1, False, 18)
     assert u[OUTCOMES.index("won")] == 74
-    assert u[OUTCOMES.index("lost")] == -178
+    assert u[OUTCOMES.index("lost")] == -138
     assert u[OUTCOMES.index("won schneider")] == 36 + 50
     # at bid 30 with 1 (24): overbid unless Schneider (36) or Schwarz (48) lifts the value
-    lost = [-2 * 48 - 130, -2 * 36 - 130, -2 * 36 - 130, -2 * 36 - 130]  # overbid: 36 lost
+    lost = [-2 * 48 - 90, -2 * 36 - 90, -2 * 36 - 90, -2 * 36 - 90]  # overbid: 36 lost
     assert list(utilities("clubs", 1, False, 30)) == [*lost, 36 + 50, 48 + 50]
     hand = settle(Declaration.make("null", True, (), 18), 0, 0, 0)
     assert utilities("null", 0, True, 18)[WON] == hand.declarer_seeger_fabian == 35 + 50
@@ -255,5 +255,7 @@ def test_a_match_plan_counts_the_evaluators_bidding():
     players = tuple(parse_player("heuristic") for _ in range(3))
     rules = plan_match(players, 100)
     qcards = plan_match(with_bidding(players, "qcards"), 100)
-    assert qcards.seconds > rules.seconds + 100 * 3
+    assert qcards.seconds > rules.seconds + 100 * 1.5  # three hands valued once a deal
+    one = plan_match(with_bidding(players, ["qcards", "rules", "rules"]), 100)
+    assert rules.seconds < one.seconds < qcards.seconds
     assert "the bidders" in qcards.size and "the bidders" not in rules.size

@@ -280,3 +280,17 @@ def test_a_tiny_model_trained_from_scratch_beats_random(tmp_path):
     played = match([f"learned:{out}", "random", "random"], 100, seed=3)
     for i, j, mean, (low, high) in played.differences()[:2]:
         assert i == 0 and low > 0, (j, mean, low, high)  # ahead of each random player
+
+
+def test_a_finished_checkpoint_returns_its_loss_and_one_further_on_is_ignored(tmp_path):
+    x, mask, y = separable()
+    ckpt = tmp_path / "ckpt.npz"
+    first, loss, _ = fit_network(x, mask, y, 8, 10, seed=1, checkpoint=ckpt)
+    again, again_loss, _ = fit_network(x, mask, y, 8, 10, seed=1, checkpoint=ckpt)
+    assert again_loss == pytest.approx(loss) and math.isfinite(again_loss)
+    for a, b in zip(first, again, strict=True):
+        np.testing.assert_array_equal(a, b)
+    fewer, _, _ = fit_network(x, mask, y, 8, 5, seed=1, checkpoint=ckpt)
+    straight, _, _ = fit_network(x, mask, y, 8, 5, seed=1)
+    for a, b in zip(fewer, straight, strict=True):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-6)

@@ -10,11 +10,12 @@ match's.
 Requests (every one carries ``"type"`` and ``"protocol": 1``, :data:`PROTOCOL`):
 
 ``start``
-    a game begins: ``deal`` and ``rotation`` (the match's game), ``game``, ``bid``,
-    ``position`` (the program's seat: 0 forehand, 1 middlehand, 2 rearhand), ``declarer``
-    (the declarer's position), ``seat`` (``"declarer"`` or ``"defender"``), ``hand`` (its ten
-    cards after the Skat was taken) and, for the declarer only, ``discard``. Answered by any
-    JSON object (``{}``).
+    a game begins: ``deal`` and ``rotation`` (the match's game), ``game``, ``hand_game``
+    (``true`` in a Hand game), ``bid``, ``position`` (the program's seat: 0 forehand, 1
+    middlehand, 2 rearhand), ``declarer`` (the declarer's position), ``seat`` (``"declarer"``
+    or ``"defender"``), ``hand`` (its ten cards; the declarer's after it took the Skat, unless
+    Hand) and, for the declarer of a game that is not Hand, ``discard``. Answered by any JSON
+    object (``{}``).
 ``card``
     the program's card: the ``start`` fields (``hand`` its cards now) and ``trick_number``
     (1 to 10), ``leader`` (the position that led the current trick), ``trick`` (its cards so
@@ -25,7 +26,8 @@ Requests (every one carries ``"type"`` and ``"protocol": 1``, :data:`PROTOCOL`):
     in the rules' order). Answered by ``{"card": CARD}``, a card of ``legal``.
 ``end``
     the game is over: the ``start`` fields without ``hand`` and ``discard``, and
-    ``declarer_points`` (the declarer's card points, the discard counted), ``declarer_tricks``,
+    ``declarer_points`` (the declarer's card points, the discard or the Hand game's Skat
+    counted), ``declarer_tricks``,
     ``won`` (the declarer's) and ``score`` (the program's Seeger-Fabian points for the game).
     Answered by any JSON object (``{}``).
 

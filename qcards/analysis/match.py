@@ -8,11 +8,12 @@ A *player* is a play model with its budget and beliefs
 in the last tricks). Every deal is played three
 times with the players rotated through the seats (forehand, middlehand, rearhand), so each
 player holds every hand once and luck of the deal cancels in the differences between players.
-A game goes as at the table: the auction and the declarer's game and discard by the rules of
-:mod:`qcards.skat.bidding_rules` (the same for every player: a match compares card play), the
-pick-up, ten tricks in which each seat plays its player's card (chosen from what its seat has
-seen), and the ISkO settlement (:func:`qcards.skat.scoring.settle`; Seeger-Fabian points, a
-deal everyone passes scores 0).
+A game goes as at the table: the auction and the declarer's choice (Hand or a pick-up, the
+game and the discard) by each player's bidder (:mod:`qcards.skat.bidders`: the club rules of
+:mod:`qcards.skat.bidding_rules` unless ``bidding`` says otherwise, the same for every player
+then, so that a match compares card play), ten tricks in which each seat plays its player's
+card (chosen from what its seat has seen), and the ISkO settlement
+(:func:`qcards.skat.scoring.settle`; Seeger-Fabian points, a deal everyone passes scores 0).
 
 Every game is written as a record (:mod:`qcards.skat.game_record`) that ``qcards score``
 replays card by card, and the whole match repeats from its seed.
@@ -36,11 +37,11 @@ import numpy as np
 from qcards.analysis import exec_player, openspiel_player
 from qcards.analysis.exec_player import EXEC
 from qcards.analysis.match_players import (
-    BIDDING_DEAL_SECONDS,
     DEFAULT_WORLDS,
     HAND,
     SEARCHERS,
     Player,
+    bidding_seconds,
     decision_bytes,
     game_seconds,
     parse_player,
@@ -262,8 +263,7 @@ def plan_match(
                 ways=(f"give the player fewer worlds ({player.model}:{DEFAULT_WORLDS})",),
             ))  # fmt: skip
     seats = [game_seconds(p) for p in players]
-    slowest = max(BIDDING_DEAL_SECONDS.values())  # a bidder without a rate of its own
-    bidding = sum(BIDDING_DEAL_SECONDS.get(p.bidding, slowest) for p in players)
+    bidding = bidding_seconds(players)
     per_deal = SEATS * sum(seats) + bidding  # each player sits once in each of a deal's games
     seconds = deals * per_deal / workers
     size = ", ".join(f"{p.label} {s:.2g} s" for p, s in zip(players, seats, strict=True))

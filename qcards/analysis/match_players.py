@@ -24,8 +24,9 @@ what its seat has seen.
     opponents who play the ``BELIEFS`` model (``random`` by default: random opponents; ``voids``
     also assumes random play), from the deals it believes in, once they are at most
     :data:`BEST_RESPONSE_DEALS`; before that, and as a defender (the best response is the
-    declarer's), it plays as ``adversarial`` with the same worlds and beliefs. Its objective is
-    the declarer's chance to win, as PIMC's;
+    declarer's), it plays as ``adversarial`` with the same worlds and beliefs (in a Hand game
+    the Skat's two unseen cards multiply the declarer's deals, so the exact search starts
+    later). Its objective is the declarer's chance to win, as PIMC's;
 ``exec:COMMAND``
     an outside program that answers a JSON-lines protocol on its stdin and stdout
     (:mod:`qcards.analysis.exec_player`);
@@ -92,10 +93,12 @@ POLICY_GAME_SECONDS = {"random": 0.005, "heuristic": 0.005, "softmax": 0.008, "l
 SEARCH_GAME_SECONDS = 0.3  # PIMC's own work a game: the seat's spec, the posterior, 10 cards
 WORLD_GAME_SECONDS = 0.1  # and each world: solved double dummy after every legal card
 BEST_RESPONSE_GAME_SECONDS = {RANDOM: 6.0, "policy": 2.0}  # the last tricks' exact search
-BIDDING_DEAL_SECONDS = {RULES: 0.0, "qcards": 1.3}
-"""Seconds a player's bidder takes a deal: the hand evaluator values each of the deal's three
-hands once (remembered over the rotations) and declares in about a third of the games, at the
-rates of ``benchmarks/results/bidding.md``; the rules cost nothing."""
+HAND_VALUE_SECONDS = 0.34
+"""Seconds the hand evaluator takes to value a ten-card hand for bidding (every sampled Skat,
+game and discard), at the rate of ``benchmarks/results/bidding.md``; a deal's three hands are
+valued once whatever the number of players who bid by it (remembered over the rotations)."""
+DECLARE_SECONDS = 0.28
+"""Seconds its declaration takes; a player declares in about a third of a deal's games."""
 ROW_BYTES = 800
 """Bytes of a world's solved outcomes at a decision: a tuple for each legal card."""
 
@@ -165,6 +168,15 @@ def game_seconds(player: Player) -> float:
         policy = check_beliefs(player.beliefs).reweights
         seconds += BEST_RESPONSE_GAME_SECONDS["policy" if policy else RANDOM]
     return seconds
+
+
+def bidding_seconds(players) -> float:
+    """The estimated seconds the players' bidders take a deal: the hand evaluator values the
+    deal's three hands once when any player bids by it, and each such player declares about
+    one of the deal's three games; the club rules cost nothing (a bidder of a plugin is costed
+    as the evaluator)."""
+    evaluated = sum(p.bidding != RULES for p in players)
+    return (3 * HAND_VALUE_SECONDS if evaluated else 0.0) + evaluated * DECLARE_SECONDS
 
 
 def decision_bytes(player: Player) -> float:

@@ -271,7 +271,9 @@ def minimise(
     (arrays whose first axis is the row) for ``epochs`` epochs of ``batch_loss(params, *batch)``
     (a JAX function, its mean over the batch), from a network of ``layers`` (inputs first)
     drawn with ``seed``, or from ``checkpoint`` when it holds a run of the same sizes, seed,
-    rows, rate and ``features`` (the inputs' version: then only the epochs still to go). The
+    rows, rate and ``features`` (the inputs' version) at most ``epochs`` epochs in (then only
+    the epochs still to go; a finished run's weights and last loss are returned as they
+    were; a checkpoint further on is ignored). The
     state (parameters, Adam's moments, the shuffling generator) is written to ``checkpoint``
     after each epoch, so a resumed run ends with the weights of an uninterrupted one. JAX
     computes in float32, its default. Returns the parameters (NumPy arrays ``w0, b0, w1, b1,
@@ -298,11 +300,13 @@ def minimise(
     start, loss = 0, float("nan")
     if checkpoint is not None and Path(checkpoint).exists():
         with np.load(checkpoint, allow_pickle=False) as saved:
-            if str(saved["config"]) == str(config):
+            # a checkpoint past the epochs asked for cannot go back: the run starts afresh
+            if str(saved["config"]) == str(config) and int(saved["epoch"]) <= epochs:
                 leaves, tree = jax.tree_util.tree_flatten((params, state))
                 found = [jnp.asarray(saved[f"s{i}"]) for i in range(len(leaves))]
                 params, state = jax.tree_util.tree_unflatten(tree, found)
                 start = int(saved["epoch"])
+                loss = float(saved["loss"])
                 rng.bit_generator.state = json.loads(str(saved["rng"]))
 
     @jax.jit
@@ -326,7 +330,7 @@ def minimise(
                 leaves = jax.tree_util.tree_leaves((params, state))
                 saved = {f"s{i}": np.asarray(q) for i, q in enumerate(leaves)}
                 with atomic_path(checkpoint) as temporary, open(temporary, "wb") as f:
-                    np.savez(f, config=config, epoch=epoch + 1,
+                    np.savez(f, config=config, epoch=epoch + 1, loss=loss,
                              rng=np.array(json.dumps(rng.bit_generator.state)),
                              **saved)  # fmt: skip
             task.advance()

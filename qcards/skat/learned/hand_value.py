@@ -13,12 +13,12 @@ make them so.
 
 From the outcome probabilities, :func:`utilities` gives the score each outcome is worth at a
 bid (ISkO 4-5 through :func:`~qcards.skat.scoring.settle`, overbidding included), in
-Seeger-Fabian points relative to the table: the declarer's points minus the 40 each defender
-gets when it loses (the measure a duplicate match compares players by). :class:`HandEvaluator`
-maximises the expected score: after a pick-up over every game and every discard of the twelve
-cards; before it, averaged over :data:`SKATS` sampled Skats (the unseen cards), for bidding
-(:meth:`HandEvaluator.limit`: the highest bid whose expected score is positive) and for the
-choice between a Hand game and a pick-up (:meth:`HandEvaluator.declare`).
+Seeger-Fabian points relative to a defender: the declarer's points minus the 40 a defender gets
+when it loses (the difference between two players, which a duplicate match compares).
+:class:`HandEvaluator` maximises the expected score: after a pick-up over every game and every
+discard of the twelve cards; before it, averaged over :data:`SKATS` sampled Skats (the unseen
+cards), for bidding (:meth:`HandEvaluator.limit`: the highest bid whose expected score is
+positive) and for the choice between a Hand game and a pick-up (:meth:`HandEvaluator.declare`).
 
 The network is trained on games played out by a card player (``qcards train-bidder``,
 :mod:`qcards.analysis.train_bidder`, with ``heuristic`` play in every seat), so its estimates
@@ -167,15 +167,16 @@ def features(rows) -> np.ndarray:
 @cache
 def utilities(game: str, matadors: int, hand: bool, bid: int) -> np.ndarray:
     """The score of each outcome class of ``game`` declared at ``bid`` (Hand or not) with
-    ``matadors``: the declarer's Seeger-Fabian points, minus the
-    :data:`~qcards.skat.scoring.DEFENDER_BONUS` of each of the two defenders when it loses."""
+    ``matadors``: the declarer's Seeger-Fabian points minus a defender's (the
+    :data:`~qcards.skat.scoring.DEFENDER_BONUS` when it loses, else 0), the difference between
+    two players that a match's comparison counts."""
     declaration = Declaration.make(game, hand, (), bid)
     out = np.empty(len(OUTCOMES))
     for c, (points, tricks) in enumerate(OUTCOME_PLAY):
         if game == "null":
             tricks = 0 if c >= WON else 1
         s = settle(declaration, matadors, points, tricks)
-        out[c] = s.declarer_seeger_fabian - (0 if s.won else 2 * DEFENDER_BONUS[3])
+        out[c] = s.declarer_seeger_fabian - (0 if s.won else DEFENDER_BONUS[3])
     return out
 
 
