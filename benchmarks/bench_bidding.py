@@ -14,8 +14,9 @@ Run ``python benchmarks/bench_bidding.py [--deals 300] [--seed 1] [--player heur
 3. **Against ``qcards bid``.** On ``--check`` forehand hands, the Monte Carlo bid
    (:func:`qcards.analysis.decisions.bid`, the ``heuristic`` model, ``--shots`` shots) beside
    the evaluator's: Hand or pick-up, and the highest bid. ``qcards bid`` scores the declarer's
-   own Seeger-Fabian points (passing is 0); the evaluator also counts the defenders' 40 when
-   it loses (a duplicate match's measure), so it bids lower by design; both are shown.
+   own Seeger-Fabian points (passing is 0); the evaluator counts a defender's 40 against a
+   lost game (the pairwise difference a match compares), so it bids more cautiously by
+   design; both are shown.
 
 Results go to ``benchmarks/results/bidding.md``.
 """
