@@ -286,7 +286,16 @@ def _commands_with_an_import_phase() -> list[str]:
     return [c for c in COMMANDS if c not in LIGHT]
 
 
-PARSER_IMPORTS_NOTHING_HEAVY = ("evaluate", "fit", "match", "train", "cats", "qgo", "warm-up")
+PARSER_IMPORTS_NOTHING_HEAVY = (
+    "evaluate",
+    "fit",
+    "match",
+    "train",
+    "train-bidder",
+    "cats",
+    "qgo",
+    "warm-up",
+)
 """Commands whose parser imports no heavy library (their libraries load once the work starts,
 where :func:`test_ctrl_c_during_any_commands_work_is_one_line` interrupts them): ``--help``
 answers without an import phase to interrupt."""
@@ -357,6 +366,7 @@ LONG_COMMANDS = {
     "qgo": ["qgo", "replay", "tests/games/data/qgo_ranchin_6x6.txt"],
     "warm-up": ["warm-up"],
     "train": ["train", "--games", "2", "--worlds", "1", "--epochs", "2", "--out", "{tmp}/m.npz"],
+    "train-bidder": ["train-bidder", "--games", "30", "--epochs", "2", "--out", "{tmp}/h.npz"],
 }
 """Every command that works longer than a moment, with small inputs (Ctrl-C lands early)."""
 
