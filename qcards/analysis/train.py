@@ -204,14 +204,20 @@ def _init(layers: tuple[int, ...], rng: np.random.Generator) -> list[np.ndarray]
     return params
 
 
+def as_network(params) -> Network:
+    """The fitted ``params`` (``w0, b0, w1, b1, ...``) as a NumPy
+    :class:`~qcards.skat.learned.network.Network` (temperature 1), played as a model file's."""
+    return Network(tuple(np.asarray(w, np.float64) for w in params[0::2]),
+                   tuple(np.asarray(b, np.float64) for b in params[1::2]), 1.0, {})  # fmt: skip
+
+
 def agreement(params, x, mask, y) -> float:
     """The share of positions at which the network of ``params`` (``w0, b0, w1, b1, ...``,
     played by :class:`~qcards.skat.learned.network.Network`) puts the teacher's card on top."""
     if not len(y):
         return float("nan")
     n, k, f = x.shape
-    net = Network(tuple(np.asarray(w, np.float64) for w in params[0::2]),
-                  tuple(np.asarray(b, np.float64) for b in params[1::2]), 1.0, {})  # fmt: skip
+    net = as_network(params)
     scores = np.where(mask, net.scores(x.reshape(n * k, f)).reshape(n, k), -np.inf)
     return float(np.mean(scores.argmax(axis=1) == y))
 

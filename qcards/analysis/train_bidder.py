@@ -28,7 +28,7 @@ import numpy as np
 
 from qcards.analysis.match import SEATS, _play, deal_cards
 from qcards.analysis.match_players import Player
-from qcards.analysis.train import DATA_BYTES, forward, minimise
+from qcards.analysis.train import DATA_BYTES, as_network, forward, minimise
 from qcards.errors import FileError, ParameterError
 from qcards.execution.extras import require
 from qcards.files import atomic_path, read_text, write_text
@@ -45,8 +45,9 @@ from qcards.skat.learned.hand_value import (
     WON,
     features,
     outcome_class,
+    probabilities,
 )
-from qcards.skat.learned.network import Network, save_network
+from qcards.skat.learned.network import save_network
 
 OUTCOMES_FORMAT = "qcards-hand-outcomes"
 BEHAVIOUR = "heuristic"
@@ -157,20 +158,12 @@ def featurise(seed: int, games: list[list], indices) -> tuple[np.ndarray, np.nda
     return features(rows), y
 
 
-def _scores(params, x: np.ndarray) -> tuple[np.ndarray, Network]:
-    net = Network(tuple(np.asarray(w, np.float64) for w in params[0::2]),
-                  tuple(np.asarray(b, np.float64) for b in params[1::2]), 1.0, {})  # fmt: skip
-    z = net.outputs(x)
-    p = np.exp(z - z.max(axis=1, keepdims=True))
-    return p / p.sum(axis=1, keepdims=True), net
-
-
 def held_out(params, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """The mean log-loss of the classes ``y`` and the accuracy of the won/lost verdict (won:
     the won classes' probability above one half) of the network of ``params`` on ``x``."""
     if not len(y):
         return float("nan"), float("nan")
-    p, _net = _scores(params, x)
+    p = probabilities(as_network(params), x)
     loss = float(-np.mean(np.log(np.maximum(p[np.arange(len(y)), y], 1e-12))))
     verdict = p[:, WON:].sum(axis=1) > 0.5
     return loss, float(np.mean(verdict == (y >= WON)))

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from qcards.skat.bidding_rules import SUIT_GAMES, Plan
-from qcards.skat.cards import FULL_DECK, SUITS, Card
+from qcards.skat.cards import FULL_DECK, SUITS, Card, Trump
 from qcards.skat.learned.network import Network, NetworkKind, load_network
 from qcards.skat.learned.network import model_file as network_file
 from qcards.skat.scoring import (
@@ -82,7 +82,6 @@ SKATS = 16
 """The Skats sampled from the unseen cards when a ten-card hand is valued (bidding, and Hand
 or pick-up)."""
 
-_TRUMP_SUIT = {"clubs": "C", "spades": "S", "hearts": "H", "diamonds": "D"}
 _SIDE_RANKS = ("A", "10", "K", "Q", "9", "8", "7")  # a suit's order without its jack
 _NULL_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
 _INDEX = {c: i for i, c in enumerate(FULL_DECK)}
@@ -114,7 +113,7 @@ def _slots(game: str, side_order: tuple[str, ...]) -> np.ndarray:
     else:
         order = [Card(s, "J") for s in SUITS]
         if game != "grand":
-            order += [Card(_TRUMP_SUIT[game], r) for r in _SIDE_RANKS]
+            order += [Card(str(Trump(game).suit), r) for r in _SIDE_RANKS]
         order += [Card(s, r) for s in side_order for r in _SIDE_RANKS]
     slots = np.empty(SLOTS, dtype=np.int64)
     for slot, card in enumerate(order):
@@ -128,7 +127,7 @@ def _side_order(game: str, kept, away=()) -> tuple[str, ...]:
     (the highest first), so that suits of the same cards in other colours come in an order
     that makes their encodings equal."""
     ranks = _NULL_RANKS if game == "null" else _SIDE_RANKS
-    side = [s for s in SUITS if game == "null" or s != _TRUMP_SUIT.get(game)]
+    side = [s for s in SUITS if game == "null" or s != Trump(game).suit]
     held: dict[str, list[int]] = {s: [] for s in side}
     out: dict[str, list[int]] = {s: [] for s in side}
     for cards, into in ((kept, held), (away, out)):
