@@ -29,6 +29,7 @@ import json
 import math
 import os
 import platform
+import re
 import sys
 import time
 from datetime import UTC, datetime
@@ -63,6 +64,11 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--dask", help="a Dask scheduler for the deals ('local': every core)")
     parser.add_argument(
+        "--resume", metavar="DIR",
+        help="keep each row's finished deals in a match journal under DIR and resume from it "
+        "(a row stopped by a session's end goes on where it stopped)",
+    )  # fmt: skip
+    parser.add_argument(
         "--out", help="the results file's name under results/ (default match.md, or "
         "match-searchers.md with --searchers-only)",
     )  # fmt: skip
@@ -79,8 +85,15 @@ def main() -> int:
         load = os.getloadavg()[0]
         start = time.perf_counter()
         # a benchmark runs as long as it takes: the plan is not a limit here
+        journal = None
+        if args.resume:
+            slug = re.sub(r"[^A-Za-z0-9.-]+", "_", f"{model}-vs-{args.opponent}-seed{args.seed}")
+            journal = Path(args.resume) / f"{slug}.jsonl"
+        # games an hour count only the deals this run plays (a resumed row's others are kept)
+        kept = len(journal.read_text().splitlines()) - 1 if journal and journal.exists() else 0
+        fresh = 3 * (args.deals - min(max(kept, 0), args.deals))
         result = match([model, args.opponent, args.opponent], args.deals, args.seed,
-                       scheduler=args.dask, force=True)  # fmt: skip
+                       scheduler=args.dask, force=True, resume=journal)  # fmt: skip
         seconds = time.perf_counter() - start
         (mine, ci), (other, _), (third, _) = result.means()
         per_game = result.per_deal() / 3
@@ -91,7 +104,7 @@ def main() -> int:
         row = (
             f"| `{name}` | {mine:.1f} [{ci[0]:.1f}, {ci[1]:.1f}] | {other:.1f}, {third:.1f} | "
             f"{diff.mean():+.1f} [{diff.mean() - half:+.1f}, {diff.mean() + half:+.1f}] "
-            f"| {games} | {games / seconds * 3600:,.0f} | {load:.1f} |"
+            f"| {games} | {_rate(fresh, seconds)} | {load:.1f} |"
         )
         rows.append(row)
         print(row, flush=True)
@@ -121,6 +134,11 @@ def main() -> int:
     out.write_text("\n".join(lines))
     print(f"wrote {out}")
     return 0
+
+
+def _rate(games: int, seconds: float) -> str:
+    """Games an hour of the deals a run played, or a dash when the journal held them all."""
+    return f"{games / seconds * 3600:,.0f}" if games else "-"
 
 
 DEALS_FILE = HERE / "results" / "match-deals.json"

@@ -215,6 +215,18 @@ def test_positions_are_written_game_by_game_and_resumed(tmp_path):
         generate_positions(path, 3, 1, seed=5)
 
 
+def test_positions_labelled_on_dask_workers_are_the_loops_and_gaps_are_filled(tmp_path):
+    here = generate_positions(tmp_path / "here.jsonl", 3, 1, seed=4)
+    path = tmp_path / "dask.jsonl"
+    assert generate_positions(path, 3, 1, seed=4, scheduler="local") == here
+    # a parallel run stopped with game 1 done before game 0: the games before the gap are read
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], lines[2]]) + "\n")
+    assert read_positions(path)[1] == []
+    assert generate_positions(path, 3, 1, seed=4) == here
+    assert read_positions(path)[1] == here
+
+
 def separable(n: int = 600) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Positions whose label is the legal card with the highest first feature (some with
     fewer than ten legal cards)."""

@@ -313,3 +313,48 @@ def test_the_plan_costs_every_player_kind():
     assert seconds("adversarial:5", "random", "random") < seconds("best-response:5", "random",
                                                                   "random")  # fmt: skip
     assert seconds("random", "heuristic", "softmax", scheduler="local") <= cheap
+
+
+# ----------------------------------------------------------------------------- journals
+
+
+def test_an_interrupted_match_resumes_from_its_journal_to_the_uninterrupted_result(tmp_path):
+    journal = tmp_path / "match.jsonl"
+    players = ["heuristic", "random", "learned"]
+    first = match(players, 2, 3, resume=journal)
+    assert len(journal.read_text().splitlines()) == 1 + 2  # the header and a line a deal
+    resumed = match(players, 4, 3, resume=journal)  # deals 0 and 1 are read, 2 and 3 played
+    fresh = match(players, 4, 3)
+    assert resumed.games[: len(first.games)] == first.games
+    assert resumed.games == fresh.games and resumed.to_json() == fresh.to_json()
+    assert match(players, 1, 3, resume=journal).games == fresh.games[:3]  # fewer deals: a part
+
+
+def test_a_journal_of_another_match_or_no_journal_is_refused(tmp_path, capsys):
+    journal = tmp_path / "match.jsonl"
+    match(["heuristic", "random", "heuristic"], 1, 3, resume=journal)
+    with pytest.raises(ParameterError, match="players"):
+        match(["heuristic", "heuristic", "heuristic"], 1, 3, resume=journal)
+    with pytest.raises(ParameterError, match="seed"):
+        match(["heuristic", "random", "heuristic"], 1, 4, resume=journal)
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"format": "something else"}\n')
+    argv = ["match", "--player", "heuristic", "--player", "random", "--player", "heuristic",
+            "--deals", "1", "--resume", str(other)]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --resume")
+    assert "not a match journal" in err[0]
+
+
+def test_a_retrained_model_file_starts_a_new_journal(tmp_path):
+    from qcards.skat.learned.network import SHIPPED
+
+    model = tmp_path / "model.npz"
+    model.write_bytes(SHIPPED.read_bytes())
+    journal = tmp_path / "match.jsonl"
+    players = [f"learned:{model}", "heuristic", "heuristic"]
+    match(players, 1, 3, resume=journal)
+    model.write_bytes(model.read_bytes() + b"\0")  # another file under the same name
+    with pytest.raises(ParameterError, match="files"):
+        match(players, 1, 3, resume=journal)

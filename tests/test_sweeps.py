@@ -81,6 +81,17 @@ def test_dask_sweep_keeps_order(scheduler):
     assert sweeps.sweep(square_or_fail, items, scheduler) == [x * x for x in items]
 
 
+@pytest.mark.parametrize("where", ["here", "threads", "dask"])
+def test_each_result_is_handed_over_as_it_arrives(where, request):
+    items = [4, 1, 6, 2]
+    seen: dict[int, int] = {}
+    options = {"threads": 2} if where == "threads" else {}
+    scheduler = request.getfixturevalue("scheduler") if where == "dask" else None
+    results = sweeps.sweep(square_or_fail, items, scheduler, on_result=seen.__setitem__,
+                           **options)  # fmt: skip
+    assert seen == dict(enumerate(results)) and results == [x * x for x in items]
+
+
 def test_task_error_is_the_local_error(scheduler):
     with pytest.raises(ModelError) as local:
         sweeps.sweep(square_or_fail, [1, 3, 2])

@@ -27,7 +27,7 @@ limit. Past the memory limit it is refused, past the time limit too unless force
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ import numpy as np
 
 from qcards.analysis import exec_player, openspiel_player
 from qcards.analysis.exec_player import EXEC
+from qcards.analysis.match_journal import journal_header, read_journal, write_journal
 from qcards.analysis.match_players import (
     DEFAULT_WORLDS,
     HAND,
@@ -85,6 +86,11 @@ class Game:
     declarer_points: int | None
     points: tuple[int, ...]  # Seeger-Fabian by player index
     record: str | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        """The game of :func:`dataclasses.asdict`'s object (a journal's line)."""
+        return cls(**{**data, "seats": tuple(data["seats"]), "points": tuple(data["points"])})
 
 
 @dataclass(frozen=True)
@@ -149,6 +155,7 @@ def match(
     scheduler: str | None = None,
     force: bool = False,
     bidding: str | Sequence[str] | None = None,
+    resume: str | Path | None = None,
 ) -> MatchResult:
     """Play ``deals`` duplicate deals between three players (each deal three games, the
     players rotated through the seats), from ``seed``; write every game's record into the
@@ -156,7 +163,10 @@ def match(
     refused, never overwritten). ``scheduler`` spreads the deals over Dask workers
     (:func:`~qcards.execution.sweeps.sweep`), with the same results. ``bidding`` names the
     bidder (:data:`qcards.skat.bidders.BIDDERS`) of every player, or of each in turn (three
-    names); ``None`` keeps each player's own (the club rules unless set).
+    names); ``None`` keeps each player's own (the club rules unless set). ``resume`` is a
+    journal file (:mod:`qcards.analysis.match_journal`): each deal's games are written to it as
+    the deal ends, and the deals already there are not played again, so an interrupted match
+    run again with the same file ends as an uninterrupted one.
 
     The match is planned first (:func:`plan_match`): refused past the memory limit, and past
     the time limit unless ``force``.
@@ -164,7 +174,9 @@ def match(
     Raises:
         ParameterError: not three players, a bad player, or ``deals`` below 1.
         ResourceError: the plan is past the limits (:mod:`qcards.plan`).
-        FileError: ``records`` holds a record the match would write.
+        FileError: ``records`` holds a record the match would write, or ``resume`` is not a
+            match journal.
+        ParameterError: ``resume`` is the journal of another match.
     """
     seed = fresh_seed(seed)  # a fresh one for None; a bad one refused
     chosen = tuple(p if isinstance(p, Player) else parse_player(p) for p in players)
@@ -175,15 +187,29 @@ def match(
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise ParameterError("deals", f"{{deals}} must be a positive integer, got {deals!r}")
     chosen = with_bidding(chosen, bidding)
-    plan_match(chosen, deals, scheduler, force)
+    header = journal_header(chosen, seed) if resume is not None else {}
+    kept = read_journal(resume, header) if resume is not None else {}
+    todo = [deal for deal in range(deals) if deal not in kept]
+    plan_match(chosen, len(todo), scheduler, force)
     folder = None if records is None else Path(records)
     if folder is not None:
         _check_records(folder, deals)
+
+    def keep(index: int, games: list[Game]) -> None:
+        if resume is not None:
+            kept[todo[index]] = [asdict(g) for g in games]
+            write_journal(resume, header, kept)
+
     try:
-        games = sweep(partial(_deal_games, chosen, seed), range(deals), scheduler, "deals played")
+        played = sweep(partial(_deal_games, chosen, seed), todo, scheduler, "deals played",
+                       on_result=keep)  # fmt: skip
     finally:  # the outside programs this process started (a Dask worker ends its own at exit)
         exec_player.close_all()
-    flat = tuple(g for per_deal in games for g in per_deal)
+    by_deal = dict(zip(todo, played, strict=True))
+    for deal in range(deals):
+        if deal not in by_deal:
+            by_deal[deal] = [Game.from_json(g) for g in kept[deal]]
+    flat = tuple(g for deal in range(deals) for g in by_deal[deal])
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         for g in flat:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -40,9 +41,10 @@ from qcards.analysis.match import SEATS, _game, deal_cards
 from qcards.analysis.match_players import Player, search_card
 from qcards.errors import FileError, ParameterError
 from qcards.execution.extras import require
+from qcards.execution.sweeps import CORES, LOCAL, sweep
 from qcards.files import atomic_path, read_text, write_text
 from qcards.plan import Plan, check, current_limits
-from qcards.progress import step, track
+from qcards.progress import step
 from qcards.skat.adversarial import ADVERSARIAL
 from qcards.skat.cards import Card, Trump, rules_of
 from qcards.skat.learned.features import NUM_FEATURES, card_features
@@ -126,57 +128,89 @@ def _header(seed: int, worlds: int) -> dict:
 
 
 def read_positions(path: str | Path) -> tuple[dict, list[list]]:
-    """The header and the games (each its rows of :func:`encode_position`) of a data file.
+    """The header and the games (each its rows of :func:`encode_position`, in the games'
+    order) of a data file. A file written by a parallel run may hold a later game before an
+    earlier one is done: only the games before the first missing one are returned (the others
+    are labelled again on resuming, to the same rows).
 
     Raises:
         FileError: the file cannot be read or is not a positions file.
     """
+    header, by_game = _read_games(path)
+    games: list[list] = []
+    while len(games) in by_game:
+        games.append(by_game[len(games)])
+    return header, games
+
+
+def _read_games(path: str | Path) -> tuple[dict, dict[int, list]]:
+    """The header and every game's rows of a data file, by game number."""
     lines = read_text(path, FileError, "the positions", DATA_BYTES).splitlines()
     try:
         header = json.loads(lines[0]) if lines else None
-        games = [json.loads(line)["positions"] for line in lines[1:] if line.strip()]
-    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        by_game = {}
+        for number, line in enumerate(lines[1:]):
+            if line.strip():
+                entry = json.loads(line)
+                by_game[int(entry.get("game", number))] = entry["positions"]
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
         raise FileError(f"{{data}} {path}: not a positions file ({exc})",
                         parameters=("data",)) from None  # fmt: skip
     if not isinstance(header, dict) or header.get("format") != POSITIONS_FORMAT:
         raise FileError(f"{{data}} {path}: not a positions file (no {POSITIONS_FORMAT} header)",
                         parameters=("data",))  # fmt: skip
-    return header, games
+    return header, by_game
 
 
-def generate_positions(path: str | Path, games: int, worlds: int, seed: int) -> list[list]:
+def generate_positions(
+    path: str | Path, games: int, worlds: int, seed: int, scheduler: str | None = None
+) -> list[list]:
     """The labelled positions of ``games`` games (see the module), written to the data file
-    ``path`` after each game; a file already there of the same seed and worlds is resumed
-    (its games kept, the next ones played), of others refused. Returns every game's rows."""
+    ``path`` as each game is labelled; a file already there of the same seed and worlds is
+    resumed (its games kept, the others played), of others refused. ``scheduler`` spreads the
+    games over Dask workers (:func:`~qcards.execution.sweeps.sweep`; ``"local"``: every
+    core), to the same rows: game ``i``'s play and labels come from the seed and ``i`` alone.
+    Returns every game's rows, in order."""
     path = Path(path)
     header = _header(seed, worlds)
-    done: list[list] = []
+    done: dict[int, list] = {}
     if path.exists():
-        found, done = read_positions(path)
+        found, done = _read_games(path)
         if found != header:
             raise ParameterError(
                 "data", f"{{data}} {path} holds positions of {json.dumps(found)}, not of "
                 f"{json.dumps(header)}: give another file or the same seed and worlds",
             )  # fmt: skip
-    lines = [json.dumps(header) + "\n"] + [json.dumps({"game": i, "positions": rows}) + "\n"
-                                           for i, rows in enumerate(done)]  # fmt: skip
+    todo = [game for game in range(games) if game not in done]
+
+    def keep(index: int, rows: list) -> None:
+        done[todo[index]] = rows
+        lines = [json.dumps(header) + "\n"] + [
+            json.dumps({"game": game, "positions": done[game]}) + "\n" for game in sorted(done)
+        ]
+        write_text(path, "".join(lines))
+
+    sweep(partial(label_game, seed, worlds), todo, scheduler, "games labelled by PIMC",
+          on_result=keep)  # fmt: skip
+    return [done[game] for game in range(games)]
+
+
+def label_game(seed: int, worlds: int, game: int) -> list[list]:
+    """Game ``game`` of ``seed`` played by the behaviour policy, and its positions with more
+    than one legal card labelled by PIMC of ``worlds`` worlds (rows of
+    :func:`encode_position`)."""
+    rows: list[list] = []
+    rng = np.random.default_rng([seed, game, 2])
     behaviour = (Player(BEHAVIOUR),) * SEATS
     teacher = Player(ADVERSARIAL, worlds)
-    for game in track(range(len(done), games), "games labelled by PIMC",
-                      max(games - len(done), 0)):  # fmt: skip
-        rows: list[list] = []
-        rng = np.random.default_rng([seed, game, 2])
 
-        def label(view, seat_game, history, rows=rows, rng=rng) -> None:
-            if len(view.legal) > 1:
-                card = search_card(teacher, seat_game(), list(history), int(rng.integers(2**31)))
-                rows.append(encode_position(view, card))
+    def label(view, seat_game, history) -> None:
+        if len(view.legal) > 1:
+            card = search_card(teacher, seat_game(), list(history), int(rng.integers(2**31)))
+            rows.append(encode_position(view, card))
 
-        _game(behaviour, seed, game, 0, deal_cards(seed, game), label)
-        done.append(rows)
-        lines.append(json.dumps({"game": game, "positions": rows}) + "\n")
-        write_text(path, "".join(lines))
-    return done[:games]
+    _game(behaviour, seed, game, 0, deal_cards(seed, game), label)
+    return rows
 
 
 # ----------------------------------------------------------------------------- the network
@@ -347,9 +381,11 @@ def minimise(
 
 
 def plan_training(games_to_label: int, worlds: int, positions: int, epochs: int,
-                  force: bool = False) -> Plan:  # fmt: skip
-    """The plan of a run (see the module), checked against the time limit unless ``force``."""
-    per_game = LABEL_GAME_SECONDS + LABEL_WORLD_SECONDS * worlds
+                  force: bool = False, scheduler: str | None = None) -> Plan:  # fmt: skip
+    """The plan of a run (see the module), checked against the time limit unless ``force``;
+    the labelling spread over the cores with ``scheduler`` ``"local"``."""
+    workers = CORES if scheduler == LOCAL else 1
+    per_game = (LABEL_GAME_SECONDS + LABEL_WORLD_SECONDS * worlds) / workers
     per_epoch = EPOCH_POSITION_SECONDS * positions
     seconds = games_to_label * per_game + epochs * per_epoch
     fits = int(max(current_limits().seconds - epochs * per_epoch, 0) // per_game)
@@ -374,11 +410,13 @@ def train(
     checkpoint: str | Path | None = None,
     temperature: float = 0.5,
     force: bool = False,
+    scheduler: str | None = None,
 ) -> TrainResult:
     """Label ``games`` games' positions with PIMC of ``worlds`` worlds into ``data`` (default
     ``OUT.positions.jsonl``), fit the network for ``epochs`` epochs (state in ``checkpoint``,
     default ``OUT.checkpoint.npz``) and write the model to ``out`` (played at
     ``temperature``). Everything repeats from ``seed``; an interrupted run resumes.
+    ``scheduler`` labels the games on Dask workers (``"local"``: every core), to the same rows.
 
     Raises:
         ParameterError: a count below 1, a temperature not positive, or a data file of
@@ -399,9 +437,9 @@ def train(
     checkpoint = Path(checkpoint) if checkpoint is not None else out.with_suffix(".checkpoint.npz")
     labelled = len(read_positions(data)[1]) if data.exists() else 0
     estimate = games * POSITIONS_A_GAME
-    plan_training(max(games - labelled, 0), worlds, estimate, epochs, force)
-    began = time.process_time()
-    rows_by_game = generate_positions(data, games, worlds, seed)
+    plan_training(max(games - labelled, 0), worlds, estimate, epochs, force, scheduler)
+    began = time.perf_counter()
+    rows_by_game = generate_positions(data, games, worlds, seed, scheduler)
     held = [i for i in range(len(rows_by_game)) if i % 10 == 9]  # every tenth game held out
     fit_rows = [r for i, rows in enumerate(rows_by_game) if i % 10 != 9 for r in rows]
     held_rows = [r for i in held for r in rows_by_game[i]]
@@ -419,6 +457,6 @@ def train(
     }  # fmt: skip
     with atomic_path(out) as temporary:
         save_network(temporary, params[0::2], params[1::2], temperature, training)
-    seconds = time.process_time() - began
+    seconds = time.perf_counter() - began
     return TrainResult(games, len(fit_rows) + len(held_rows), epochs, loss, agree, held_agree,
                        str(out), seconds)  # fmt: skip

@@ -45,6 +45,12 @@ def add_parser(sub) -> None:
         "--records", metavar="DIR",
         help="write every game's record into DIR (refused if DIR holds a record it would write)",
     )  # fmt: skip
+    p.add_argument(
+        "--resume", metavar="FILE",
+        help="a journal: each deal's games written to FILE as it ends, and the deals already "
+        "there not played again (an interrupted match run again with it ends as an "
+        "uninterrupted one; a journal of other players, seed or model files is refused)",
+    )  # fmt: skip
     dask_argument(p)
     force_argument(p)
     json_argument(p)
@@ -56,7 +62,7 @@ def run(args) -> int:
 
     players = args.player or ["adversarial:10", "heuristic", "heuristic"]
     result = match(players, args.deals, args.seed, args.records, args.dask, args.force,
-                   args.bidding)  # fmt: skip
+                   args.bidding, args.resume)  # fmt: skip
     if args.json:
         print_json(result.to_json())
         return 0

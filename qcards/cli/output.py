@@ -38,6 +38,7 @@ FLAGS = {
     "player": "--player",
     "rounds": "--rounds",
     "records": "--records",
+    "resume": "--resume",
     "dynamical_decoupling": "--dynamical-decoupling",
     "epsilon": "--epsilon",
     "eval_qubits": "--eval-qubits",

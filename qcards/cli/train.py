@@ -4,7 +4,7 @@ on positions of complete games (:mod:`qcards.analysis.train`)."""
 from __future__ import annotations
 
 from qcards.cli.commands import SUMMARIES
-from qcards.cli.common import force_argument, json_argument, print_json
+from qcards.cli.common import dask_argument, force_argument, json_argument, print_json
 
 
 def add_parser(sub) -> None:
@@ -18,6 +18,7 @@ def add_parser(sub) -> None:
                    help="the softmax temperature the model plays at")  # fmt: skip
     training_arguments(p, 60, 64, "the positions file, written game by game and resumed (default "
                        "MODEL.positions.jsonl)")  # fmt: skip
+    dask_argument(p)
     p.set_defaults(run=run)
 
 
@@ -43,7 +44,7 @@ def run(args) -> int:
     from qcards.analysis.train import train
 
     result = train(args.out, args.games, args.worlds, args.epochs, args.hidden, args.seed,
-                   args.data, args.checkpoint, args.temperature, args.force)  # fmt: skip
+                   args.data, args.checkpoint, args.temperature, args.force, args.dask)  # fmt: skip
     if args.json:
         print_json(result.to_json())
         return 0
@@ -52,6 +53,6 @@ def run(args) -> int:
         f"{result.model}: {result.positions:,} positions of {result.games} games; agreement "
         f"with PIMC {result.train_agreement:.1%} on the training positions, "
         + (f"{held:.1%} on held-out games" if held == held else "no game held out (ten or more)")
-        + f"; {result.seconds:.0f} s CPU"
+        + f"; {result.seconds:.0f} s"
     )
     return 0

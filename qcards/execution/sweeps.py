@@ -48,8 +48,13 @@ def sweep(
     scheduler: str | None = None,
     description: str = "tasks",
     threads: int = 1,
+    on_result: Callable[[int, R], None] | None = None,
 ) -> list[R]:
     """``[fn(item) for item in items]``, here (``scheduler`` None) or as Dask tasks.
+
+    ``on_result(index, result)``, when given, is called in this process as each item's result
+    arrives (in the items' order here and on threads, as the tasks finish on Dask), so a caller
+    can keep finished work before the sweep ends (a journal a later run resumes from).
 
     Here, ``threads`` > 1 runs the items on that many threads of this process (for work that
     releases the GIL, such as the sparse engine's compiled kernels); no process is started, so
@@ -74,8 +79,13 @@ def sweep(
     items = list(items)
     if scheduler is None:
         if threads > 1 and len(items) > 1:
-            return _on_threads(fn, items, min(threads, len(items)), description)
-        return [fn(item) for item in track(items, description)]
+            return _on_threads(fn, items, min(threads, len(items)), description, on_result)
+        results = []
+        for index, item in enumerate(track(items, description)):
+            results.append(fn(item))
+            if on_result is not None:
+                on_result(index, results[-1])
+        return results
     require("dask", "a sweep on a Dask scheduler")
     from distributed import as_completed, wait  # imports distributed (half a second)
 
@@ -85,8 +95,11 @@ def sweep(
         client.register_plugin(AerSingleThread(), name="qcards-aer-single-thread")
         # pure=False: equal items are separate runs (a sampler without a seed), as in the loop
         futures = client.map(fn, items, pure=False)
+        number = {future.key: i for i, future in enumerate(futures)}
         with step(f"{description} on Dask", len(futures)) as task:
-            for _ in as_completed(futures):
+            for future in as_completed(futures):
+                if on_result is not None and future.status == "finished":
+                    on_result(number[future.key], future.result())
                 task.advance()
         wait(futures)
         for future in futures:  # the loop's error: the first failing item's, not the soonest
@@ -95,7 +108,10 @@ def sweep(
         return client.gather(futures)
 
 
-def _on_threads(fn: Callable[[T], R], items: list[T], threads: int, description: str) -> list[R]:
+def _on_threads(
+    fn: Callable[[T], R], items: list[T], threads: int, description: str,
+    on_result: Callable[[int, R], None] | None = None,
+) -> list[R]:  # fmt: skip
     """:func:`sweep` on ``threads`` threads: results taken in the items' order, so the first
     failing item's error is raised, as in the loop. On an error or Ctrl-C the items not started
     are cancelled and the running ones finish first (a thread cannot be stopped)."""
@@ -104,7 +120,12 @@ def _on_threads(fn: Callable[[T], R], items: list[T], threads: int, description:
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qcards-sweep")
     try:
         futures = [pool.submit(fn, item) for item in items]
-        return [future.result() for future in track(futures, description)]
+        results = []
+        for index, future in enumerate(track(futures, description)):
+            results.append(future.result())
+            if on_result is not None:
+                on_result(index, results[-1])
+        return results
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
