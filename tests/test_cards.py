@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import pickle
+import subprocess
+import sys
+
 import pytest
 
 from qcards.skat.cards import FULL_DECK, TRUMP, Card, CardError, Rules, Trump, points
@@ -100,3 +104,16 @@ def test_paper_card_order_fig3():
         "C8",
         "H10",
     ]
+
+
+def test_equal_cards_hash_alike_in_every_process():
+    assert len({hash(c) for c in FULL_DECK}) == len(FULL_DECK)
+    assert hash(Card("H", "10")) == hash(Card.parse("h10")) and Card("H", "10") in set(FULL_DECK)
+    # a card pickled here and one made there are the same dict key in another process
+    code = (
+        "import pickle, sys; from qcards.skat.cards import Card; "
+        "card = pickle.loads(sys.stdin.buffer.read()); print({Card('S', 'A'): 1}.get(card))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(Card("S", "A")),
+                         capture_output=True, check=True).stdout  # fmt: skip
+    assert out.strip() == b"1"

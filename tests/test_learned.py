@@ -77,6 +77,14 @@ def test_features_have_their_names_and_a_row_per_legal_card():
         assert np.all(np.isfinite(x))
 
 
+def test_the_features_top_and_wins_now_are_the_seat_views():
+    top, wins = FEATURE_NAMES.index("top"), FEATURE_NAMES.index("wins_now")
+    for view in random_views(400, seed=5):
+        x = card_features(view)
+        assert list(x[:, top]) == [float(view.top(c)) for c in view.legal]
+        assert list(x[:, wins]) == [float(view.wins_now(c)) for c in view.legal]
+
+
 def test_the_shipped_model_loads_the_same_twice():
     a, b = load_network(SHIPPED), load_network(SHIPPED)
     assert all(np.array_equal(x, y) for x, y in zip(a.weights, b.weights, strict=True))

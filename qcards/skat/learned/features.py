@@ -82,9 +82,12 @@ def card_features(view: SeatView, legal: tuple[Card, ...] | None = None) -> np.n
     for c in view.hand:
         live.setdefault(suit_of(c), []).append(strength(c))
         mine.setdefault(suit_of(c), []).append(strength(c))
+    best_unseen: dict[str, int] = {}  # the strongest unseen card of each effective suit
     for c in view.out:
-        live.setdefault(suit_of(c), []).append(strength(c))
-        unseen[suit_of(c)] = unseen.get(suit_of(c), 0) + 1
+        suit, s = suit_of(c), strength(c)
+        live.setdefault(suit, []).append(s)
+        unseen[suit] = unseen.get(suit, 0) + 1
+        best_unseen[suit] = max(best_unseen.get(suit, s), s)
     for c in view.played:
         played[suit_of(c)] = played.get(suit_of(c), 0) + 1
     won = view.winning()
@@ -119,7 +122,7 @@ def card_features(view: SeatView, legal: tuple[Card, ...] | None = None) -> np.n
         row[_INDEX["strength"]] = _rank(s, same)
         row[_INDEX["strength_in_hand"]] = _rank(s, held)
         row[_INDEX["trump"]] = float(rules.is_trump(card))
-        row[_INDEX["top"]] = float(view.top(card))
+        row[_INDEX["top"]] = float(s > best_unseen.get(suit, -1))  # SeatView.top, from the table
         row[_INDEX["wins_now"]] = float(view.wins_now(card))
         if led is not None:
             row[_INDEX["follows"]] = float(suit == led)

@@ -223,9 +223,14 @@ def _network(path: Path) -> Network:
     return load_network(path)
 
 
+@cache
+def _network_at(path: Path) -> Network:
+    return _network(path.resolve())  # one network a file, whatever the path that names it
+
+
 def network(path: str | Path | None = None) -> Network:
     """The checked model of :func:`model_file` (``path``), read once per file."""
-    return _network(model_file(path).resolve())
+    return _network_at(model_file(path))
 
 
 @dataclass(frozen=True)
