@@ -29,7 +29,6 @@ JOURNAL_BYTES = 2**30
 
 def journal_header(players: Sequence[Any], seed: int) -> dict[str, Any]:
     """The header of the journal of a match of ``players`` (match players) from ``seed``."""
-    from qcards import __version__
     from qcards.skat.learned import hand_value, network
 
     files = {str(network.SHIPPED.name): network.SHIPPED, "hand_model.npz": hand_value.SHIPPED}
@@ -37,8 +36,17 @@ def journal_header(players: Sequence[Any], seed: int) -> dict[str, Any]:
         if player.theta_file is not None:
             files[str(player.theta_file)] = Path(player.theta_file)
     digests = {name: _sha256(path) for name, path in sorted(files.items())}
-    return {"format": JOURNAL_FORMAT, "qcards": __version__, "seed": seed,
+    return {"format": JOURNAL_FORMAT, "qcards": _version(), "seed": seed,
             "players": [p.label for p in players], "files": digests}  # fmt: skip
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("qcards")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 def _sha256(path: Path) -> str | None:

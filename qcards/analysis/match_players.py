@@ -82,13 +82,9 @@ HAND = 10
 
 # The cost model of a match (qcards.analysis.match plans with it): seconds a player takes for
 # its seat's ten cards in one game, its third of the game's own work (the auction, the record
-# and its replay) included. Measured as CPU seconds (the compiled solver's threads summed, so
-# busy cores do not count) of matches against two heuristic players on 2-40 deals, the
-# machine (2 cores) shared: three heuristic players 0.027 s a deal (30 deals), random and
-# softmax 0.040 and 0.062 s wall; adversarial:1, :10 and :40 0.40, 2.6 and 4.8 s a game, the
-# deals' spread as large as the worlds' (one user's default match, adversarial:10, took
-# about 1 s a game); best-response a further 0.3-2 s a game beside PIMC's with heuristic
-# beliefs or opponents, 6 s (wall, 3 deals) with random beliefs against random opponents.
+# and its replay) included. Measured as CPU seconds (the compiled solver's threads summed) of
+# matches against two heuristic players (benchmarks/bench_match.py); the figures are in
+# benchmarks/results/cost-notes.md.
 POLICY_GAME_SECONDS = {"random": 0.005, "heuristic": 0.005, "softmax": 0.008, "learned": 0.02}
 SEARCH_GAME_SECONDS = 0.3  # PIMC's own work a game: the seat's spec, the posterior, 10 cards
 WORLD_GAME_SECONDS = 0.1  # and each world: solved double dummy after every legal card

@@ -58,8 +58,7 @@ ROLLOUTS = 1
 # The plan's cost: seconds a bot's ten cards take in one game, its fixed work (the moments,
 # the sampled deals, the games built) and per ITERATION (simulation) of each decision.
 # Measured as CPU seconds of one-deal matches (3 games) against two heuristic players, the
-# heuristic players' own match subtracted: openspiel-ismcts:20 and :100 0.67 and 2.4 s a game,
-# openspiel-mcts:20 and :100 1.6 and 6.0 s (five worlds searched a decision).
+# heuristic players' own match subtracted (figures in benchmarks/results/cost-notes.md).
 GAME_SECONDS = {ISMCTS: 0.25, MCTS: 0.5}
 ITERATION_GAME_SECONDS = {ISMCTS: 0.022, MCTS: 0.055}
 

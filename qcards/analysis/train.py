@@ -57,11 +57,11 @@ BEHAVIOUR = "heuristic"
 
 MAX_LEGAL = 10
 
-# The cost model (seconds, CPU, the 2-core machine shared): PIMC labels a game's decisions in
-# about LABEL_GAME_SECONDS + LABEL_WORLD_SECONDS * worlds (three seats, the decisions with one
-# legal card skipped), measured on 64 games at 5 worlds (3 s a game); an epoch of Adam (JAX,
-# compiled) costs about EPOCH_POSITION_SECONDS a position with 64 hidden units, measured on 60
-# epochs of 1,684 positions, after a few seconds of importing and compiling.
+# The cost model (CPU seconds): PIMC labels a game's decisions (three seats, the decisions with
+# one legal card skipped) in about LABEL_GAME_SECONDS + LABEL_WORLD_SECONDS * worlds, and an
+# epoch of Adam (JAX, compiled, 64 hidden units) costs about EPOCH_POSITION_SECONDS a position,
+# after a few seconds of importing and compiling; the runs behind them are in
+# benchmarks/results/learned.md.
 LABEL_GAME_SECONDS = 0.5
 LABEL_WORLD_SECONDS = 0.5
 POSITIONS_A_GAME = 20

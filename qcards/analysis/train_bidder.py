@@ -55,9 +55,8 @@ BEHAVIOUR = "heuristic"
 CHUNK = 500
 """Games a line of the data file holds (an interrupted run loses at most these)."""
 
-# The cost model (seconds, CPU, the 2-core machine shared): a game played out by three
-# heuristic players, and an epoch of Adam a game (64 hidden units), measured on the runs of
-# benchmarks/results/bidding.md.
+# The cost model (CPU seconds): a game played out by three heuristic players, and an epoch of
+# Adam a game (64 hidden units); the runs behind them are in benchmarks/results/bidding.md.
 GAME_SECONDS = 0.012
 EPOCH_GAME_SECONDS = 1e-5
 

@@ -24,7 +24,7 @@ def _number(value: int | float) -> str:
 
 
 WIDTH = 100
-"""The widest line the text form prints (issue 41: no table wider than 100 columns)."""
+"""The widest line the text form prints: no table is wider than 100 columns."""
 
 
 def run(args) -> int:

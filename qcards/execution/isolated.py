@@ -1,16 +1,15 @@
 """Long native simulator calls in a child process, so that Ctrl-C stops them at once.
 
-Aer and MQT DDSIM hold Python's global interpreter lock for a whole simulation (measured: a
-17 s Aer statevector run and a 3.4 s DDSIM run let no other Python thread run for 16.8 s and
-2.3 s), so the ``KeyboardInterrupt`` of a Ctrl-C waits until the call returns: minutes on a
-large endgame. A thread cannot help while the lock is held; a process can. :func:`call` runs a
-call estimated to take longer than :data:`ISOLATE_AFTER` seconds in a child process
-(``multiprocessing``, spawned: a forked child would inherit the parent's OpenMP and Rust thread
-pools in an undefined state) and waits for it in short polls, so Ctrl-C terminates the child
-and reaches the caller within a poll. Shorter calls run in-process: starting a child costs
-about two seconds of imports. The standard library's ``concurrent.futures.ProcessPoolExecutor``
-would also isolate the call, but cancelling a running task does not stop its worker, and a
-terminated worker breaks the pool; one ``Process`` a call is what the interrupt needs.
+Aer and MQT DDSIM hold Python's global interpreter lock for a whole simulation (figures in
+``benchmarks/results/cost-notes.md``), so the ``KeyboardInterrupt`` of a Ctrl-C waits until the call
+returns: minutes on a large endgame. A thread cannot help while the lock is held; a process can.
+:func:`call` runs a call estimated to take longer than :data:`ISOLATE_AFTER` seconds in a child
+process (``multiprocessing``, spawned: a forked child would inherit the parent's OpenMP and Rust
+thread pools in an undefined state) and waits for it in short polls, so Ctrl-C terminates the child
+and reaches the caller within a poll. Shorter calls run in-process: starting a child costs about two
+seconds of imports. The standard library's ``concurrent.futures.ProcessPoolExecutor`` would also
+isolate the call, but cancelling a running task does not stop its worker, and a terminated worker
+breaks the pool; one ``Process`` a call is what the interrupt needs.
 
 Isolation is the command line's business: only inside :func:`enabled` (``qcards.cli.main``
 turns it on) does :func:`call` start a child, and only when the child can start. A spawned

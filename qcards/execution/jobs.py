@@ -11,17 +11,17 @@ later look-ups need no network.
 **Where.** The store is the file ``jobs.sqlite3`` in ``platformdirs.user_data_dir("qcards")``,
 or in the directory ``QCARDS_DATA_DIR`` names.
 
-**Why SQLite.** A hardware job costs device time, and losing its id loses the result. Before,
-the store was one JSON file per job, each written to a temporary file and renamed over the
-old one: atomic per file, but nothing more. SQLite (the standard library's ``sqlite3``) gives
-transactions and locking across processes: every write is one transaction, an
-``INSERT ... ON CONFLICT(job_id) DO UPDATE`` that another process, or a crash half-way, sees
-either whole or not at all; two ``qcards run`` submitting at once queue for the write lock
-(``busy_timeout``, :data:`BUSY_TIMEOUT` seconds) instead of failing or overwriting each other.
-The database runs in WAL mode (write-ahead log: readers see the last committed state and never
-wait for a writer) with ``synchronous = FULL`` (a commit is on disk when ``save`` returns).
-One table, ``jobs``, is keyed by the job id and holds the record as JSON plus the columns
-``backend``, ``created`` (indexed: :meth:`JobStore.records` lists oldest first) and ``status``;
+**Why SQLite.** A hardware job costs device time, and losing its id loses the result. One JSON file
+per job, each written to a temporary file and renamed over the old one (the earlier layout, see
+**Migration**), is atomic per file, but nothing more. SQLite (the standard library's ``sqlite3``)
+gives transactions and locking across processes: every write is one transaction, an
+``INSERT ... ON CONFLICT(job_id) DO UPDATE`` that another process, or a crash half-way, sees either
+whole or not at all; two ``qcards run`` submitting at once queue for the write lock
+(``busy_timeout``, :data:`BUSY_TIMEOUT` seconds) instead of failing or overwriting each other. The
+database runs in WAL mode (write-ahead log: readers see the last committed state and never wait for
+a writer) with ``synchronous = FULL`` (a commit is on disk when ``save`` returns). One table,
+``jobs``, is keyed by the job id and holds the record as JSON plus the columns ``backend``,
+``created`` (indexed: :meth:`JobStore.records` lists oldest first) and ``status``;
 ``PRAGMA user_version`` is the schema version (:data:`SCHEMA_VERSION`). A database from a newer
 qcards is refused rather than misread.
 

@@ -163,10 +163,9 @@ def local_cluster(**overrides):
     Dask also starts its workers with ``MALLOC_TRIM_THRESHOLD_=65536``, so that glibc hands
     freed memory back to the system at once; here it is unset (glibc's own adaptive threshold
     instead). The sparse engine's shards allocate and free arrays of megabytes at every gate,
-    and with the trimming every fresh array was paid again in page faults: an eighteen-card
-    deal of 10.9 million paths took 14.5-14.7 s with it and 9.5-10.4 s without it (two runs
-    each, one process, the machine shared), and the whole eighteen-card run on two workers
-    spent 7 of its 22 CPU minutes in the kernel.
+    and with the trimming every fresh array is paid again in page faults: a large eighteen-card
+    deal takes about one and a half times as long with it (measured by
+    ``benchmarks/bench_sharded.py``; figures in ``benchmarks/results/sharded.md``).
     """
     import dask
     from dask.system import CPU_COUNT

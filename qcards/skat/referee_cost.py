@@ -43,9 +43,9 @@ def check_width(spec: Endgame) -> None:
 
 
 FRAMES_PER_SECOND = 60_000.0
-"""Positions the search expands a second, rounded down from the benchmark at a load of 12 to 15
-on two cores (eighteen cards: random 69,000, adversarial 78,000; twenty-one cards,
-adversarial: 59,000). An idle machine is about twice as fast."""
+"""Positions the search expands a second, rounded down from the rates of the largest endgames
+measured by ``benchmarks/bench_referee.py`` (eighteen and twenty-one cards; figures in
+``benchmarks/results/referee.md``): a conservative rate."""
 DEAL_SECONDS = 2e-5
 """Seconds to list and weigh one deal in Python (measured: about 5 microseconds, more with a
 prior)."""

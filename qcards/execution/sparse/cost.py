@@ -58,9 +58,8 @@ def estimate_bytes(rows: int, num_qubits: int, cards: int = DECK) -> int:
       the sorted copies of words and amplitudes, and the merged result.
 
     Per row that is 160 bytes for the twelve-card endgame and 172 for the fifteen-card one,
-    whose steps were measured to hold at most 140 and 142 (the state itself is 32); an earlier
-    model, the state and a merge's temporaries (81 bytes), was half of what the card plays hold
-    at their peak."""
+    whose steps hold at most 140 and 142 at their peak (the state itself is 32;
+    ``tests/fuzz/test_hostile_input.py`` checks the model against peak memory)."""
     w = num_words(num_qubits)
     state = 8 * w + 16
     expand = 2 * state + 8 + 8 + ACTION_BYTES + ACTION_BYTES_PER_CARD * cards
@@ -77,16 +76,14 @@ def rows_for_bytes(max_bytes: int, num_qubits: int, cards: int = DECK) -> int:
 
 PATHS_PER_SECOND = 1_000_000.0
 """(Deal, play path) pairs per second of one worker running shards: the one rate every plan of the
-engine's work uses (:func:`engine_seconds`), rounded down from ``benchmarks/results/sharded.md``
-(2026-11-27, 2 cores, the machine's other long job paused): eighteen cards, all 924 shards (861
-million paths) in 362.6 s on two Dask workers, about 1.19 million a worker; fifteen cards (7.3
-million) in 6.5 s on one worker, 1.13 million. (Before the compiled card plays and trick takings
-and the blocks of rows: 36 thousand on eighteen cards.)"""
+engine's work uses (:func:`engine_seconds`), rounded down from the rates of a worker on the
+fifteen- and eighteen-card endgames (measured by ``benchmarks/bench_sharded.py``; figures in
+``benchmarks/results/sharded.md``)."""
 
 THREAD_GAIN = 0.38
-"""What a second thread of one process adds to the rate of the first (:data:`ENGINE_THREADS`):
-measured on two cores, 40 eighteen-card shards 26.1 s on one thread, 18.9 s on two (1.38x);
-each thread past the second is assumed to add as much."""
+"""What a second thread of one process adds to the rate of the first (:data:`ENGINE_THREADS`),
+from eighteen-card shards timed on one and on two threads (figures in
+``benchmarks/results/cost-notes.md``); each thread past the second is assumed to add as much."""
 
 ENGINE_THREADS = CORES
 """Threads that run the shards when no Dask scheduler is given: one per core this process may

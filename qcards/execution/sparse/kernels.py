@@ -91,12 +91,10 @@ def group(w: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 COMPILED_ROWS = 4096
 """From this many rows on, :func:`match_words` runs compiled (numba): one fused pass per word
-instead of numpy's AND, compare and logical AND with their temporaries. Measured on three-word
-rows (``SparseState.cond`` with controls in every word): 0.3-2 ns a row against numpy's 1.6-11
-(30 thousand to 8 million rows); the control tests were 35-40 % of the engine's time on the
-fifteen- and eighteen-card endgames (an end-to-end gain of up to 1.5x inferred from that, not
-measured on a quiet machine). Below
-:data:`COMPILED_ROWS` rows the call's overhead would outweigh it."""
+instead of numpy's AND, compare and logical AND with their temporaries: several times faster a
+row on three-word rows (``SparseState.cond`` with controls in every word; figures in
+``benchmarks/results/sharded.md``). Below :data:`COMPILED_ROWS` rows the call's overhead would
+outweigh it."""
 
 _MATCH = None
 

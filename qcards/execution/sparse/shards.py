@@ -78,13 +78,12 @@ if TYPE_CHECKING:
 
 SHARD_BYTES = 2**26
 """What one shard is planned to hold at its peak (by
-:func:`~qcards.execution.sparse.state.estimate_bytes`): 64 MiB. Smaller blocks are faster, not
-slower: on fifteen cards (252 deals, 7.3 million paths), one process, the machine shared,
-blocks of 1 GiB (3 shards) took 27-33 s, 256 MiB (10) 26 s, 128 MiB (20) 21-22 s, 64 MiB (42)
-19 s, 32 MiB (84) 25 s: a block's work arrays stay nearer the caches, and there are enough
-blocks for every Dask worker (3 blocks for 2 workers capped the speed-up at 1.5x). A block
-holds at least one deal, whatever its size. Fixed, not shared out among workers: the blocks
-(and so the sums) must not depend on how many run them."""
+:func:`~qcards.execution.sparse.state.estimate_bytes`): 64 MiB, the fastest of the block sizes
+timed on fifteen cards (figures in ``benchmarks/results/cost-notes.md``). Smaller blocks are
+faster, not slower, down to that size: a block's work arrays stay nearer the caches, and there
+are enough blocks for every Dask worker. A block holds at least one deal, whatever its size.
+Fixed, not shared out among workers: the blocks (and so the sums) must not depend on how many
+run them."""
 
 SHARD_SKEW = 2.0
 """How many times the average deal's paths a block of deals is planned for. It sizes the blocks
@@ -93,10 +92,10 @@ for sharing the work out, not for memory: a block's rows are run :data:`CHUNK_RO
 
 CHUNK_ROWS = 2**16
 """Rows past which a shard's state is cut into blocks run one after the other through the rest
-of the game (:func:`run_shard`). On the first eighteen-card deal (10.9 million paths, one
-process, the machine shared with a two-core job): the whole deal at once 20 s, blocks of 2^18
-rows 12.5 s, 2^16 rows 12.7 s; the smaller bound keeps the blocks in flight small
-(:func:`peak_rows`)."""
+of the game (:func:`run_shard`). Blocks of 2^16 rows run a large eighteen-card deal about as
+fast as blocks of 2^18 and far faster than the whole deal at once (figures in
+``benchmarks/results/cost-notes.md`` and ``benchmarks/results/sharded.md``); the smaller bound
+keeps the blocks in flight small (:func:`peak_rows`)."""
 
 READ_ROWS = 2**18
 """Final rows read at a time (:func:`final_outcomes`): the registers' sums of a block, about

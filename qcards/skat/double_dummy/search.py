@@ -69,7 +69,7 @@ def _ordered_moves(
                 prev_value = value[c]
             else:
                 prev_mine = False
-    # Scores, best first (measured on 50 full deals per kind of game against other orders; the
+    # Scores, best first (chosen by the nodes they save, benchmarks/results/cost-notes.md; the
     # table's best card always goes first). Lead: a card that tops its suit among the live cards
     # (likely to take the trick) with points first, else a low card (points are not given
     # away). Follow: take the trick with points but the cheapest taker (within the led suit

@@ -21,7 +21,7 @@ Semantics, equal to the referee's:
 * Win, null games: a separate search on the boolean "the declarer takes a trick" (the declarer
   avoids, the defenders force); a null game with ``declarer_tricks >= 1`` is already lost.
 
-Design (measured on full deals: three players, ten cards each, two in the Skat):
+Design:
 
 * Cards are bits of a 32-bit mask (their index in :data:`~qcards.skat.cards.FULL_DECK`);
   a deal is one mask per seat, a position the mask of the cards still in hand, the leader and
@@ -43,25 +43,23 @@ Design (measured on full deals: three players, ten cards each, two in the Skat):
 * Move ordering: the table's best card first; leads of a card that tops its suit (points
   first), else low cards; followers take a trick with the cheapest taker that brings points,
   add points to a partner's trick, else discard low (the search's ``_ordered_moves``).
-  Measured on 50 full deals per kind of game, this order needs 0.6 (suit, null) to 0.8
-  (grand) times the mean nodes of "strongest card first" leads and takers.
+  On full deals this order needs fewer nodes than "strongest card first" leads and takers
+  (figures in ``benchmarks/results/cost-notes.md``).
 * One full-window search. MTD(f) (null-window probes reusing the table, first guess 30 or
-  half the points) was measured on the same 150 deals: 0-20 % fewer nodes on average but not
-  consistently (a grand deal needed 2.2 s instead of 1.2 s), and no faster in time, so it is
-  not used; the full window also makes the root's best card exact (the principal variation).
+  half the points) saves nodes on some deals but not consistently, and is no faster in time
+  (``benchmarks/results/cost-notes.md``), so it is not used; the full window also makes the
+  root's best card exact (the principal variation).
 * Compiled with numba (``@njit(cache=True)``, :mod:`qcards.skat.jit`): about 10^7 nodes a
-  second. The search is iterative with an explicit stack, because numba's on-disk cache
-  breaks recursive functions; the points and the null game's tricks are one search with a
-  switch (the same nodes, moves and tricks). Without numba the same functions run as Python
-  (:data:`HAVE_NUMBA` is then false), about 150 times slower (6*10^4 nodes a second): a full
-  deal then takes seconds to minutes.
+  second (``benchmarks/results/full_game.md``). The search is iterative with an explicit
+  stack, because numba's on-disk cache breaks recursive functions; the points and the null
+  game's tricks are one search with a switch (the same nodes, moves and tricks). Without
+  numba the same functions run as Python (:data:`HAVE_NUMBA` is then false), about 150 times
+  slower (6*10^4 nodes a second): a full deal then takes seconds to minutes.
 
-Measured (two shared cores; a full deal: three players, ten cards each and two in the Skat,
-the declarer leads, the winner leads; 100 random deals per kind): compiling takes about 3.5 s
-once (0.3 s to load the cache afterwards); a suit game (clubs) takes 0.04 s median, 0.09 s
-mean, 0.8 s at most (4*10^5 nodes median, 10^7 at most); grand 0.03 / 0.11 / 1.4 s; null
-(both searches) 0.02 / 0.04 / 0.2 s. Deals with a strong declarer (six trumps or more, clubs)
-take longer: 0.15 s median, 1.2 s at most of 20.
+A full deal (three players, ten cards each and two in the Skat) takes hundredths of a second
+at the median and about a second at most, once the kernels are compiled (seconds, once) or
+loaded from the cache; measured by ``benchmarks/bench_full_game.py``, figures in
+``benchmarks/results/full_game.md``.
 """
 
 from __future__ import annotations

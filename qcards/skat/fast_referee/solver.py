@@ -41,20 +41,19 @@ How (the search itself is :mod:`qcards.skat.fast_referee.kernel`, a trick's piec
   the double-dummy solver.
 * ``num_paths``: counted in the same pass (a position's paths are the sum over its moves).
 
-Choices, measured (2 cores shared with other jobs, load 12 to 15; ``benchmarks/bench_referee.py``,
+Choices (measured by ``benchmarks/bench_referee.py``; figures in
 ``benchmarks/results/referee.md``):
 
-* Compiled with numba, the whole search: fifteen cards take 0.3-0.44 s of CPU (0.57 s wall)
-  and eighteen cards 8-13 s (25 s wall), 270 times faster than the plain referee at fifteen
-  cards in the same run. The plain referee is itself memoized in Python with Fractions
+* Compiled with numba, the whole search: fifteen cards in under a second, hundreds of times
+  faster than the plain referee. The plain referee is itself memoized in Python with Fractions
   (``functools.cache`` on the hands, trick and points): that is the alternative of Python
   Fractions at the memo level, and a Fraction operation costs microseconds where a 128-bit
   step costs nanoseconds. Compiling takes tens of seconds once; the kernels are cached on
-  disk, and loading them takes about 0.7 s.
+  disk, and loading them takes under a second.
 * A memo row is two key words and six value words, 64 bytes: one memory access a lookup.
-* The last two tricks are played out rather than memoized (:data:`INLINE`): eighteen cards
-  10.7 s of CPU against 8.1 s memoizing positions of two cards a hand, but 1.7 instead of 2.7
-  million positions stored (fifteen cards: the same time); memory decides at twenty-one cards.
+* The last two tricks are played out rather than memoized (:data:`INLINE`): on eighteen cards
+  somewhat slower than memoizing positions of two cards a hand, but with about a third fewer
+  positions stored (fifteen cards: the same time); memory decides at twenty-one cards.
 
 Limits: numerators must fit 128 bits (three players up to nine cards a hand, four up to seven,
 two up to eleven; beyond, :class:`~qcards.errors.ResourceError`); the memo stays within
