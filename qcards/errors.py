@@ -102,6 +102,13 @@ class PlayerError(QcardsError):
         super().__init__(message, parameters=parameters)
 
 
+class PluginError(QcardsError):
+    """A plugin (an entry point another package installs) that qcards cannot register: a name
+    two providers take (two entry points of a group, or an entry point and a built-in), an
+    entry point that fails to load or loads something else; names the group, the name and
+    every provider (:mod:`qcards.plugins`)."""
+
+
 class MissingExtraError(QcardsError):
     """A feature whose optional dependencies are not installed; names the extra to install."""
 

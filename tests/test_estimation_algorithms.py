@@ -4,6 +4,7 @@ private attribute of qiskit-algorithms read anywhere."""
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
 import json
 import math
 import re
@@ -12,7 +13,7 @@ import pytest
 
 from qcards.circuits.task import GameTask
 from qcards.cli import main
-from qcards.errors import ParameterError
+from qcards.errors import ParameterError, PluginError
 from qcards.estimation import algorithms
 from qcards.estimation.algorithms import (
     EstimationAlgorithm,
@@ -42,7 +43,7 @@ class _EntryPoint:
 def plugins(monkeypatch):
     """Install entry points (name -> what loading gives) for the test, then forget them."""
 
-    real = algorithms.importlib.metadata.entry_points
+    real = importlib.metadata.entry_points
 
     def install(**records):
         def entry_points(*args, **kwargs):
@@ -50,7 +51,7 @@ def plugins(monkeypatch):
                 return real(*args, **kwargs)  # qiskit's plugins, for instance
             return [_EntryPoint(name, record) for name, record in records.items()]
 
-        monkeypatch.setattr(algorithms.importlib.metadata, "entry_points", entry_points)
+        monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
         algorithms.registry.cache_clear()
 
     yield install
@@ -157,20 +158,28 @@ def test_the_worked_example_counts(plugins, four_card, capsys):
 @pytest.mark.parametrize(
     ("record", "message"),
     [
-        ("not a record", "is a str, not an EstimationAlgorithm"),
+        ("not a record", "must be a qcards EstimationAlgorithm called 'broken', not 'not a"),
         (ImportError("no module named probe_plugin"), "failed to load: no module named"),
     ],
 )
 def test_a_broken_plugin_is_named(plugins, record, message):
     plugins(broken=record)
-    with pytest.raises(ParameterError, match=f"plugin 'broken' .*{message}"):
+    with pytest.raises(PluginError, match=f"plugin 'broken' .*{message}"):
         algorithm_names()
 
 
 def test_a_plugin_cannot_take_a_built_in_name(plugins):
     plugins(iae=dataclasses.replace(get_algorithm("mlae"), name="iae"))
-    with pytest.raises(ParameterError, match="'iae' is taken"):
+    taken = "'iae' .* taken twice: by qcards' own record and by probe_plugin:IAE"
+    with pytest.raises(PluginError, match=taken):
         get_algorithm("iae")
+
+
+def test_a_plugin_is_called_by_its_entry_point(plugins):
+    """A record is registered under its entry point's name, so the two must agree."""
+    plugins(probe=dataclasses.replace(get_algorithm("iae"), name="other"))
+    with pytest.raises(PluginError, match="plugin 'probe' .*called 'probe', not"):
+        algorithm_names()
 
 
 def test_no_private_attribute_of_qiskit_algorithms_is_read():

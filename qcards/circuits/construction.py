@@ -47,6 +47,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from qcards.errors import ParameterError
+from qcards.plugins import entry_points_by_name, load_record
 
 if TYPE_CHECKING:  # fully qualified below: the documentation resolves them unambiguously
     import qiskit.circuit
@@ -172,41 +173,26 @@ same entry-point group as a third party's (see ``pyproject.toml``), listed first
 
 
 @cache
+def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+    """The entry points of ``qcards.constructions`` by name, imported by none (read once per
+    process; a name two of them take raises :class:`~qcards.errors.PluginError`)."""
+    return entry_points_by_name(ENTRY_POINT_GROUP)
+
+
+@cache
 def _load(name: str) -> Construction | None:
     """The record of the entry point called ``name`` (None when there is none). Loaded one name
     at a time, so a plugin may derive its record from a built-in while it loads."""
-    found = {
-        e.value: e for e in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=name)
-    }
-    if not found:
-        return None
-    if len(found) > 1:
-        raise ParameterError(
-            "construction", f"two constructions are called {name!r}: {', '.join(sorted(found))}"
-        )
-    (entry,) = found.values()
-    try:
-        record = entry.load()
-    except Exception as exc:  # a third party's import error, reported with its name
-        raise ParameterError(
-            "construction",
-            f"the construction plugin {name!r} ({entry.value}) failed to load: {exc}",
-        ) from exc
-    if not isinstance(record, Construction) or record.name != name:
-        raise ParameterError(
-            "construction",
-            f"the entry point {name!r} of {ENTRY_POINT_GROUP} ({entry.value}) must be a qcards "
-            f"Construction called {name!r}, not {record!r:.80}",
-        )
-    return record
+    entry = _entry_points().get(name)
+    return None if entry is None else load_record(ENTRY_POINT_GROUP, entry, Construction)
 
 
 @cache
 def registry() -> dict[str, Construction]:
     """Every construction by name: the built-ins, then the other entry points of
-    ``qcards.constructions`` by name (read once per process; a broken plugin raises
-    :class:`~qcards.errors.ParameterError` naming it)."""
-    names = {e.name for e in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    ``qcards.constructions`` by name (read once per process; a broken plugin, or a name taken
+    twice, raises :class:`~qcards.errors.PluginError` naming it)."""
+    names = set(_entry_points())
     missing = [name for name in BUILT_IN if name not in names]
     if missing:
         raise ParameterError(
@@ -221,6 +207,7 @@ def registry() -> dict[str, Construction]:
 
 def reload_constructions() -> None:
     """Read the entry points again (after installing a plugin in a running interpreter)."""
+    _entry_points.cache_clear()
     _load.cache_clear()
     registry.cache_clear()
 

@@ -19,12 +19,12 @@ Built-ins:
     :math:`\\pi/(4\\epsilon)`.
 
 Third parties add one through the entry-point group :data:`ENTRY_POINT_GROUP`, each entry
-point loading a record; ``--algorithm`` then offers it everywhere.
+point loading a record of its own name (:mod:`qcards.plugins`: a name taken twice is an
+error); ``--algorithm`` then offers it everywhere.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,6 +54,7 @@ from qcards.estimation.schedules import (
     mlae_schedule,
 )
 from qcards.execution.sparse.sampler import SparseSampler
+from qcards.plugins import load_group
 
 ENTRY_POINT_GROUP = "qcards.estimation_algorithms"
 
@@ -418,22 +419,10 @@ BUILTIN_ALGORITHMS = (CANONICAL, IAE, MLAE)
 @cache
 def registry() -> Mapping[str, EstimationAlgorithm]:
     """Every estimation algorithm by name: the built-ins, then the entry points of
-    :data:`ENTRY_POINT_GROUP` (read once per process; a broken plugin raises
-    :class:`~qcards.errors.ParameterError` naming it)."""
-    found = {a.name: a for a in BUILTIN_ALGORITHMS}
-    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        plugin = f"the estimation algorithm plugin {entry.name!r} ({entry.value})"
-        try:
-            record = entry.load()
-        except Exception as exc:  # a third party's import error, reported with its name
-            raise ParameterError("algorithm", f"{plugin} failed to load: {exc}") from exc
-        if not isinstance(record, EstimationAlgorithm):
-            kind = type(record).__name__
-            raise ParameterError("algorithm", f"{plugin} is a {kind}, not an EstimationAlgorithm")
-        if found.get(record.name, record) is not record:
-            raise ParameterError("algorithm", f"{plugin}: {record.name!r} is taken")
-        found[record.name] = record
-    return MappingProxyType(found)
+    :data:`ENTRY_POINT_GROUP` (each must load an :class:`EstimationAlgorithm` of its own name;
+    read once per process; a broken plugin, or a name taken twice, raises
+    :class:`~qcards.errors.PluginError` naming it)."""
+    return MappingProxyType(load_group(ENTRY_POINT_GROUP, BUILTIN_ALGORITHMS, EstimationAlgorithm))
 
 
 def algorithm_names() -> tuple[str, ...]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from qcards.errors import ModelError, ParameterError
-from qcards.skat.plugins import lookup, with_plugins
+from qcards.plugins import load_group, lookup
 from qcards.skat.scoring import TRICKS, Settlement, settle
 from qcards.skat.spec import Endgame
 
@@ -88,11 +88,9 @@ OBJECTIVES: dict[str, Objective] = {
 @cache
 def registry() -> dict[str, Objective]:
     """Every objective by name: the built-ins, then the entry points of
-    :data:`ENTRY_POINT_GROUP` (each must load an :class:`Objective` of its own name)."""
-    return with_plugins(
-        ENTRY_POINT_GROUP, OBJECTIVES.values(), Objective, "objective",
-        lambda message: ParameterError("objective", message),
-    )  # fmt: skip
+    :data:`ENTRY_POINT_GROUP` (each must load an :class:`Objective` of its own name; a name
+    taken twice is a :class:`~qcards.errors.PluginError`, :mod:`qcards.plugins`)."""
+    return load_group(ENTRY_POINT_GROUP, OBJECTIVES.values(), Objective)
 
 
 def objective_names() -> tuple[str, ...]:

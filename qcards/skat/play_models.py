@@ -44,11 +44,11 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from qcards.errors import ModelError
+from qcards.plugins import load_group, lookup
 from qcards.skat.best_response import best_response
 from qcards.skat.cards import Card
 from qcards.skat.heuristic import heuristic
 from qcards.skat.learned.network import LearnedPolicy
-from qcards.skat.plugins import lookup, with_plugins
 from qcards.skat.seat_view import Policy, SeatView, uniform
 
 ENTRY_POINT_GROUP = "qcards.play_models"
@@ -199,8 +199,9 @@ BUILT_IN: dict[str, PlayModel] = {
 @cache
 def registry() -> dict[str, PlayModel]:
     """Every play model by name: the built-ins, then the entry points of
-    ``qcards.play_models`` (each must load a :class:`PlayModel` of its own name)."""
-    return with_plugins(ENTRY_POINT_GROUP, BUILT_IN.values(), PlayModel, "play model", ModelError)
+    ``qcards.play_models`` (each must load a :class:`PlayModel` of its own name; a name taken
+    twice is a :class:`~qcards.errors.PluginError`, :mod:`qcards.plugins`)."""
+    return load_group(ENTRY_POINT_GROUP, BUILT_IN.values(), PlayModel)
 
 
 def model_names() -> tuple[str, ...]:

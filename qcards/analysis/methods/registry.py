@@ -18,10 +18,10 @@ from qcards.analysis.methods.builtin import BUILT_IN
 from qcards.analysis.methods.record import EvaluationMethod, Request
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.budget import check_shots
+from qcards.plugins import load_group, lookup
 from qcards.progress import duration
 from qcards.skat.play_models import PlayModel, get_model
 from qcards.skat.play_models import registry as model_registry
-from qcards.skat.plugins import lookup, with_plugins
 
 AUTO = "auto"
 """The name that asks the registry to choose (:func:`choose_auto`)."""
@@ -33,11 +33,9 @@ ENTRY_POINT_GROUP = "qcards.evaluation_methods"
 def registry() -> dict[str, EvaluationMethod]:
     """Every evaluation method by name: the built-ins, then the entry points of
     :data:`ENTRY_POINT_GROUP` (each must load a record of its own name; read once per
-    process)."""
-    return with_plugins(
-        ENTRY_POINT_GROUP, BUILT_IN, EvaluationMethod, "evaluation method",
-        lambda message: ParameterError("method", message), reserved=(AUTO,),
-    )  # fmt: skip
+    process). A plugin called like a built-in, like another plugin or ``auto`` is a
+    :class:`~qcards.errors.PluginError` (:mod:`qcards.plugins`)."""
+    return load_group(ENTRY_POINT_GROUP, BUILT_IN, EvaluationMethod, reserved=(AUTO,))
 
 
 def reload_methods() -> None:
