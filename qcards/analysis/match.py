@@ -189,8 +189,9 @@ def match(
     chosen = with_bidding(chosen, bidding)
     header = journal_header(chosen, seed) if resume is not None else {}
     kept = read_journal(resume, header) if resume is not None else {}
+    # planned before the deals to play are listed: a trillion deals are refused, not listed
+    plan_match(chosen, deals - sum(d < deals for d in kept), scheduler, force)
     todo = [deal for deal in range(deals) if deal not in kept]
-    plan_match(chosen, len(todo), scheduler, force)
     folder = None if records is None else Path(records)
     if folder is not None:
         _check_records(folder, deals)
