@@ -96,7 +96,7 @@ class LogicalCounts:
         return self.toffolis + self.ands
 
     def then(self, other: LogicalCounts) -> LogicalCounts:
-        """This circuit followed by ``other`` on the same register (depths add)."""
+        """The circuit followed by ``other`` on the same register (depths add)."""
         return LogicalCounts(
             num_qubits=max(self.num_qubits, other.num_qubits),
             toffolis=self.toffolis + other.toffolis,
@@ -109,7 +109,7 @@ class LogicalCounts:
         )
 
     def times(self, repeats: int) -> LogicalCounts:
-        """This circuit ``repeats`` times in a row."""
+        """The circuit ``repeats`` times in a row."""
         total = LogicalCounts(num_qubits=self.num_qubits, ancillas=self.ancillas)
         scaled = {
             f.name: getattr(self, f.name) * repeats

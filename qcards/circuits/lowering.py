@@ -16,7 +16,7 @@ _PASS_MANAGERS = threading.local()
 
 
 def _lowering() -> PassManager:
-    """This thread's pass manager of :func:`lower`, built once: ``transpile`` builds Qiskit's
+    """The calling thread's pass manager of :func:`lower`, built once: ``transpile`` builds Qiskit's
     preset pass manager (with its plugin lookup) at every call, about 0.15 s, a hundred times
     the lowering of a small gate; the same preset gives the same circuits."""
     manager = getattr(_PASS_MANAGERS, "manager", None)

@@ -46,7 +46,7 @@ def _most_points(cards) -> list[Card]:
 
 def heuristic(view: SeatView) -> dict[Card, Fraction]:
     """A rule-based player from Skat's playing conventions; the first rule that applies picks
-    the cards (equally likely among them):
+    the cards (equally likely among them), as below.
 
     Suit and grand games, leading:
       1. *draw trumps*: the declarer holding at least as many trumps as are out leads its

@@ -56,9 +56,9 @@ def held_cubes(
     layout: GameLayout, trick: int, position: int, cards: Sequence[Card]
 ) -> list[list[tuple[str, dict[Qubit, int]]]]:
     """For each of ``cards``: the (leader, cube) pairs on which it is in the hand of the player
-    to move -- dealt to that player and not played in an earlier trick. The leaders' cubes are
-    disjoint, so at most one holds on a basis state. (Computed once per layout and stage: the
-    classical actions ask again on every call; the result must not be changed.)"""
+    to move (dealt to that player and not played in an earlier trick). The leaders' cubes are
+    disjoint, so at most one holds on a basis state. Computed once per layout and stage (the
+    classical actions ask again on every call): the result must not be changed."""
     return _held_cubes(layout, trick, position, tuple(cards))
 
 

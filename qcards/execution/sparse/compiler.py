@@ -50,7 +50,7 @@ class Step(abc.ABC):
         """Apply the instruction to every row of ``state`` (a sparse state) in place."""
 
     def relocate(self, qubits: Sequence[int]) -> Step:
-        """This step with local qubit ``i`` moved to ``qubits[i]``."""
+        """The step with local qubit ``i`` moved to ``qubits[i]``."""
         if not self.QUBITS:
             return self
         moved = {}

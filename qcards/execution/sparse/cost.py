@@ -49,7 +49,7 @@ def num_words(num_qubits: int) -> int:
 def estimate_bytes(rows: int, num_qubits: int, cards: int = DECK) -> int:
     """Peak bytes for ``rows`` rows of a state of ``num_qubits`` qubits whose gates' classical
     actions work with ``cards`` cards (a game's; the deck's 32 when not known, 0 for circuits
-    without them), the largest of:
+    without them): the largest of the steps below.
 
     - a branching step (``expand``, the card plays' uniform choice): the old rows and the new
       ones side by side, the parent index and amplitude scale of every new row, and the

@@ -167,7 +167,7 @@ def deduce(
 
 
 def _knew_exactly(state: Knowledge, waiting: set[int], guessers: frozenset[int]) -> Predicate:
-    """ "Of the players still waiting, exactly ``guessers`` knew their colour this round"."""
+    """Of the players still waiting, exactly ``guessers`` knew their colour this round."""
 
     def predicate(world: World) -> bool:
         return all((len(state.own_values(p, world)) == 1) == (p in guessers) for p in waiting)
