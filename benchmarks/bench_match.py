@@ -90,8 +90,8 @@ def main() -> int:
             slug = re.sub(r"[^A-Za-z0-9.-]+", "_", f"{model}-vs-{args.opponent}-seed{args.seed}")
             journal = Path(args.resume) / f"{slug}.jsonl"
         # games an hour count only the deals this run plays (a resumed row's others are kept)
-        kept = len(journal.read_text().splitlines()) - 1 if journal and journal.exists() else 0
-        fresh = 3 * (args.deals - min(max(kept, 0), args.deals))
+        kept = _kept_deals(journal, args.deals) if journal and journal.exists() else 0
+        fresh = 3 * (args.deals - kept)
         result = match([model, args.opponent, args.opponent], args.deals, args.seed,
                        scheduler=args.dask, force=True, resume=journal)  # fmt: skip
         seconds = time.perf_counter() - start
@@ -134,6 +134,12 @@ def main() -> int:
     out.write_text("\n".join(lines))
     print(f"wrote {out}")
     return 0
+
+
+def _kept_deals(journal: Path, deals: int) -> int:
+    """The deals below ``deals`` a journal holds (its complete lines after the header)."""
+    lines = journal.read_text().split("\n")[1:-1]
+    return len({d for d in (json.loads(line)["deal"] for line in lines if line) if d < deals})
 
 
 def _rate(games: int, seconds: float) -> str:

@@ -358,3 +358,39 @@ def test_a_retrained_model_file_starts_a_new_journal(tmp_path):
     model.write_bytes(model.read_bytes() + b"\0")  # another file under the same name
     with pytest.raises(ParameterError, match="files"):
         match(players, 1, 3, resume=journal)
+
+
+def test_a_journal_cut_short_replays_its_last_deal_and_a_bad_line_is_named(tmp_path, capsys):
+    journal = tmp_path / "match.jsonl"
+    players = ["heuristic", "random", "heuristic"]
+    whole = match(players, 2, 3, resume=journal)
+    text = journal.read_text()
+    journal.write_text(text[: len(text) - 40])  # the last deal's line cut short
+    assert match(players, 2, 3, resume=journal).games == whole.games
+    assert match(players, 2, 3, resume=journal).games == whole.games  # the replayed line read
+    assert len(journal.read_text().splitlines()) == 3
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join([lines[0], '{"deal": 0, "games": 5}']) + "\n")
+    argv = ["match", "--player", "heuristic", "--player", "random", "--player", "heuristic",
+            "--deals", "2", "--seed", "3", "--resume", str(journal)]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "line 2: not a deal's games" in err[0]
+
+
+def test_the_model_the_environment_names_is_part_of_the_journal(tmp_path, monkeypatch):
+    from qcards.skat.learned.network import ENVIRONMENT, SHIPPED
+
+    journal = tmp_path / "match.jsonl"
+    players = ["learned", "heuristic", "heuristic"]
+    match(players, 1, 3, resume=journal)
+    other = tmp_path / "other.npz"
+    other.write_bytes(SHIPPED.read_bytes() + b"\0")
+    monkeypatch.setenv(ENVIRONMENT, str(other))
+    with pytest.raises(ParameterError, match="files"):
+        match(players, 1, 3, resume=journal)
+
+
+def test_a_match_with_an_outside_program_is_not_resumed(tmp_path):
+    with pytest.raises(ParameterError, match="outside program"):
+        match(["heuristic", "exec:true", "heuristic"], 1, 3, resume=tmp_path / "j.jsonl")

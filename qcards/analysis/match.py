@@ -36,7 +36,7 @@ import numpy as np
 
 from qcards.analysis import exec_player, openspiel_player
 from qcards.analysis.exec_player import EXEC
-from qcards.analysis.match_journal import journal_header, read_journal, write_journal
+from qcards.analysis.match_journal import add_deal, journal_header, read_journal, start_journal
 from qcards.analysis.match_players import (
     DEFAULT_WORLDS,
     HAND,
@@ -196,10 +196,12 @@ def match(
     if folder is not None:
         _check_records(folder, deals)
 
+    if resume is not None:
+        start_journal(resume, header)
+
     def keep(index: int, games: list[Game]) -> None:
         if resume is not None:
-            kept[todo[index]] = [asdict(g) for g in games]
-            write_journal(resume, header, kept)
+            add_deal(resume, todo[index], [asdict(g) for g in games])
 
     try:
         played = sweep(partial(_deal_games, chosen, seed), todo, scheduler, "deals played",
@@ -209,7 +211,11 @@ def match(
     by_deal = dict(zip(todo, played, strict=True))
     for deal in range(deals):
         if deal not in by_deal:
-            by_deal[deal] = [Game.from_json(g) for g in kept[deal]]
+            try:
+                by_deal[deal] = [Game.from_json(g) for g in kept[deal]]
+            except (TypeError, ValueError) as exc:
+                raise FileError(f"{{resume}} {resume}: deal {deal + 1}'s games are not "
+                                f"games ({exc})", parameters=("resume",)) from None  # fmt: skip
     flat = tuple(g for deal in range(deals) for g in by_deal[deal])
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,16 +29,34 @@ JOURNAL_BYTES = 2**30
 
 
 def journal_header(players: Sequence[Any], seed: int) -> dict[str, Any]:
-    """The header of the journal of a match of ``players`` (match players) from ``seed``."""
+    """The header of the journal of a match of ``players`` (match players) from ``seed``: the
+    players' labels, a digest of each player's whole description (its parameters too, which a
+    label may not show), the seed, the qcards version and the SHA-256 of the model files the
+    players read (the play model's and the hand evaluator's files as the environment chooses
+    them now, and every player's own file), keyed by their resolved paths.
+
+    Raises:
+        ParameterError: a player is an outside program (``exec:COMMAND``), whose answers may
+            depend on the deals it saw before: a resumed match could not promise the
+            uninterrupted one's games.
+    """
+    from qcards.analysis.exec_player import EXEC
     from qcards.skat.learned import hand_value, network
 
-    files = {str(network.SHIPPED.name): network.SHIPPED, "hand_model.npz": hand_value.SHIPPED}
     for player in players:
-        if player.theta_file is not None:
-            files[str(player.theta_file)] = Path(player.theta_file)
-    digests = {name: _sha256(path) for name, path in sorted(files.items())}
+        if player.model == EXEC:
+            raise ParameterError(
+                "resume", f"{{resume}}: a match with the outside program {player.label} "
+                "cannot be resumed (its answers may depend on the deals it has seen): leave "
+                "out the journal",
+            )  # fmt: skip
+    files = [network.model_file(), hand_value.model_file()]
+    files += [Path(p.theta_file) for p in players if p.theta_file is not None]
+    digests = {str(path.resolve()): _sha256(path) for path in files}
+    described = [hashlib.sha256(repr(p).encode()).hexdigest()[:16] for p in players]
     return {"format": JOURNAL_FORMAT, "qcards": _version(), "seed": seed,
-            "players": [p.label for p in players], "files": digests}  # fmt: skip
+            "players": [p.label for p in players], "descriptions": described,
+            "files": dict(sorted(digests.items()))}  # fmt: skip
 
 
 def _version() -> str:
@@ -58,21 +77,24 @@ def _sha256(path: Path) -> str | None:
 
 def read_journal(path: str | Path, header: dict[str, Any]) -> dict[int, list[dict]]:
     """The finished deals of the journal ``path`` (each its games as JSON objects), by deal
-    number; ``{}`` when there is no file yet.
+    number; ``{}`` when there is no file yet. A last line cut short (the process stopped while
+    writing it) is left out: that deal is played again.
 
     Raises:
-        FileError: the file is not a match journal.
+        FileError: the file is not a match journal, or a line of it is not a deal's games.
         ParameterError: it is the journal of another match (other players, seed, qcards
             version or model files).
     """
     path = Path(path)
     if not path.exists():
         return {}
-    lines = read_text(path, FileError, "the match journal", JOURNAL_BYTES).splitlines()
+    text = read_text(path, FileError, "the match journal", JOURNAL_BYTES)
+    lines = text.splitlines()
+    if lines and not text.endswith("\n"):
+        lines = lines[:-1]  # cut short while written
     try:
         found = json.loads(lines[0]) if lines else None
-        deals = {int(e["deal"]): e["games"] for e in map(json.loads, lines[1:]) if e}
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+    except json.JSONDecodeError as exc:
         raise FileError(f"{{resume}} {path}: not a match journal ({exc})",
                         parameters=("resume",)) from None  # fmt: skip
     if not isinstance(found, dict) or found.get("format") != JOURNAL_FORMAT:
@@ -84,12 +106,48 @@ def read_journal(path: str | Path, header: dict[str, Any]) -> dict[int, list[dic
             "resume", f"{{resume}} {path} is the journal of another match (its "
             f"{', '.join(differ)} differ): give a new file, or the match it journals",
         )  # fmt: skip
+    deals: dict[int, list[dict]] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            entry = json.loads(line)
+            deal, games = int(entry["deal"]), entry["games"]
+            if (
+                deal < 0
+                or not isinstance(games, list)
+                or not all(isinstance(g, dict) and set(g) == GAME_FIELDS for g in games)
+            ):
+                raise ValueError("not a deal's games")
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise FileError(f"{{resume}} {path}, line {number}: not a deal's games ({exc})",
+                            parameters=("resume",)) from None  # fmt: skip
+        deals[deal] = games
     return deals
 
 
-def write_journal(path: str | Path, header: dict[str, Any], deals: dict[int, list[dict]]) -> None:
-    """Write the journal ``path``: ``header`` and ``deals`` (by deal number) in deal order,
-    atomically (an interruption leaves the last complete journal)."""
-    lines = [json.dumps(header)] + [json.dumps({"deal": d, "games": deals[d]})
-                                    for d in sorted(deals)]  # fmt: skip
-    write_text(path, "\n".join(lines) + "\n")
+GAME_FIELDS = frozenset(("deal", "rotation", "seats", "declarer", "game", "bid", "won",
+                         "declarer_points", "points", "record"))  # fmt: skip
+"""The keys of a game in a journal (:class:`~qcards.analysis.match.Game`'s fields)."""
+
+
+def start_journal(path: str | Path, header: dict[str, Any]) -> None:
+    """Make the journal ``path`` ready for :func:`add_deal`: written with ``header`` alone when
+    there is no file yet (so a path that cannot be written is found before the first deal is
+    played), or, when its last line was cut short, rewritten without it (a journal
+    :func:`read_journal` has accepted)."""
+    path = Path(path)
+    if not path.exists():
+        write_text(path, json.dumps(header) + "\n")
+        return
+    text = read_text(path, FileError, "the match journal", JOURNAL_BYTES)
+    if not text.endswith("\n"):
+        write_text(path, text[: text.rfind("\n") + 1])
+
+
+def add_deal(path: str | Path, deal: int, games: list[dict]) -> None:
+    """Append deal ``deal``'s games to the journal ``path`` (one line, flushed to the disk:
+    a process stopped while writing leaves a line cut short, which :func:`read_journal`
+    leaves out)."""
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"deal": deal, "games": games}) + "\n")
+        f.flush()
+        os.fsync(f.fileno())

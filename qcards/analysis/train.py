@@ -435,7 +435,7 @@ def train(
     out = Path(out)
     data = Path(data) if data is not None else out.with_suffix(".positions.jsonl")
     checkpoint = Path(checkpoint) if checkpoint is not None else out.with_suffix(".checkpoint.npz")
-    labelled = len(read_positions(data)[1]) if data.exists() else 0
+    labelled = sum(g < games for g in _read_games(data)[1]) if data.exists() else 0
     estimate = games * POSITIONS_A_GAME
     plan_training(max(games - labelled, 0), worlds, estimate, epochs, force, scheduler)
     began = time.perf_counter()

@@ -230,7 +230,9 @@ def _network_at(path: Path) -> Network:
 
 def network(path: str | Path | None = None) -> Network:
     """The checked model of :func:`model_file` (``path``), read once per file."""
-    return _network_at(model_file(path))
+    chosen = model_file(path)
+    # an absolute path names one file for good; a relative one follows the working directory
+    return _network_at(chosen) if chosen.is_absolute() else _network(chosen.resolve())
 
 
 @dataclass(frozen=True)
