@@ -33,7 +33,8 @@ def journal_header(players: Sequence[Any], seed: int) -> dict[str, Any]:
     players' labels, a digest of each player's whole description (its parameters too, which a
     label may not show), the seed, the qcards version and the SHA-256 of the model files the
     players read (the play model's and the hand evaluator's files as the environment chooses
-    them now, and every player's own file), keyed by their resolved paths.
+    them now, and every player's own file), keyed by their role: a journal moved with its
+    files to another folder still resumes.
 
     Raises:
         ParameterError: a player is an outside program (``exec:COMMAND``), whose answers may
@@ -50,9 +51,12 @@ def journal_header(players: Sequence[Any], seed: int) -> dict[str, Any]:
                 "cannot be resumed (its answers may depend on the deals it has seen): leave "
                 "out the journal",
             )  # fmt: skip
-    files = [network.model_file(), hand_value.model_file()]
-    files += [Path(p.theta_file) for p in players if p.theta_file is not None]
-    digests = {str(path.resolve()): _sha256(path) for path in files}
+    files = {"the learned play model": network.model_file(),
+             "the hand evaluator": hand_value.model_file()}  # fmt: skip
+    for number, player in enumerate(players, start=1):
+        if player.theta_file is not None:
+            files[f"player {number}'s file"] = Path(player.theta_file)
+    digests = {role: _sha256(path) for role, path in files.items()}  # contents, not paths
     described = [hashlib.sha256(repr(p).encode()).hexdigest()[:16] for p in players]
     return {"format": JOURNAL_FORMAT, "qcards": _version(), "seed": seed,
             "players": [p.label for p in players], "descriptions": described,
