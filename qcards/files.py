@@ -106,6 +106,32 @@ def write_text(path: str | Path, text: str) -> Path:
     return Path(path)
 
 
+def complete_lines(text: str) -> list[str]:
+    """The lines of a file that lines are appended to (:func:`append_line`), without a last
+    line cut short by a process stopped while writing it."""
+    lines = text.splitlines()
+    return lines[:-1] if lines and not text.endswith("\n") else lines
+
+
+def start_lines(path: str | Path, first: str, text: str | None) -> None:
+    """Make ``path`` ready for :func:`append_line`: written with the line ``first`` alone when
+    there is no file yet (``text`` None; so a path that cannot be written is found before any
+    work), or, when the file's ``text`` ends in a line cut short, rewritten without it."""
+    if text is None:
+        write_text(path, first + "\n")
+    elif not text.endswith("\n"):
+        write_text(path, text[: text.rfind("\n") + 1])
+
+
+def append_line(path: str | Path, line: str) -> None:
+    """Append ``line`` to ``path``, flushed to the disk: a process stopped while writing leaves
+    at most that line cut short, which :func:`complete_lines` leaves out."""
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(line + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
 def figure_format(path: str | Path, parameter: str = "path") -> str:
     """The format a figure at ``path`` is written in: its suffix (``png`` without one); the
     commands call it before their work, so a figure that cannot be written is refused first.

@@ -233,6 +233,11 @@ def test_positions_labelled_on_dask_workers_are_the_loops_and_gaps_are_filled(tm
     assert read_positions(path)[1] == []
     assert generate_positions(path, 3, 1, seed=4) == here
     assert read_positions(path)[1] == here
+    # a run stopped while appending a game: that game's line, cut short, is labelled again
+    text = path.read_text()
+    path.write_text(text[: len(text) - 20])
+    assert len(read_positions(path)[1]) == 2
+    assert generate_positions(path, 3, 1, seed=4) == here and read_positions(path)[1] == here
 
 
 def separable(n: int = 600) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

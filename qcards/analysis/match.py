@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -200,12 +200,11 @@ def match(
         start_journal(resume, header)
 
     def keep(index: int, games: list[Game]) -> None:
-        if resume is not None:
-            add_deal(resume, todo[index], [asdict(g) for g in games])
+        add_deal(cast(str | Path, resume), todo[index], [asdict(g) for g in games])
 
     try:
         played = sweep(partial(_deal_games, chosen, seed), todo, scheduler, "deals played",
-                       on_result=keep)  # fmt: skip
+                       on_result=keep if resume is not None else None)  # fmt: skip
     finally:  # the outside programs this process started (a Dask worker ends its own at exit)
         exec_player.close_all()
     by_deal = dict(zip(todo, played, strict=True))

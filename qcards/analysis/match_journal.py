@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from qcards.errors import FileError, ParameterError
-from qcards.files import read_text, write_text
+from qcards.files import append_line, complete_lines, read_text, start_lines
 
 JOURNAL_FORMAT = "qcards-match-journal"
 JOURNAL_BYTES = 2**30
@@ -81,8 +80,9 @@ def _sha256(path: Path) -> str | None:
 
 def read_journal(path: str | Path, header: dict[str, Any]) -> dict[int, list[dict]]:
     """The finished deals of the journal ``path`` (each its games as JSON objects), by deal
-    number; ``{}`` when there is no file yet. A last line cut short (the process stopped while
-    writing it) is left out: that deal is played again.
+    number; ``{}`` when there is no file yet (:func:`start_journal` writes it). A last line
+    cut short (the process stopped while writing it) is dropped from the file, ready for
+    :func:`add_deal`, and that deal is played again (:func:`~qcards.files.start_lines`).
 
     Raises:
         FileError: the file is not a match journal, or a line of it is not a deal's games.
@@ -93,9 +93,7 @@ def read_journal(path: str | Path, header: dict[str, Any]) -> dict[int, list[dic
     if not path.exists():
         return {}
     text = read_text(path, FileError, "the match journal", JOURNAL_BYTES)
-    lines = text.splitlines()
-    if lines and not text.endswith("\n"):
-        lines = lines[:-1]  # cut short while written
+    lines = complete_lines(text)
     try:
         found = json.loads(lines[0]) if lines else None
     except json.JSONDecodeError as exc:
@@ -125,6 +123,7 @@ def read_journal(path: str | Path, header: dict[str, Any]) -> dict[int, list[dic
             raise FileError(f"{{resume}} {path}, line {number}: not a deal's games ({exc})",
                             parameters=("resume",)) from None  # fmt: skip
         deals[deal] = games
+    start_lines(path, json.dumps(header), text)
     return deals
 
 
@@ -134,24 +133,12 @@ GAME_FIELDS = frozenset(("deal", "rotation", "seats", "declarer", "game", "bid",
 
 
 def start_journal(path: str | Path, header: dict[str, Any]) -> None:
-    """Make the journal ``path`` ready for :func:`add_deal`: written with ``header`` alone when
-    there is no file yet (so a path that cannot be written is found before the first deal is
-    played), or, when its last line was cut short, rewritten without it (a journal
-    :func:`read_journal` has accepted)."""
-    path = Path(path)
-    if not path.exists():
-        write_text(path, json.dumps(header) + "\n")
-        return
-    text = read_text(path, FileError, "the match journal", JOURNAL_BYTES)
-    if not text.endswith("\n"):
-        write_text(path, text[: text.rfind("\n") + 1])
+    """Write the journal ``path`` with ``header`` alone when there is no file yet, so a path
+    that cannot be written is found before the first deal is played."""
+    if not Path(path).exists():
+        start_lines(path, json.dumps(header), None)
 
 
 def add_deal(path: str | Path, deal: int, games: list[dict]) -> None:
-    """Append deal ``deal``'s games to the journal ``path`` (one line, flushed to the disk:
-    a process stopped while writing leaves a line cut short, which :func:`read_journal`
-    leaves out)."""
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps({"deal": deal, "games": games}) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+    """Append deal ``deal``'s games to the journal ``path`` (:func:`~qcards.files.append_line`)."""
+    append_line(path, json.dumps({"deal": deal, "games": games}))

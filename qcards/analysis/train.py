@@ -42,7 +42,7 @@ from qcards.analysis.match_players import Player, search_card
 from qcards.errors import FileError, ParameterError
 from qcards.execution.extras import require
 from qcards.execution.sweeps import CORES, LOCAL, sweep
-from qcards.files import atomic_path, read_text, write_text
+from qcards.files import append_line, atomic_path, complete_lines, read_text, start_lines
 from qcards.plan import Plan, check, current_limits
 from qcards.progress import step
 from qcards.skat.adversarial import ADVERSARIAL
@@ -145,7 +145,12 @@ def read_positions(path: str | Path) -> tuple[dict, list[list]]:
 
 def _read_games(path: str | Path) -> tuple[dict, dict[int, list]]:
     """The header and every game's rows of a data file, by game number."""
-    lines = read_text(path, FileError, "the positions", DATA_BYTES).splitlines()
+    return _parse_games(read_text(path, FileError, "the positions", DATA_BYTES), path)
+
+
+def _parse_games(text: str, path: str | Path) -> tuple[dict, dict[int, list]]:
+    """The header and every game's rows of the data file ``path`` holding ``text``."""
+    lines = complete_lines(text)
     try:
         header = json.loads(lines[0]) if lines else None
         by_game = {}
@@ -174,21 +179,21 @@ def generate_positions(
     path = Path(path)
     header = _header(seed, worlds)
     done: dict[int, list] = {}
+    text = None
     if path.exists():
-        found, done = _read_games(path)
+        text = read_text(path, FileError, "the positions", DATA_BYTES)
+        found, done = _parse_games(text, path)
         if found != header:
             raise ParameterError(
                 "data", f"{{data}} {path} holds positions of {json.dumps(found)}, not of "
                 f"{json.dumps(header)}: give another file or the same seed and worlds",
             )  # fmt: skip
+    start_lines(path, json.dumps(header), text)
     todo = [game for game in range(games) if game not in done]
 
     def keep(index: int, rows: list) -> None:
         done[todo[index]] = rows
-        lines = [json.dumps(header) + "\n"] + [
-            json.dumps({"game": game, "positions": done[game]}) + "\n" for game in sorted(done)
-        ]
-        write_text(path, "".join(lines))
+        append_line(path, json.dumps({"game": todo[index], "positions": rows}))
 
     sweep(partial(label_game, seed, worlds), todo, scheduler, "games labelled by PIMC",
           on_result=keep)  # fmt: skip
