@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from qcards.analysis.match import match
+from qcards.files import complete_lines
 
 HERE = Path(__file__).resolve().parent
 
@@ -138,7 +139,7 @@ def main() -> int:
 
 def _kept_deals(journal: Path, deals: int) -> int:
     """The deals below ``deals`` a journal holds (its complete lines after the header)."""
-    lines = journal.read_text().split("\n")[1:-1]
+    lines = complete_lines(journal.read_text())[1:]
     return len({d for d in (json.loads(line)["deal"] for line in lines if line) if d < deals})
 
 
