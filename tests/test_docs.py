@@ -4,7 +4,8 @@ A code block is *runnable* when the line right before its opening fence is ``<!-
 (or ``<!-- runnable slow -->`` for one that takes more than a few seconds). Each line starting
 with ``$ qcards`` is a command, run in-process from the repository root; the lines after it, up to
 the next command or the end of the block, are what it prints (stdout and stderr together). A
-line ``...`` stands for any number of lines. A command whose expected output has an ``error:``
+line ``...`` stands for any number of lines, and ``...`` inside a line for any text (for
+figures that differ between machines). A command whose expected output has an ``error:``
 line must exit with status 2, any other with 0. A block right after ``<!-- file: PATH -->`` shows
 the file PATH (the blocks of a page naming the same file, in order, are the whole file), so a
 runnable command can read what the page shows. docs/development.md describes the conventions
@@ -102,9 +103,17 @@ def output_matches(expected: list[str], actual: list[str]) -> bool:
             return a == len(actual)
         if expected[e] == ELLIPSIS:
             return any(match(e + 1, k) for k in range(a, len(actual) + 1))
-        return a < len(actual) and expected[e] == actual[a] and match(e + 1, a + 1)
+        return a < len(actual) and _line_matches(expected[e], actual[a]) and match(e + 1, a + 1)
 
     return match(0, 0)
+
+
+def _line_matches(expected: str, actual: str) -> bool:
+    """Equal, or equal with each ``...`` inside the expected line standing for any text."""
+    if ELLIPSIS not in expected:
+        return expected == actual
+    pattern = ".*".join(re.escape(part) for part in expected.split(ELLIPSIS))
+    return re.fullmatch(pattern, actual) is not None
 
 
 def _trim(lines: list[str]) -> list[str]:
@@ -169,6 +178,10 @@ def test_output_matching():
     assert not output_matches(["a", "b"], ["a", "c"])
     assert not output_matches(["a"], ["a", "b"])
     assert not output_matches(["...", "x"], ["a", "b"])
+    assert output_matches(["depth ..., 15 qubits"], ["depth 1265, 15 qubits"])
+    assert not output_matches(["depth ..., 15 qubits"], ["depth 1265, 16 qubits"])
+    assert output_matches(["p_win ... from"], ["p_win 0.2970 from"])
+    assert not output_matches(["p_win ... from"], ["p_win 0.2970 in"])
 
 
 def test_runnable_parser(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import pickle
@@ -22,7 +23,7 @@ from qcards.analysis.train import (
     train,
 )
 from qcards.cli import main
-from qcards.errors import ModelError, ParameterError, ResourceError
+from qcards.errors import FileError, ModelError, ParameterError, ResourceError
 from qcards.skat.cards import FULL_DECK, Trump, rules_of
 from qcards.skat.learned.features import FEATURE_NAMES, NUM_FEATURES, card_features
 from qcards.skat.learned.network import (
@@ -31,6 +32,7 @@ from qcards.skat.learned.network import (
     LearnedPolicy,
     load_network,
     metadata,
+    model_file,
     save_network,
 )
 from qcards.skat.play_models import POLICY, get_model
@@ -251,6 +253,40 @@ def separable(n: int = 600) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     mask[:, 7:] = rng.random((n, 3)) < 0.5
     y = np.argmax(np.where(mask, x[:, :, 0], -np.inf), axis=1)
     return x, mask, y
+
+
+def test_positions_of_the_models_own_play_record_the_model_and_are_not_mixed(tmp_path, capsys):
+    path = tmp_path / "own.jsonl"
+    own = generate_positions(path, 2, 1, seed=4, behaviour="learned")
+    header = read_positions(path)[0]
+    assert header["behaviour"] == "learned"
+    assert header["behaviour_model"] == hashlib.sha256(model_file().read_bytes()).hexdigest()
+    assert own != generate_positions(tmp_path / "heuristic.jsonl", 2, 1, seed=4)  # other games
+    assert "behaviour_model" not in read_positions(tmp_path / "heuristic.jsonl")[0]
+    with pytest.raises(ParameterError, match="behaviour"):
+        generate_positions(path, 2, 1, seed=4)  # the heuristic's games into the learned's file
+    for bad in ("nope", "exec:cat"):
+        with pytest.raises(ParameterError, match="behaviour") as caught:
+            train(tmp_path / "m.npz", games=1, behaviour=bad)
+        assert caught.value.parameter == "behaviour"
+    out = str(tmp_path / "m.npz")
+    assert main(["train", "--games", "1", "--out", out, "--behaviour", "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --behaviour 'x': unknown") and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["heuristic.jsonl", "own.jsonl"]
+
+
+def test_earlier_positions_files_are_fitted_too(tmp_path):
+    generate_positions(tmp_path / "earlier.jsonl", 10, 1, seed=4)
+    alone = train(tmp_path / "alone.npz", games=10, worlds=1, epochs=1, hidden=4, seed=5)
+    both = train(tmp_path / "both.npz", games=10, worlds=1, epochs=1, hidden=4, seed=5,
+                 also=(tmp_path / "earlier.jsonl",))  # fmt: skip
+    earlier = read_positions(tmp_path / "earlier.jsonl")[1]
+    assert both.games == 20 and both.positions == alone.positions + sum(map(len, earlier))
+    training = load_network(tmp_path / "both.npz").metadata["training"]
+    assert training["also"] == [read_positions(tmp_path / "earlier.jsonl")[0]]
+    with pytest.raises(FileError, match="nothing.jsonl"):
+        train(tmp_path / "m.npz", games=1, worlds=1, also=(tmp_path / "nothing.jsonl",))
 
 
 def test_training_resumes_from_its_checkpoint(tmp_path):

@@ -53,7 +53,8 @@ from qcards.skat.seat_view import SeatView
 
 POSITIONS_FORMAT = "qcards-learned-positions"
 BEHAVIOUR = "heuristic"
-"""The model that plays the games the positions come from."""
+"""The default player of the games the positions come from (any match player but an outside
+program may be given: ``learned`` for the positions of the model's own play, DAgger)."""
 
 MAX_LEGAL = 10
 
@@ -123,8 +124,53 @@ def decode_position(row: list) -> Position:
     return Position(view, Card.parse(label))
 
 
-def _header(seed: int, worlds: int) -> dict:
-    return {"format": POSITIONS_FORMAT, "seed": seed, "worlds": worlds, "behaviour": BEHAVIOUR}
+def _header(seed: int, worlds: int, behaviour: str = BEHAVIOUR) -> dict:
+    """The data file's header: the seed, the teacher's worlds, the behaviour player and, when
+    that player reads a model file, the file's SHA-256 (a changed model would play other
+    games, whose positions must not be mixed with these)."""
+    header = {"format": POSITIONS_FORMAT, "seed": seed, "worlds": worlds, "behaviour": behaviour}
+    digest = _behaviour_model(behaviour)
+    if digest is not None:
+        header["behaviour_model"] = digest
+    return header
+
+
+def behaviour_player(behaviour: str) -> Player:
+    """The match player ``behaviour`` names, to play the games whose positions are labelled.
+
+    Raises:
+        ParameterError: (naming ``behaviour``) not a match player, or an outside program,
+            whose games could not be played again to the same positions.
+    """
+    from qcards.analysis.exec_player import EXEC
+    from qcards.analysis.match_players import parse_player
+
+    try:
+        player = parse_player(behaviour)
+    except ParameterError as exc:
+        message = str(exc.args[0]).replace("{player}", "{behaviour}", 1)
+        raise ParameterError("behaviour", message) from None
+    if player.model == EXEC:
+        raise ParameterError("behaviour", f"{{behaviour}} {behaviour!r}: an outside program "
+                             "cannot play the games (they could not be played again)")  # fmt: skip
+    return player
+
+
+def _behaviour_model(behaviour: str) -> str | None:
+    """The SHA-256 of the model file the behaviour player plays (``None``: it reads none)."""
+    import hashlib
+
+    from qcards.analysis.match_players import LEARNED
+    from qcards.skat.learned.network import model_file
+
+    player = behaviour_player(behaviour)
+    if player.theta_file is not None:
+        path = Path(player.theta_file)
+    elif player.model == LEARNED:
+        path = model_file()
+    else:
+        return None
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def read_positions(path: str | Path) -> tuple[dict, list[list]]:
@@ -168,16 +214,18 @@ def _parse_games(text: str, path: str | Path) -> tuple[dict, dict[int, list]]:
 
 
 def generate_positions(
-    path: str | Path, games: int, worlds: int, seed: int, scheduler: str | None = None
-) -> list[list]:
+    path: str | Path, games: int, worlds: int, seed: int, scheduler: str | None = None,
+    behaviour: str = BEHAVIOUR,
+) -> list[list]:  # fmt: skip
     """The labelled positions of ``games`` games (see the module), written to the data file
     ``path`` as each game is labelled; a file already there of the same seed and worlds is
     resumed (its games kept, the others played), of others refused. ``scheduler`` spreads the
     games over Dask workers (:func:`~qcards.execution.sweeps.sweep`; ``"local"``: every
     core), to the same rows: game ``i``'s play and labels come from the seed and ``i`` alone.
+    The games are played by the match player ``behaviour`` (:func:`behaviour_player`).
     Returns every game's rows, in order."""
     path = Path(path)
-    header = _header(seed, worlds)
+    header = _header(seed, worlds, behaviour)
     done: dict[int, list] = {}
     text = None
     if path.exists():
@@ -186,7 +234,7 @@ def generate_positions(
         if found != header:
             raise ParameterError(
                 "data", f"{{data}} {path} holds positions of {json.dumps(found)}, not of "
-                f"{json.dumps(header)}: give another file or the same seed and worlds",
+                f"{json.dumps(header)}: give another file or the same seed, worlds and behaviour",
             )  # fmt: skip
     start_lines(path, json.dumps(header), text)
     todo = [game for game in range(games) if game not in done]
@@ -195,18 +243,18 @@ def generate_positions(
         done[todo[index]] = rows
         append_line(path, json.dumps({"game": todo[index], "positions": rows}))
 
-    sweep(partial(label_game, seed, worlds), todo, scheduler, "games labelled by PIMC",
-          on_result=keep)  # fmt: skip
+    sweep(partial(label_game, seed, worlds, behaviour=behaviour), todo, scheduler,
+          "games labelled by PIMC", on_result=keep)  # fmt: skip
     return [done[game] for game in range(games)]
 
 
-def label_game(seed: int, worlds: int, game: int) -> list[list]:
-    """Game ``game`` of ``seed`` played by the behaviour policy, and its positions with more
-    than one legal card labelled by PIMC of ``worlds`` worlds (rows of
-    :func:`encode_position`)."""
+def label_game(seed: int, worlds: int, game: int, behaviour: str = BEHAVIOUR) -> list[list]:
+    """Game ``game`` of ``seed`` played by the match player ``behaviour`` in every seat, and
+    its positions with more than one legal card labelled by PIMC of ``worlds`` worlds (rows
+    of :func:`encode_position`)."""
     rows: list[list] = []
     rng = np.random.default_rng([seed, game, 2])
-    behaviour = (Player(BEHAVIOUR),) * SEATS
+    players = (behaviour_player(behaviour),) * SEATS
     teacher = Player(ADVERSARIAL, worlds)
 
     def label(view, seat_game, history) -> None:
@@ -214,7 +262,7 @@ def label_game(seed: int, worlds: int, game: int) -> list[list]:
             card = search_card(teacher, seat_game(), list(history), int(rng.integers(2**31)))
             rows.append(encode_position(view, card))
 
-    _game(behaviour, seed, game, 0, deal_cards(seed, game), label)
+    _game(players, seed, game, 0, deal_cards(seed, game), label)
     return rows
 
 
@@ -416,16 +464,24 @@ def train(
     temperature: float = 0.5,
     force: bool = False,
     scheduler: str | None = None,
+    behaviour: str = BEHAVIOUR,
+    also: tuple[str | Path, ...] = (),
 ) -> TrainResult:
     """Label ``games`` games' positions with PIMC of ``worlds`` worlds into ``data`` (default
     ``OUT.positions.jsonl``), fit the network for ``epochs`` epochs (state in ``checkpoint``,
     default ``OUT.checkpoint.npz``) and write the model to ``out`` (played at
     ``temperature``). Everything repeats from ``seed``; an interrupted run resumes.
     ``scheduler`` labels the games on Dask workers (``"local"``: every core), to the same rows.
+    The games are played by the match player ``behaviour``; the positions of the data files
+    ``also`` (of earlier runs, any seed, worlds or behaviour) are fitted too, every tenth
+    game of each file held out as of ``data``: aggregating the positions of the model's own
+    play (``behaviour="learned"``) with the earlier ones is DAgger (Ross, Gordon & Bagnell
+    2011).
 
     Raises:
-        ParameterError: a count below 1, a temperature not positive, or a data file of
-            another seed or worlds.
+        ParameterError: a count below 1, a temperature not positive, a behaviour that is not
+            a match player, or a data file of another seed, worlds or behaviour.
+        FileError: a file of ``also`` cannot be read or is not a positions file.
         ResourceError: the plan is past the time limit (unless ``force``).
         MissingExtraError: JAX or optax is not installed (the ``train`` extra), raised
             before anything is labelled.
@@ -440,14 +496,16 @@ def train(
     out = Path(out)
     data = Path(data) if data is not None else out.with_suffix(".positions.jsonl")
     checkpoint = Path(checkpoint) if checkpoint is not None else out.with_suffix(".checkpoint.npz")
+    behaviour_player(behaviour)  # a bad behaviour refused before anything is read
+    earlier = [read_positions(path)[1] for path in also]
     labelled = sum(g < games for g in _read_games(data)[1]) if data.exists() else 0
-    estimate = games * POSITIONS_A_GAME
+    estimate = games * POSITIONS_A_GAME + sum(len(r) for f in earlier for r in f)
     plan_training(max(games - labelled, 0), worlds, estimate, epochs, force, scheduler)
     began = time.perf_counter()
-    rows_by_game = generate_positions(data, games, worlds, seed, scheduler)
-    held = [i for i in range(len(rows_by_game)) if i % 10 == 9]  # every tenth game held out
-    fit_rows = [r for i, rows in enumerate(rows_by_game) if i % 10 != 9 for r in rows]
-    held_rows = [r for i in held for r in rows_by_game[i]]
+    files = [generate_positions(data, games, worlds, seed, scheduler, behaviour), *earlier]
+    # every tenth game of each file held out
+    fit_rows = [r for f in files for i, rows in enumerate(f) if i % 10 != 9 for r in rows]
+    held_rows = [r for f in files for i, rows in enumerate(f) if i % 10 == 9 for r in rows]
     if not fit_rows:
         raise ParameterError("games", f"{games} game(s) gave no position to train on: more "
                              "{games}")  # fmt: skip
@@ -455,7 +513,8 @@ def train(
     params, loss, agree = fit_network(x, mask, y, hidden, epochs, seed, checkpoint)
     held_agree = agreement(params, *featurise(held_rows)) if held_rows else float("nan")
     training = {
-        "teacher": f"{ADVERSARIAL}:{worlds}", "behaviour": BEHAVIOUR, "games": games,
+        "teacher": f"{ADVERSARIAL}:{worlds}", "behaviour": behaviour, "games": games,
+        "also": [read_positions(path)[0] for path in also],
         "positions": len(fit_rows), "held_out_positions": len(held_rows), "seed": seed,
         "epochs": epochs, "hidden": hidden, "optimiser": "adam (jax, optax)",
         "train_agreement": agree, "held_out_agreement": held_agree,
@@ -463,5 +522,5 @@ def train(
     with atomic_path(out) as temporary:
         save_network(temporary, params[0::2], params[1::2], temperature, training)
     seconds = time.perf_counter() - began
-    return TrainResult(games, len(fit_rows) + len(held_rows), epochs, loss, agree, held_agree,
-                       str(out), seconds)  # fmt: skip
+    return TrainResult(sum(len(f) for f in files), len(fit_rows) + len(held_rows), epochs,
+                       loss, agree, held_agree, str(out), seconds)  # fmt: skip

@@ -27,6 +27,7 @@ FLAGS = {
     "backend": "--backend",
     "bid": "--bid",
     "bidding": "--bidding",
+    "behaviour": "--behaviour",
     "data": "--data",
     "epochs": "--epochs",
     "hidden": "--hidden",

@@ -16,6 +16,12 @@ def add_parser(sub) -> None:
     p.add_argument("--worlds", type=int, default=5, help="PIMC's sampled deals a card")
     p.add_argument("--temperature", type=float, default=0.5,
                    help="the softmax temperature the model plays at")  # fmt: skip
+    p.add_argument("--behaviour", default="heuristic", metavar="PLAYER",
+                   help="the match player of the games whose positions are labelled "
+                   "(learned: the model's own play)")  # fmt: skip
+    p.add_argument("--also", action="append", default=[], metavar="FILE",
+                   help="an earlier run's positions file whose games are fitted too "
+                   "(repeatable)")  # fmt: skip
     training_arguments(p, 60, 64, "the positions file, written game by game and resumed (default "
                        "MODEL.positions.jsonl)")  # fmt: skip
     dask_argument(p)
@@ -44,7 +50,8 @@ def run(args) -> int:
     from qcards.analysis.train import train
 
     result = train(args.out, args.games, args.worlds, args.epochs, args.hidden, args.seed,
-                   args.data, args.checkpoint, args.temperature, args.force, args.dask)  # fmt: skip
+                   args.data, args.checkpoint, args.temperature, args.force, args.dask,
+                   args.behaviour, tuple(args.also))  # fmt: skip
     if args.json:
         print_json(result.to_json())
         return 0
