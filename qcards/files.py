@@ -16,6 +16,7 @@ Pure Python; matplotlib is imported only to save a figure or check its format.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import tempfile
@@ -130,6 +131,14 @@ def append_line(path: str | Path, line: str) -> None:
         f.write(line + "\n")
         f.flush()
         os.fsync(f.fileno())
+
+
+def sha256_digest(path: str | Path) -> str | None:
+    """The SHA-256 of the file's bytes, in hex (``None``: it cannot be read)."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def figure_format(path: str | Path, parameter: str = "path") -> str:

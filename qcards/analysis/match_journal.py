@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from qcards.errors import FileError, ParameterError
-from qcards.files import append_line, complete_lines, read_text, start_lines
+from qcards.files import append_line, complete_lines, read_text, sha256_digest, start_lines
 
 JOURNAL_FORMAT = "qcards-match-journal"
 JOURNAL_BYTES = 2**30
@@ -55,7 +55,7 @@ def journal_header(players: Sequence[Any], seed: int) -> dict[str, Any]:
     for number, player in enumerate(players, start=1):
         if player.theta_file is not None:
             files[f"player {number}'s file"] = Path(player.theta_file)
-    digests = {role: _sha256(path) for role, path in files.items()}  # contents, not paths
+    digests = {role: sha256_digest(path) for role, path in files.items()}  # contents, not paths
     described = [hashlib.sha256(repr(p).encode()).hexdigest()[:16] for p in players]
     return {"format": JOURNAL_FORMAT, "qcards": _version(), "seed": seed,
             "players": [p.label for p in players], "descriptions": described,
@@ -69,13 +69,6 @@ def _version() -> str:
         return version("qcards")
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown"
-
-
-def _sha256(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
 
 
 def read_journal(path: str | Path, header: dict[str, Any]) -> dict[int, list[dict]]:

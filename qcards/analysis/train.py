@@ -42,7 +42,14 @@ from qcards.analysis.match_players import Player, search_card
 from qcards.errors import FileError, ParameterError
 from qcards.execution.extras import require
 from qcards.execution.sweeps import CORES, LOCAL, sweep
-from qcards.files import append_line, atomic_path, complete_lines, read_text, start_lines
+from qcards.files import (
+    append_line,
+    atomic_path,
+    complete_lines,
+    read_text,
+    sha256_digest,
+    start_lines,
+)
 from qcards.plan import Plan, check, current_limits
 from qcards.progress import step
 from qcards.skat.adversarial import ADVERSARIAL
@@ -158,8 +165,6 @@ def behaviour_player(behaviour: str) -> Player:
 
 def _behaviour_model(behaviour: str) -> str | None:
     """The SHA-256 of the model file the behaviour player plays (``None``: it reads none)."""
-    import hashlib
-
     from qcards.analysis.match_players import LEARNED
     from qcards.skat.learned.network import model_file
 
@@ -170,7 +175,7 @@ def _behaviour_model(behaviour: str) -> str | None:
         path = model_file()
     else:
         return None
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return sha256_digest(path)
 
 
 def read_positions(path: str | Path) -> tuple[dict, list[list]]:
@@ -497,7 +502,8 @@ def train(
     data = Path(data) if data is not None else out.with_suffix(".positions.jsonl")
     checkpoint = Path(checkpoint) if checkpoint is not None else out.with_suffix(".checkpoint.npz")
     behaviour_player(behaviour)  # a bad behaviour refused before anything is read
-    earlier = [read_positions(path)[1] for path in also]
+    earlier_files = [read_positions(path) for path in also]
+    earlier = [games_of for _, games_of in earlier_files]
     labelled = sum(g < games for g in _read_games(data)[1]) if data.exists() else 0
     estimate = games * POSITIONS_A_GAME + sum(len(r) for f in earlier for r in f)
     plan_training(max(games - labelled, 0), worlds, estimate, epochs, force, scheduler)
@@ -514,7 +520,7 @@ def train(
     held_agree = agreement(params, *featurise(held_rows)) if held_rows else float("nan")
     training = {
         "teacher": f"{ADVERSARIAL}:{worlds}", "behaviour": behaviour, "games": games,
-        "also": [read_positions(path)[0] for path in also],
+        "also": [header for header, _ in earlier_files],
         "positions": len(fit_rows), "held_out_positions": len(held_rows), "seed": seed,
         "epochs": epochs, "hidden": hidden, "optimiser": "adam (jax, optax)",
         "train_agreement": agree, "held_out_agreement": held_agree,
