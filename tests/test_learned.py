@@ -276,6 +276,7 @@ def test_positions_of_the_models_own_play_record_the_model_and_are_not_mixed(tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["heuristic.jsonl", "own.jsonl"]
 
 
+@pytest.mark.slow  # labels ten games and fits twice: about 25 s
 def test_earlier_positions_files_are_fitted_too(tmp_path):
     generate_positions(tmp_path / "earlier.jsonl", 10, 1, seed=4)
     alone = train(tmp_path / "alone.npz", games=10, worlds=1, epochs=1, hidden=4, seed=5)
