@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -178,6 +179,45 @@ def generated_specs(count_per_case: int = 1, skat: bool = False):
     return out
 
 
+def covering_sample(cases: list) -> set[int]:
+    """The positions in ``cases`` (parameter tuples of :func:`generated_specs`) of a sample that
+    shows every value of every property at least once: each trump kind, player count, number of
+    tricks, ``winner_leads``, whether the declarer's hand is known, and Skat or none.
+
+    Greedy, in the list's order: a case is kept when it shows a value no kept case shows yet.
+    """
+    seen: set[tuple[int, object]] = set()
+    kept: set[int] = set()
+    for position, case in enumerate(cases):
+        properties = {(i, value) for i, value in enumerate(case[1:6], start=1)}
+        if len(case) > 6:
+            properties.add((6, case[6] > 0))
+        if not properties <= seen:
+            seen |= properties
+            kept.add(position)
+    return kept
+
+
+def sampled(cases: list, values: Iterable | None = None) -> list:
+    """``values`` (default: ``cases`` themselves; one for each case, in order) as
+    ``pytest.param`` values: those of a :func:`covering_sample` of ``cases`` run by default, the
+    rest carry the ``crosscheck`` marker (the breadth tier: ``pytest -m crosscheck``; CI runs it).
+    """
+    kept = covering_sample(cases)
+    values = list(cases if values is None else values)
+    assert len(values) == len(cases), "one value for each case"
+    return [
+        pytest.param(value) if i in kept else pytest.param(value, marks=pytest.mark.crosscheck)
+        for i, value in enumerate(values)
+    ]
+
+
+def sampled_indices(cases: list) -> list:
+    """``range(len(cases))`` marked as :func:`sampled` marks ``cases``: for tests parametrized
+    by a position in a list of specs built from ``cases``."""
+    return sampled(cases, range(len(cases)))
+
+
 def generated_specs_within_16_qubits() -> list:
     """The cases of :func:`generated_specs` that ``random_spec(..., max_qubits=16)`` can build:
     all but three players with two tricks each (none of those fits in 16 qubits)."""
@@ -265,3 +305,14 @@ def pytest_configure(config) -> None:
     if config.getoption("hypothesis_profile", default=None):
         return  # --hypothesis-profile NAME was given: the Hypothesis plugin loaded it
     settings.load_profile(os.environ.get("QCARDS_FUZZ_PROFILE", "qcards-ci"))
+
+
+FUZZ_DIR = REPO / "tests" / "fuzz"
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    # the fuzz suite is one tier (``pytest -m fuzz``), marked here by its folder rather than in
+    # each of its modules, so a new fuzz module cannot land in the default tier by mistake
+    for item in items:
+        if FUZZ_DIR in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.fuzz)

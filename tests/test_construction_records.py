@@ -13,7 +13,7 @@ from qcards.circuits.construction import BUILT_IN, Deferred, get_construction
 from qcards.errors import SpecError
 from qcards.skat.spec import load_spec, parse_spec
 
-from conftest import REPO, TEST_SPECS, generated_specs, random_spec
+from conftest import REPO, TEST_SPECS, generated_specs, random_spec, sampled
 
 
 def _loads(path) -> bool:
@@ -67,7 +67,7 @@ def test_the_width_a_record_reports_is_the_built_layouts(path):
     assert tabled >= (2 if spec.prior.is_uniform else 1)
 
 
-@pytest.mark.parametrize("params", generated_specs() + generated_specs(skat=True))
+@pytest.mark.parametrize("params", sampled(generated_specs() + generated_specs(skat=True)))
 def test_the_width_of_generated_specs(params):
     assert _check_widths(random_spec(*params)) >= 2
 

@@ -301,7 +301,19 @@ where :func:`test_ctrl_c_during_any_commands_work_is_one_line` interrupts them):
 answers without an import phase to interrupt."""
 
 
-@pytest.mark.parametrize("command", _commands_with_an_import_phase())
+def one_per_behaviour(commands, default_tier: set[str]) -> list:
+    """``commands`` as parameters: those in ``default_tier`` (one for each way a command
+    behaves) run by default, the rest carry the ``crosscheck`` marker (every command: the breadth
+    tier, which CI runs), as each of these cases starts a Python child that imports Qiskit."""
+    return [
+        pytest.param(c) if c in default_tier else pytest.param(c, marks=pytest.mark.crosscheck)
+        for c in commands
+    ]
+
+
+@pytest.mark.parametrize(
+    "command", one_per_behaviour(_commands_with_an_import_phase(), {"evaluate", "count"})
+)
 def test_ctrl_c_in_any_commands_import_phase_is_one_line(command, tmp_path):
     """Issue 41, item 2: Ctrl-C while a command imports its libraries (the first second)
     prints one line and exits 130, for every command that imports more than the CLI's own
@@ -377,7 +389,9 @@ def test_every_long_command_is_interrupted_during_its_work():
     assert set(LONG_COMMANDS) == set(COMMANDS) - {"score", "jobs"}  # the two quick ones
 
 
-@pytest.mark.parametrize("command", sorted(LONG_COMMANDS))
+@pytest.mark.parametrize(
+    "command", one_per_behaviour(sorted(LONG_COMMANDS), {"reproduce", "evaluate", "match"})
+)
 def test_ctrl_c_during_any_commands_work_is_one_line(command, tmp_path):
     """Issue 41, item 2: Ctrl-C in the middle of a long command's work prints one line and
     exits 130, with no traceback and no partial file, for every long command."""

@@ -26,7 +26,7 @@ from qcards.skat.play_models import (
 from qcards.skat.referee import paths
 from qcards.skat.spec import parse_spec
 
-from conftest import generated_specs, random_spec, spec_text
+from conftest import generated_specs, random_spec, sampled, spec_text
 
 CLUBS = Rules(Trump.CLUBS)
 
@@ -168,7 +168,7 @@ def path_count(spec, path) -> Fraction:
 POLICY_CASES = generated_specs()[::3]
 
 
-@pytest.mark.parametrize("params", POLICY_CASES, ids=str)
+@pytest.mark.parametrize("params", sampled(POLICY_CASES), ids=str)
 def test_heuristic_referee_equals_reweighted_paths(params):
     spec = random_spec(*params)
     report = evaluate(spec, model="heuristic", method="classical")

@@ -21,7 +21,7 @@ from qcards.skat.cards import Card, Trump
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import get_model
 
-from conftest import generated_specs_within_16_qubits, random_spec, spec_id
+from conftest import generated_specs_within_16_qubits, random_spec, sampled, spec_id
 
 TOL = 1e-9
 MODELS = ("heuristic", "softmax")
@@ -78,7 +78,7 @@ def decomposed_pairs(spec, game) -> dict[tuple[int, int], float]:
 
 
 @pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("params", generated_specs_within_16_qubits()[::2], ids=spec_id)
+@pytest.mark.parametrize("params", sampled(generated_specs_within_16_qubits()[::2]), ids=spec_id)
 def test_generated_specs_every_stage_aer_equals_sparse(params, model):
     """Stage by stage, Aer's statevector of the weighted circuit (its definitions) equals the
     sparse engine's classical actions; at the end both equal the referee under the model."""

@@ -35,7 +35,7 @@ from qcards.paper.examples import SIX_CARD
 from qcards.plan import limits
 from qcards.skat.referee import estimate_paths
 
-from conftest import generated_specs, random_spec
+from conftest import generated_specs, random_spec, sampled
 
 SPECS = generated_specs()
 TINY = 400
@@ -50,7 +50,7 @@ def close(a: dict, b: dict, tol: float = 1e-12) -> bool:
     return all(abs(a.get(k, 0.0) - b.get(k, 0.0)) <= tol for k in set(a) | set(b))
 
 
-@pytest.mark.parametrize("params", SPECS)
+@pytest.mark.parametrize("params", sampled(SPECS))
 def test_sharded_final_outcomes_equal_the_whole_state(params):
     game = game_of(params)
     whole = final_outcomes(game, simulate(game.circuit))
@@ -148,7 +148,7 @@ def test_every_gate_after_the_deal_keeps_each_rows_deal_and_history(classical_ac
             state.run(steps)
 
 
-@pytest.mark.parametrize("params", SPECS)
+@pytest.mark.parametrize("params", sampled(SPECS))
 def test_rows_run_in_blocks_of_three_equal_the_whole_state(params, monkeypatch):
     """The depth-first run with blocks of at most three rows gives the whole state's final
     (points, tricks) distribution, and (paper construction) its stage probabilities."""

@@ -30,17 +30,16 @@ from qcards.execution.sparse import engine as sparse
 from qcards.plan import limits
 from qcards.skat.referee import evaluate, paths, stage_distributions
 
-from conftest import REPO, generated_specs, random_spec
+from conftest import REPO, generated_specs, random_spec, sampled_indices
 
 TOL = 1e-9
 FOUR = str(REPO / "qcards" / "specs" / "four-card.toml")
-SPECS = [random_spec(*p) for p in generated_specs()] + [
-    random_spec(*p) for p in generated_specs(skat=True)
-]
+CASES = generated_specs() + generated_specs(skat=True)
+SPECS = [random_spec(*p) for p in CASES]
 
 
 @pytest.mark.parametrize("construction", construction_names())
-@pytest.mark.parametrize("index", range(len(SPECS)))
+@pytest.mark.parametrize("index", sampled_indices(CASES))
 def test_every_stage_equals_the_referee(index, construction):
     spec = SPECS[index]
     game = build_game(spec, construction=construction)
@@ -55,7 +54,7 @@ def test_every_stage_equals_the_referee(index, construction):
             assert abs(circuit.get(snapshot, 0.0) - float(p)) < TOL, (stage.name, snapshot)
 
 
-@pytest.mark.parametrize("index", range(len(SPECS)))
+@pytest.mark.parametrize("index", sampled_indices(CASES))
 def test_vectorised_points_equal_decoding(index):
     """``final_declarer_points`` equals decode + declarer_points on every final outcome."""
     spec = SPECS[index]
@@ -79,7 +78,7 @@ def test_vectorised_points_equal_decoding(index):
         assert snapshot.declarer_tricks(spec) == tricks[row]
 
 
-@pytest.mark.parametrize("index", range(len(SPECS)))
+@pytest.mark.parametrize("index", sampled_indices(CASES))
 def test_final_points_give_the_referees_p_win(index):
     spec = SPECS[index]
     outcomes = sparse_final_outcomes(build_game(spec))
