@@ -212,6 +212,19 @@ def sampled(cases: list, values: Iterable | None = None) -> list:
     ]
 
 
+def breadth(values: Iterable, default_tier: Iterable) -> list:
+    """``values`` as ``pytest.param`` values: those in ``default_tier`` (one for each way the
+    test can go) run by default, the others carry the ``crosscheck`` marker (the breadth tier,
+    which CI runs). For parameter lists that are not :func:`generated_specs` cases."""
+    values, keep = list(values), list(default_tier)
+    missing = [value for value in keep if value not in values]
+    assert not missing, f"not among the values: {missing}"
+    return [
+        pytest.param(v) if v in keep else pytest.param(v, marks=pytest.mark.crosscheck)
+        for v in values
+    ]
+
+
 def sampled_indices(cases: list) -> list:
     """``range(len(cases))`` marked as :func:`sampled` marks ``cases``: for tests parametrized
     by a position in a list of specs built from ``cases``."""
@@ -228,7 +241,7 @@ def over_specs_within_16_qubits(step: int):
     """A test's ``params`` parametrized over every ``step``-th case of
     :func:`generated_specs_within_16_qubits`, with :func:`spec_id` ids."""
     cases = generated_specs_within_16_qubits()[::step]
-    return pytest.mark.parametrize("params", cases, ids=spec_id)
+    return pytest.mark.parametrize("params", sampled(cases), ids=spec_id)
 
 
 def spec_id(params: tuple) -> str:

@@ -144,6 +144,7 @@ def test_the_compiled_chooser_gives_the_python_walks_numbers(params, model):
                                                              slow.outcomes)  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_compiled_chooser_on_a_twelve_card_endgame_and_a_score():
     spec = random_spec(3, 3, 4, Trump.CLUBS, True, True, max_qubits=10_000)
     fast, slow = best_response(spec, compiled=True), best_response(spec, compiled=False)

@@ -26,7 +26,7 @@ from qcards.skat.referee import deals, evaluate, weighted_deals
 from qcards.skat.rule_tables import rule_tables
 from qcards.skat.spec import SKAT, Endgame, load_spec, parse_spec, spec_from_dict
 
-from conftest import REPO, generated_specs, random_spec, sampled
+from conftest import REPO, breadth, generated_specs, random_spec, sampled
 
 SPEC_FILES = sorted(
     path
@@ -159,16 +159,19 @@ def small_spec(seed: int, players: int, tricks: int, **fields) -> Endgame:
     return spec_from_dict(table, source=f"small-{seed}")
 
 
+FOUR_PLAYER_GAMES = [
+    {"trump": "clubs", "target": 30},
+    {"trump": "grand", "target": 20, "winner_leads": False},
+    {"trump": "none", "target": 25, "skat": 2},
+    {"trump": "null"},
+    {"trump": "null-ouvert", "winner_leads": False},
+    {"trump": "hearts", "target": 15, "declarer_tricks": 3},
+]
+
+
 @pytest.mark.parametrize(
     "fields",
-    [
-        {"trump": "clubs", "target": 30},
-        {"trump": "grand", "target": 20, "winner_leads": False},
-        {"trump": "none", "target": 25, "skat": 2},
-        {"trump": "null"},
-        {"trump": "null-ouvert", "winner_leads": False},
-        {"trump": "hearts", "target": 15, "declarer_tricks": 3},
-    ],
+    breadth(FOUR_PLAYER_GAMES, [FOUR_PLAYER_GAMES[0], FOUR_PLAYER_GAMES[3]]),
     ids=lambda f: f["trump"],
 )
 def test_four_players_match_the_referee(fields):

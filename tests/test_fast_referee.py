@@ -29,7 +29,7 @@ from qcards.skat.history import after_history
 from qcards.skat.rule_tables import rule_tables
 from qcards.skat.spec import Endgame, load_spec, parse_spec, spec_from_dict
 
-from conftest import REPO, generated_specs, random_spec, sampled
+from conftest import REPO, breadth, generated_specs, random_spec, sampled
 
 MODELS = referee.MODELS
 
@@ -78,7 +78,9 @@ def test_generated_specs(name):
     assert_same(GENERATED[name])
 
 
-@pytest.mark.parametrize("index", range(len(Trump)), ids=[t.value for t in Trump])
+@pytest.mark.parametrize(
+    "index", breadth(range(len(Trump)), [0, len(Trump) - 1]), ids=[t.value for t in Trump]
+)
 def test_four_players(index):
     """Every kind of game with four players, either leading rule; two tricks and a Skat of one
     card, or three tricks."""

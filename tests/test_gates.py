@@ -16,6 +16,8 @@ from qcards.circuits.layout import GameLayout
 from qcards.circuits.syntheses.paper_terms import play_terms, trick_terms
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 
+from conftest import breadth
+
 PAPER = get_construction("paper")
 
 
@@ -105,10 +107,13 @@ def _basis_round_trip(gate, outcomes):
         assert abs(abs(state[outcome]) - 1) < 1e-9
 
 
+FOUR_CARD_GATES = [
+    g for g in game_gate_examples() if g.layout.spec.source.endswith("four-card.toml")
+]
+
+
 @pytest.mark.parametrize(
-    "gate",
-    [g for g in game_gate_examples() if g.layout.spec.source.endswith("four-card.toml")],
-    ids=lambda g: g.name,
+    "gate", breadth(FOUR_CARD_GATES, FOUR_CARD_GATES[:2]), ids=lambda g: g.name
 )
 def test_game_gate_followed_by_inverse_is_identity(gate):
     # basis states of the register part (flag = 0): a spread of configurations

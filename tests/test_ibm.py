@@ -265,6 +265,7 @@ def test_failed_job_is_marked_failed(capsys, monkeypatch, tiny_file):
         ibm.fetch(job.job_id())
 
 
+@pytest.mark.slow
 def test_mitigate_all_on_a_device_is_one_job_and_fetch_mitigates(capsys, monkeypatch, tiny_file):
     """``--mitigate all`` on ibm: one job with the folded circuits and the readout
     calibrations, every suppression switch on; the record names the mitigation, and fetching

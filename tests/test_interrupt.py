@@ -13,6 +13,8 @@ from matplotlib.figure import Figure
 
 from qcards.files import PARTIAL_SUFFIX, WRITTEN, atomic_path, save_figure, write_text
 
+from conftest import breadth
+
 HANG_GUARD = 120
 """Seconds after which the interrupted command counts as hung (a guard, not a timing)."""
 
@@ -301,18 +303,8 @@ where :func:`test_ctrl_c_during_any_commands_work_is_one_line` interrupts them):
 answers without an import phase to interrupt."""
 
 
-def one_per_behaviour(commands, default_tier: set[str]) -> list:
-    """``commands`` as parameters: those in ``default_tier`` (one for each way a command
-    behaves) run by default, the rest carry the ``crosscheck`` marker (every command: the breadth
-    tier, which CI runs), as each of these cases starts a Python child that imports Qiskit."""
-    return [
-        pytest.param(c) if c in default_tier else pytest.param(c, marks=pytest.mark.crosscheck)
-        for c in commands
-    ]
-
-
 @pytest.mark.parametrize(
-    "command", one_per_behaviour(_commands_with_an_import_phase(), {"evaluate", "count"})
+    "command", breadth(_commands_with_an_import_phase(), {"evaluate", "count"})
 )
 def test_ctrl_c_in_any_commands_import_phase_is_one_line(command, tmp_path):
     """Issue 41, item 2: Ctrl-C while a command imports its libraries (the first second)
@@ -390,7 +382,7 @@ def test_every_long_command_is_interrupted_during_its_work():
 
 
 @pytest.mark.parametrize(
-    "command", one_per_behaviour(sorted(LONG_COMMANDS), {"reproduce", "evaluate", "match"})
+    "command", breadth(sorted(LONG_COMMANDS), {"reproduce", "evaluate", "match"})
 )
 def test_ctrl_c_during_any_commands_work_is_one_line(command, tmp_path):
     """Issue 41, item 2: Ctrl-C in the middle of a long command's work prints one line and

@@ -12,6 +12,8 @@ import pytest
 
 from qcards.execution import isolated
 
+from conftest import breadth
+
 SIX_CARD = Path(__file__).parents[1] / "qcards" / "specs" / "six-card.toml"
 
 HANG_GUARD = 300
@@ -60,7 +62,9 @@ def _assert_runs_in_process(tmp_path: Path, text: str) -> None:
     assert "bootstrapping phase" not in proc.stderr
 
 
-@pytest.mark.parametrize("command_line", [False, True], ids=["library", "isolation-enabled"])
+@pytest.mark.parametrize(
+    "command_line", breadth([False, True], [False]), ids=["library", "isolation-enabled"]
+)
 def test_an_unguarded_script_never_spawns_whatever_the_estimate(tmp_path, command_line):
     """Every call counted as long: a library call still runs in-process (isolation is the
     command line's), and even with isolation switched on, an unguarded ``__main__`` is not

@@ -225,6 +225,7 @@ def test_positions_are_written_game_by_game_and_resumed(tmp_path):
         generate_positions(path, 3, 1, seed=5)
 
 
+@pytest.mark.slow
 def test_positions_labelled_on_dask_workers_are_the_loops_and_gaps_are_filled(tmp_path):
     here = generate_positions(tmp_path / "here.jsonl", 3, 1, seed=4)
     path = tmp_path / "dask.jsonl"
@@ -290,6 +291,7 @@ def test_earlier_positions_files_are_fitted_too(tmp_path):
         train(tmp_path / "m.npz", games=1, worlds=1, also=(tmp_path / "nothing.jsonl",))
 
 
+@pytest.mark.slow
 def test_training_resumes_from_its_checkpoint(tmp_path):
     x, mask, y = separable()
     straight, loss, agree = fit_network(x, mask, y, 8, 30, seed=1)
@@ -346,6 +348,7 @@ def test_a_tiny_model_trained_from_scratch_beats_random(tmp_path):
         assert i == 0 and low > 0, (j, mean, low, high)  # ahead of each random player
 
 
+@pytest.mark.slow
 def test_a_finished_checkpoint_returns_its_loss_and_one_further_on_is_ignored(tmp_path):
     x, mask, y = separable()
     ckpt = tmp_path / "ckpt.npz"

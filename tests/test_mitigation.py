@@ -24,6 +24,8 @@ from qcards.execution.run import run
 from qcards.paper.examples import FOUR_CARD
 from qcards.skat.referee import stage_distributions
 
+from conftest import breadth
+
 FOUR = "qcards/specs/four-card.toml"
 EXACT = 5 / 12
 
@@ -93,7 +95,7 @@ def test_zne_with_detection_fits_only_scales_that_kept_enough_shots():
     assert plain.extrapolation.used == ZNE_SCALES
 
 
-@pytest.mark.parametrize("name", MITIGATIONS)
+@pytest.mark.parametrize("name", breadth(MITIGATIONS, MITIGATIONS[:2]))
 def test_noiseless_run_is_unchanged_by_each_switch(name):
     """On a noiseless target: detection keeps every shot, the readout calibration is the
     identity, and zne extrapolates three samples of one distribution (seeded; the stated

@@ -33,7 +33,7 @@ from qcards.paper.examples import CA, FOUR_CARD, SIX_CARD
 from qcards.paper.export import export_spec
 from qcards.skat.referee import stage_distributions
 
-from conftest import REPO, generated_specs, random_spec
+from conftest import REPO, breadth, generated_specs, random_spec
 
 PLUGINS = REPO / "tests" / "plugins"
 SIX = str(REPO / "qcards" / "specs" / "six-card.toml")
@@ -112,15 +112,21 @@ def _cli(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize(
     "argv",
-    [
-        ["evaluate", SIX, "--method", "sparse", "--json"],
-        ["recommend", SIX, "--method", "sparse", "--json"],
-        ["declare", SIX, "--json"],
-        ["run", SIX, "--backend", "sparse", "--json", "--plot", "run.png"],
-        ["count", SIX, "--json", "--seed", "1", "--epsilon", "0.2"],
-        ["resources", "--cards-per-player", "1", "--json"],
-        ["export", SIX, "--first", "CA", "--format", "qasm3", "--out", "out", "--json"],
-    ],
+    breadth(
+        [
+            ["evaluate", SIX, "--method", "sparse", "--json"],
+            ["recommend", SIX, "--method", "sparse", "--json"],
+            ["declare", SIX, "--json"],
+            ["run", SIX, "--backend", "sparse", "--json", "--plot", "run.png"],
+            ["count", SIX, "--json", "--seed", "1", "--epsilon", "0.2"],
+            ["resources", "--cards-per-player", "1", "--json"],
+            ["export", SIX, "--first", "CA", "--format", "qasm3", "--out", "out", "--json"],
+        ],
+        [
+            ["evaluate", SIX, "--method", "sparse", "--json"],
+            ["count", SIX, "--json", "--seed", "1", "--epsilon", "0.2"],
+        ],
+    ),
     ids=lambda a: a[0],
 )
 def test_probe_works_in_every_command(argv, tmp_path):

@@ -175,6 +175,7 @@ def test_two_player_solution_matches_a_retrograde_analysis_on_the_referee(seat):
     assert root not in won
 
 
+@pytest.mark.slow
 def test_solutions_of_two_and_three_players():
     two = solve(2)
     assert two.positions == len(explore(2).options)
