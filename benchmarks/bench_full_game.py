@@ -55,10 +55,11 @@ from qcards.execution.shots import sample_game
 from qcards.execution.sweeps import LOCAL, local_cluster
 from qcards.intervals import Z95, mean_interval, wilson
 from qcards.skat.cards import FULL_DECK, Card
-from qcards.skat.deal_sampling import sample_owners
+from qcards.skat.deals.count import num_deals
+from qcards.skat.deals.sample import sample_owners
 from qcards.skat.double_dummy.solver import solve_deal
 from qcards.skat.monte_carlo import playouts
-from qcards.skat.referee import estimate_paths, num_deals
+from qcards.skat.referee import estimate_paths
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 RESULTS = Path(__file__).resolve().parent / "results" / "full_game.md"
@@ -262,7 +263,7 @@ def open_spec(deal: dict[str, list[str]], trump: str) -> tuple[Endgame, dict[Car
 FIRST_CALL = """
 import time
 from qcards.skat.double_dummy.solver import solve_deal
-from qcards.skat.referee import random_deal
+from qcards.skat.deals.sample import random_deal
 from qcards.analysis.resources import resource_spec
 import random
 spec = resource_spec(10)

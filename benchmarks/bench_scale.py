@@ -54,8 +54,9 @@ from qcards.analysis.evaluate import evaluate
 from qcards.analysis.resources import resource_spec
 from qcards.errors import ResourceError
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
+from qcards.skat.deals.count import num_deals
 from qcards.skat.fast_referee import solver as fast_referee
-from qcards.skat.referee import estimate_paths, num_deals
+from qcards.skat.referee import estimate_paths
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GIB = 2**30

@@ -55,7 +55,7 @@ from xskat_log import to_game_record  # noqa: E402
 from qcards.analysis.decision_plays import Runner  # noqa: E402
 from qcards.analysis.decisions import bid, declare_twelve  # noqa: E402
 from qcards.intervals import mean_interval  # noqa: E402
-from qcards.skat.deal_sampling import sample_owners, spec_receiver_table  # noqa: E402
+from qcards.skat.deals.sample import sample_owners, spec_receiver_table  # noqa: E402
 from qcards.skat.monte_carlo import play_random_game  # noqa: E402
 from qcards.skat.objectives import OBJECTIVES, per_sample  # noqa: E402
 from qcards.skat.spec import parse_spec  # noqa: E402

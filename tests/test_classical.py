@@ -8,7 +8,9 @@ import pytest
 
 from qcards.errors import ModelError
 from qcards.skat.cards import Card
-from qcards.skat.referee import deals, evaluate, num_deals, paths, recommend, stage_distributions
+from qcards.skat.deals.count import num_deals
+from qcards.skat.deals.enumeration import deals
+from qcards.skat.referee import evaluate, paths, recommend, stage_distributions
 from qcards.skat.spec import SKAT, parse_spec
 from qcards.skat.stages import skat_points
 

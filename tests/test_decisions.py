@@ -29,8 +29,9 @@ from qcards.analysis.decisions import (
 from qcards.cli import main
 from qcards.errors import ModelError, ParameterError, QcardsError, ResourceError, SpecError
 from qcards.skat.cards import Card, Rules
+from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.declaration import skat_of
-from qcards.skat.referee import MODELS, paths, weighted_deals
+from qcards.skat.referee import MODELS, paths
 from qcards.skat.scoring import Declaration, settle
 
 from conftest import TEST_SPECS, spec_text

@@ -1,8 +1,8 @@
 """The double-dummy solver (qcards.skat.double_dummy) against the referee's adversarial model.
 
 Every comparison is exact: the solver's win and points, averaged over the deals of
-:func:`qcards.skat.referee.weighted_deals` with their probabilities as Fractions, must equal
-``referee.evaluate(spec, "adversarial", first)``. Full deals (30 cards played), which the
+:func:`qcards.skat.deals.enumeration.weighted_deals` with their probabilities as Fractions,
+must equal ``referee.evaluate(spec, "adversarial", first)``. Full deals (30 cards played), which the
 referee cannot enumerate, are checked along their principal variation: every position on it
 solves to the same final points, and once at most twelve cards are left the referee solves the
 same position as a small endgame spec.
@@ -22,7 +22,8 @@ import qcards.skat.double_dummy.search as dd_search
 import qcards.skat.double_dummy.solver as dd
 from qcards.errors import ModelError
 from qcards.skat.cards import FULL_DECK, Card, Rules, Trump
-from qcards.skat.referee import deals, evaluate, weighted_deals
+from qcards.skat.deals.enumeration import deals, weighted_deals
+from qcards.skat.referee import evaluate
 from qcards.skat.rule_tables import rule_tables
 from qcards.skat.spec import SKAT, Endgame, load_spec, parse_spec, spec_from_dict
 

@@ -511,8 +511,8 @@ def test_the_deal_count_is_the_multinomial_every_caller_shares():
     gate and Go Fish: equal to the factorial formula and to the deals the referee lists."""
     import math
 
-    from qcards.skat.deal_count import multinomial
-    from qcards.skat.referee import deals, num_deals
+    from qcards.skat.deals.count import multinomial, num_deals
+    from qcards.skat.deals.enumeration import deals
 
     for sizes in [(), (0,), (3,), (2, 2, 2), (4, 0, 1), (5, 5, 2), (1, 1, 1, 1)]:
         formula = math.factorial(sum(sizes)) // math.prod(math.factorial(s) for s in sizes)

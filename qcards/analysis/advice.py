@@ -44,7 +44,8 @@ from qcards.plan import Plan, check
 from qcards.progress import duration
 from qcards.skat.beliefs import RANDOM, TREMBLE, believe, check_beliefs
 from qcards.skat.cards import FULL_DECK, Card
-from qcards.skat.deal_sampling import fresh_seed, sample_owners
+from qcards.skat.deals.count import num_deals
+from qcards.skat.deals.sample import fresh_seed, sample_owners
 from qcards.skat.declaration import deal_matadors
 from qcards.skat.double_dummy.outcome import deal_outcome
 from qcards.skat.history import Moment
@@ -52,7 +53,6 @@ from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import PlayModel, get_model
-from qcards.skat.referee import num_deals
 from qcards.skat.scoring import WIN_POINTS
 from qcards.skat.seat_view import Policy, SeatView
 from qcards.skat.spec import Endgame

@@ -28,12 +28,12 @@ from qcards.execution.shots import sample_game
 from qcards.execution.sweeps import LOCAL, sweep
 from qcards.intervals import Z95
 from qcards.skat.adversarial import check_solving_time, deal_level, levels
-from qcards.skat.deal_sampling import chunks, fresh_seed
+from qcards.skat.deals.count import num_deals
+from qcards.skat.deals.sample import chunks, fresh_seed
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.outcomes import check_paths, outcome_distribution
 from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
 from qcards.skat.play_models import MINIMAX, POLICY, SOLVER, PlayModel, get_model
-from qcards.skat.referee import num_deals
 from qcards.skat.scoring import TRICKS, Declaration, settle
 from qcards.skat.spec import Endgame
 

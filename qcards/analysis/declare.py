@@ -22,7 +22,7 @@ from qcards.analysis.evaluate import EvaluationReport, evaluate
 from qcards.analysis.scores import objective_value
 from qcards.errors import QcardsError
 from qcards.skat.cards import Trump
-from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.deals.sample import fresh_seed
 from qcards.skat.objectives import get_objective
 from qcards.skat.spec import Endgame, parse_spec
 

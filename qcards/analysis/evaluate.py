@@ -24,7 +24,7 @@ from qcards.errors import ModelError, ParameterError
 from qcards.execution.budget import check_work
 from qcards.execution.sweeps import sweep
 from qcards.skat.cards import Card
-from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.deals.sample import fresh_seed
 from qcards.skat.history import Moment, game_over
 from qcards.skat.objectives import check_objective
 from qcards.skat.play_models import get_model

@@ -35,7 +35,7 @@ import numpy as np
 
 from qcards.errors import ParameterError
 from qcards.plan import Plan, check, current_limits
-from qcards.skat.deal_sampling import OWNER_BYTES, fresh_seed
+from qcards.skat.deals.sample import OWNER_BYTES, fresh_seed
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import check_objective, expectation, per_sample
 from qcards.skat.outcomes import outcome_distribution

@@ -58,7 +58,7 @@ from qcards.plan import Plan, check, current_limits
 from qcards.skat import bidding_rules
 from qcards.skat.bidders import get_bidder
 from qcards.skat.cards import FULL_DECK, Card, Trump, points, rules_of
-from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.deals.sample import fresh_seed
 from qcards.skat.game_record import parse_record, record_toml
 from qcards.skat.scoring import Declaration, matadors, settle
 from qcards.skat.seat_view import seat_view

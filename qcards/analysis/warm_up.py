@@ -51,7 +51,7 @@ def _referee() -> None:
 def _double_dummy() -> None:
     import numpy as np
 
-    from qcards.skat.deal_sampling import sample_owners
+    from qcards.skat.deals.sample import sample_owners
     from qcards.skat.double_dummy.outcome import deal_outcome
     from qcards.skat.double_dummy.solver import solve_deal
 

@@ -24,8 +24,8 @@ from qcards.cli.common import (
 from qcards.cli.output import print_note
 from qcards.errors import ModelError, ParameterError
 from qcards.skat.beliefs import RANDOM, TREMBLE, check_beliefs
+from qcards.skat.deals.count import num_deals
 from qcards.skat.history import OPTION, game_over, moment
-from qcards.skat.referee import num_deals
 
 ADVICE_METHOD = {
     "auto": AUTO,

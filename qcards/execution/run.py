@@ -32,7 +32,7 @@ from qcards.execution.transpile import (
 )
 from qcards.intervals import wilson
 from qcards.skat.cards import Card
-from qcards.skat.deal_sampling import fresh_seed
+from qcards.skat.deals.sample import fresh_seed
 from qcards.skat.spec import Endgame
 
 

@@ -47,7 +47,7 @@ from qcards.execution.budget import check_result_memory, check_shots
 from qcards.execution.sparse.engine import Compiler, SparseState
 from qcards.execution.sweeps import sweep
 from qcards.plan import Plan, check, current_limits
-from qcards.skat.deal_sampling import chunks, deal_stream, fresh_seed
+from qcards.skat.deals.sample import chunks, deal_stream, fresh_seed
 
 CHUNK_SHOTS = 10_000
 """Shots simulated together (one Dask task each); fixed, so a seed's samples do not depend on
@@ -56,7 +56,7 @@ the number of workers."""
 
 def shot_streams(seed: int, chunk: int) -> tuple[np.random.Generator, np.random.Generator]:
     """The random streams of one chunk: the deals'
-    (:func:`~qcards.skat.deal_sampling.deal_stream`, shared with every sampled method), then the
+    (:func:`~qcards.skat.deals.sample.deal_stream`, shared with every sampled method), then the
     card plays'."""
     return deal_stream(seed, chunk), np.random.default_rng([seed, chunk, 1])
 

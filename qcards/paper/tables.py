@@ -5,7 +5,7 @@ reduced games with 3x + 2 cards), Table 9 (the same with the declarer's hand kno
 34, 35, 37, 38, 39 and the estimates of Sec. IX (CX counts, shots, 40 ns per gate, years).
 
 Every ``computed`` value comes from a model of the quantity's definition: deals are counted by
-the referee (:func:`qcards.skat.referee.num_deals`, a multinomial over the receivers' sizes) on
+the referee (:func:`qcards.skat.deals.count.num_deals`, a multinomial over the receivers' sizes) on
 the reduced game of :func:`qcards.analysis.resources.resource_spec`, play paths from the number
 of cards each player holds at each turn, CX counts of circuits from
 :mod:`qcards.analysis.resources`. The paper's printed values are data only, in
@@ -39,7 +39,7 @@ from qcards.paper.printed import (
     explain,
     truncate,
 )
-from qcards.skat.referee import num_deals
+from qcards.skat.deals.count import num_deals
 from qcards.skat.spec import Endgame, spec_from_dict
 
 # ----------------------------------------------------------------------------- named inputs

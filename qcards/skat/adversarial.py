@@ -33,9 +33,11 @@ import numpy as np
 from qcards.plan import Plan, check, current_limits
 from qcards.skat import exact_referee
 from qcards.skat.cards import Card
-from qcards.skat.deal_sampling import sample_owners
+from qcards.skat.deals.count import num_deals
+from qcards.skat.deals.enumeration import weighted_deals
+from qcards.skat.deals.sample import sample_owners
 from qcards.skat.declaration import deal_matadors
-from qcards.skat.referee import Evaluation, num_deals, weighted_deals
+from qcards.skat.referee import Evaluation
 from qcards.skat.spec import Endgame
 
 if TYPE_CHECKING:  # the compiled solver (numba) is imported when a deal is first solved

@@ -37,11 +37,12 @@ import numpy as np
 
 from qcards.errors import ModelError, ResourceError
 from qcards.skat.cards import Card
-from qcards.skat.deal_sampling import sample_owners
+from qcards.skat.deals.count import num_deals
+from qcards.skat.deals.enumeration import weighted_deals
+from qcards.skat.deals.sample import sample_owners
 from qcards.skat.history import Moment, as_plays, moment
 from qcards.skat.play_core import hands_after, leads_next, winner_seat
 from qcards.skat.play_models import get_model
-from qcards.skat.referee import num_deals, weighted_deals
 from qcards.skat.seat_view import Policy, seat_view
 from qcards.skat.spec import SKAT, Endgame
 
@@ -171,7 +172,8 @@ def believed_deals(
 ) -> list[tuple[dict[Card, str], Fraction | float]]:
     """The moment's deals with their posterior probabilities under ``beliefs``' model:
     ``deals`` (each with its probability under the voids' posterior, as
-    :func:`~qcards.skat.referee.weighted_deals` gives them) times the likelihood, normalised.
+    :func:`~qcards.skat.deals.enumeration.weighted_deals` gives them) times the likelihood,
+    normalised.
     Fractions when the model and the tremble are exact.
 
     Raises:

@@ -35,6 +35,8 @@ import numpy as np
 
 from qcards.errors import ModelError, ResourceError
 from qcards.skat.cards import Card
+from qcards.skat.deals.count import num_deals
+from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.heuristic import heuristic
 from qcards.skat.objectives import Objective, check_objective
@@ -45,7 +47,6 @@ from qcards.skat.play_core import (
     seat_to_move,
     winner_seat,
 )
-from qcards.skat.referee import num_deals, weighted_deals
 from qcards.skat.rule_tables import CARD_INDEX, TRUMP_ROW, card_mask, rule_tables
 from qcards.skat.seat_view import Policy, seat_view, uniform
 from qcards.skat.spec import Endgame

@@ -1,22 +1,17 @@
-"""How many deals there are: the multinomial coefficient, the one place it is computed.
+"""Deprecated alias of :mod:`qcards.skat.deals.count`, kept for one release.
 
-The Skat referee's deal count (Sec. VIII's N, Eq. 32), the uniform prior's partition function,
-the multinomial deal gate's and Quantum Go Fish's count of a suit's deals all ask it.
+The module holds the multinomial count of deals.
 """
 
-from __future__ import annotations
+import warnings
 
-import math
-from collections.abc import Iterable
+from qcards.skat.deals.count import multinomial
 
+__all__ = ["multinomial"]
 
-def multinomial(sizes: Iterable[int]) -> int:
-    """The ways to deal ``sum(sizes)`` distinct cards to receivers taking ``sizes`` of them:
-    ``(sum sizes)! / prod(size!)``, as a product of binomials (exact integers)."""
-    count, dealt = 1, 0
-    for size in sizes:
-        if size < 0:
-            raise ValueError(f"a receiver cannot take {size} cards")
-        dealt += size
-        count *= math.comb(dealt, size)
-    return count
+warnings.warn(
+    "qcards.skat.deal_count moved to qcards.skat.deals.count;"
+    " the old name goes in the next release",
+    DeprecationWarning,
+    stacklevel=2,
+)

@@ -1,5 +1,5 @@
 """Plain Monte Carlo of the random-play model: deals drawn by their exact probabilities
-(:mod:`qcards.skat.deal_sampling`, priors included), every card played uniformly among the
+(:mod:`qcards.skat.deals.sample`, priors included), every card played uniformly among the
 legal ones, as the circuits' superposition weighs it. What a classical computer does to
 estimate p_win to a half-width epsilon without any quantum circuit: the classical side of the
 fault-tolerant crossover (``benchmarks/bench_fault_tolerant.py``), at the rate measured here.
@@ -14,7 +14,7 @@ import numpy as np
 
 from qcards.intervals import wilson
 from qcards.skat.cards import Card
-from qcards.skat.deal_sampling import sample_owners, spec_receiver_table
+from qcards.skat.deals.sample import sample_owners, spec_receiver_table
 from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.play_core import leads_next, seat_to_move, winner_seat
 from qcards.skat.seat_view import Policy, seat_view

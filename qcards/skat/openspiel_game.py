@@ -2,8 +2,8 @@
 CFR, ISMCTS, ...) run on Skat endgames.
 
 The game: a chance node deals the unknown cards (one outcome per deal of positive probability,
-with its probability, :func:`qcards.skat.referee.weighted_deals`), then the seats play their
-cards in turn by the spec's rules; an action is a card's index in
+with its probability, :func:`qcards.skat.deals.enumeration.weighted_deals`), then the seats
+play their cards in turn by the spec's rules; an action is a card's index in
 :data:`~qcards.skat.cards.FULL_DECK`. A seat's information state is its hand as dealt and
 every card played (who played it): perfect recall of what it has seen. The returns are the
 declarer's objective (:mod:`qcards.skat.objectives`; the win by default) for the declarer, and
@@ -23,10 +23,10 @@ from typing import Any, cast
 
 from qcards.errors import ModelError
 from qcards.skat.cards import FULL_DECK, Card
+from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.declaration import deal_matadors
 from qcards.skat.objectives import check_objective
 from qcards.skat.play_core import leads_next, seat_to_move, winner_seat
-from qcards.skat.referee import weighted_deals
 from qcards.skat.rule_tables import CARD_INDEX
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import skat_points
@@ -47,7 +47,7 @@ def openspiel_game(spec: Endgame, objective: str = "win", dealt=None):
 
     ``dealt``: the chance node's deals, ``(owner, probability)`` pairs of the spec's deals (the
     referee's form, card -> receiver), such as a sample of them; every deal of positive
-    probability (:func:`~qcards.skat.referee.weighted_deals`) by default."""
+    probability (:func:`~qcards.skat.deals.enumeration.weighted_deals`) by default."""
     pyspiel: Any = _pyspiel()  # no stubs: its classes are subclassed below
     goal = check_objective(spec, objective)
     if dealt is None:

@@ -25,9 +25,11 @@ from typing import overload
 from qcards.errors import ResourceError
 from qcards.plan.refusal import marked_parameters
 from qcards.skat.cards import Card
+from qcards.skat.deals.count import num_deals
+from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.play_core import hands_after, leads_next, seat_to_move, winner_seat
-from qcards.skat.referee import estimate_paths, num_deals, weighted_deals
+from qcards.skat.referee import estimate_paths
 from qcards.skat.seat_view import Policy, seat_view
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
@@ -95,7 +97,7 @@ def outcome_distribution(
     plays them (the cards already on the table and a card to try: :mod:`qcards.analysis.advice`;
     each must be legal in every deal the prior weighs, as :func:`qcards.skat.history.moment`
     guarantees). ``deals``: the deals with their probabilities, in place of the spec's prior
-    (:func:`~qcards.skat.referee.weighted_deals`), as beliefs that reweigh them give them
+    (:func:`~qcards.skat.deals.enumeration.weighted_deals`), as beliefs that reweigh them give them
     (:func:`qcards.skat.beliefs.believed_deals`).
 
     Raises:

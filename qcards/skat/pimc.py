@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from qcards.skat.cards import Card
-from qcards.skat.deal_sampling import deal_stream, sample_owners, spec_receiver_table
+from qcards.skat.deals.sample import deal_stream, sample_owners, spec_receiver_table
 from qcards.skat.declaration import deal_matadors
 from qcards.skat.double_dummy.outcome import deal_outcome
 from qcards.skat.double_dummy.solver import solve_deal
@@ -37,7 +37,7 @@ def pimc_chunk(
     and in a declared game their tricks and matadors (:func:`deal_outcome`; ``points`` false:
     levels only, the points standing for them); module level, so Dask can run it. Its deals
     are those every sampled method of ``seed`` draws for that chunk
-    (:func:`~qcards.skat.deal_sampling.deal_stream`)."""
+    (:func:`~qcards.skat.deals.sample.deal_stream`)."""
     index, count = chunk
     owners = sample_owners(spec, deal_stream(seed, index), count, spec_receiver_table(spec))
     if spec.declaration is None:

@@ -41,7 +41,7 @@ from typing import Any, ClassVar, Protocol
 
 from qcards.errors import SpecError
 from qcards.skat.cards import SUIT_NAMES, TRUMP, Card, CardError, Rules
-from qcards.skat.deal_count import multinomial
+from qcards.skat.deals.count import multinomial
 
 
 class Endgame(Protocol):

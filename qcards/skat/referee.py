@@ -19,7 +19,6 @@ All probabilities are :class:`fractions.Fraction`.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -30,7 +29,9 @@ from typing import Any
 from qcards.errors import ModelError
 from qcards.progress import track
 from qcards.skat.cards import Card
-from qcards.skat.deal_count import multinomial
+from qcards.skat.deals.count import num_deals
+from qcards.skat.deals.enumeration import deals, weighted_deals
+from qcards.skat.deals.sample import random_deal
 from qcards.skat.play_core import (
     leads_next,
     player_leads_next,
@@ -38,75 +39,25 @@ from qcards.skat.play_core import (
     seat_to_move,
     winner_seat,
 )
-from qcards.skat.prior import partition_function
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Path, Snapshot, Stage, check_first, skat_points, stages
 
 MODELS = ("random", "adversarial")
 
-
-# ----------------------------------------------------------------------------- deals
-
-
-def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
-    """Every deal as a map card -> player (or :data:`SKAT`), known cards included.
-
-    Every deal the receivers' sizes allow, whatever the prior (see :func:`weighted_deals`).
-    """
-    known = {c: p for p in spec.players for c in spec.hands[p]}
-
-    def assign(cards: tuple[Card, ...], receivers: tuple[str, ...]) -> Iterator[dict[Card, str]]:
-        if not receivers:
-            yield {}
-            return
-        first, rest = receivers[0], receivers[1:]
-        for chosen in itertools.combinations(cards, spec.sizes[first]):
-            remaining = tuple(c for c in cards if c not in chosen)
-            for tail in assign(remaining, rest):
-                yield {**{c: first for c in chosen}, **tail}
-
-    for unknown in assign(spec.unknown, spec.receivers):
-        yield {**known, **unknown}
-
-
-def weighted_deals(spec: Endgame) -> Iterator[tuple[dict[Card, str], Fraction]]:
-    """Every deal of positive probability with its exact probability.
-
-    Uniform prior: every deal, each with probability 1/:func:`num_deals`. Otherwise each
-    deal's weight :meth:`~qcards.skat.prior.Prior.deal_weight` over the partition function Z
-    (:func:`~qcards.skat.prior.partition_function`); deals of weight 0 are skipped.
-    """
-    if spec.prior.is_uniform:
-        probability = Fraction(1, num_deals(spec))
-        for owner in deals(spec):
-            yield owner, probability
-        return
-    z = partition_function(spec)
-    weight_of = spec.prior.weigher(spec)
-    for owner in deals(spec):
-        weight = weight_of(owner)
-        if weight:
-            yield owner, weight / z
-
-
-def num_deals(spec: Endgame) -> int:
-    """How many deals :func:`deals` yields: the multinomial of the receivers' sizes (the
-    Skat is one of the receivers: the deal is uniform over the players' hands and the Skat).
-    Sec. VIII's N (Eq. 32) for the paper's games."""
-    return multinomial(spec.sizes[receiver] for receiver in spec.receivers)
-
-
-def random_deal(spec: Endgame, rng: random.Random) -> dict[Card, str]:
-    """One deal drawn uniformly (card -> player or :data:`SKAT`), known cards included."""
-    unknown = list(spec.unknown)
-    rng.shuffle(unknown)
-    owner = {c: p for p in spec.players for c in spec.hands[p]}
-    start = 0
-    for receiver in spec.receivers:
-        for card in unknown[start : start + spec.sizes[receiver]]:
-            owner[card] = receiver
-        start += spec.sizes[receiver]
-    return owner
+__all__ = [
+    "MODELS",
+    "Evaluation",
+    "deals",
+    "estimate_paths",
+    "evaluate",
+    "evaluate_each",
+    "num_deals",
+    "paths",
+    "random_deal",
+    "recommend",
+    "stage_distributions",
+    "weighted_deals",
+]
 
 
 def estimate_paths(

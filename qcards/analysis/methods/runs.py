@@ -29,10 +29,11 @@ from qcards.errors import ResourceError
 from qcards.execution.backends import EXACT_BACKENDS, parse_backend
 from qcards.skat import adversarial, exact_referee
 from qcards.skat.cards import Card
+from qcards.skat.deals.count import num_deals
 from qcards.skat.objectives import expectation, scored_objectives
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import CIRCUIT, MINIMAX, PlayModel
-from qcards.skat.referee import Evaluation, num_deals
+from qcards.skat.referee import Evaluation
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
 
@@ -280,7 +281,7 @@ def run_monte_carlo(request: Request) -> EvaluationReport:
     """``shots`` games played card by card by the model's policy on sampled deals
     (:func:`qcards.skat.monte_carlo.playouts`)."""
     from qcards.analysis.sampled import Samples
-    from qcards.skat.deal_sampling import fresh_seed
+    from qcards.skat.deals.sample import fresh_seed
     from qcards.skat.monte_carlo import playouts
 
     spec, model = request.spec, request.model

@@ -19,8 +19,8 @@ from qiskit.circuit.library import StatePreparation
 
 from qcards.circuits.gates.classical import classical_domain
 from qcards.circuits.gates.row_state import RowState
-from qcards.skat.deal_count import multinomial
-from qcards.skat.deal_sampling import ReceiverTable
+from qcards.skat.deals.count import multinomial
+from qcards.skat.deals.sample import ReceiverTable
 
 
 class WStateGate(Gate):

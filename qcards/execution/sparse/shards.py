@@ -493,7 +493,8 @@ def engine_plan(game) -> Plan:
     and the memory of the deal state (one row a deal) and of the blocks of rows each of
     :data:`THREADS` shards holds in flight (:func:`peak_rows`). How many paths a deal has does
     not matter for memory: its rows run :data:`CHUNK_ROWS` at a time."""
-    from qcards.skat.referee import estimate_paths, num_deals
+    from qcards.skat.deals.count import num_deals
+    from qcards.skat.referee import estimate_paths
 
     paths = estimate_paths(game.spec, game.first)
     deals = num_deals(game.spec)

@@ -55,7 +55,7 @@ from qcards.execution.sampling import default_sampler
 from qcards.files import json_fields
 from qcards.games.gofish.knowledge import Knowledge
 from qcards.games.gofish.record import Record, replay
-from qcards.skat.deal_count import multinomial
+from qcards.skat.deals.count import multinomial
 
 HAND = 4
 """Cards per hand at the deal, and cards per suit."""

@@ -200,7 +200,7 @@ def start_position(spec: Endgame, owner: Mapping[Card, str]) -> Position:
     Args:
         spec: the endgame.
         owner: card -> player name or :data:`~qcards.skat.spec.SKAT`, for every card of the
-            spec (as :func:`qcards.skat.referee.deals` yields them).
+            spec (as :func:`qcards.skat.deals.enumeration.deals` yields them).
 
     Raises:
         ModelError: ``owner`` is not a deal of ``spec``.
@@ -437,7 +437,7 @@ def solve_deal(
     Args:
         spec: the endgame.
         owner: card -> player name or :data:`~qcards.skat.spec.SKAT` for every card of the
-            spec (a deal of :func:`qcards.skat.referee.deals` or ``random_deal``).
+            spec (a deal of :func:`qcards.skat.deals.enumeration.deals` or ``random_deal``).
         first: the declarer's forced first card (as for :func:`qcards.skat.referee.evaluate`).
 
     Raises:

@@ -163,7 +163,8 @@ def _assignments(pool: tuple[int, ...], sizes: tuple[int, ...]) -> Iterator[tupl
 
 
 def deal_arrays(spec: Endgame) -> Deals:
-    """Every deal of positive weight (those :func:`qcards.skat.referee.weighted_deals` yields)."""
+    """Every deal of positive weight (those
+    :func:`qcards.skat.deals.enumeration.weighted_deals` yields)."""
     players = spec.players
     known = [card_mask(spec.hands[p]) for p in players]
     receivers = spec.receivers
