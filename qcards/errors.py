@@ -93,6 +93,25 @@ class ParameterError(ModelError):
         self.parameter = parameter
 
 
+class IllegalPlay(QcardsError, ValueError):
+    """A card the seat to move may not play (:meth:`qcards.skat.table.Table.play`): one it
+    does not hold, or one that fails to follow the led suit.
+
+    Attributes:
+        seat: the seat to move.
+        card: the card it tried.
+        legal: the cards it may play (empty when the table has no trick to play to).
+        held: whether the seat holds ``card`` (a held card is illegal only by failing to
+            follow suit).
+    """
+
+    def __init__(self, seat: int, card: object, legal: tuple, held: bool) -> None:
+        options = " ".join(str(c) for c in legal)
+        reason = "must follow suit with one of" if held else "does not hold it; it may play"
+        super().__init__(f"seat {seat} plays {card} but {reason} {options}".rstrip())
+        self.seat, self.card, self.legal, self.held = seat, card, tuple(legal), held
+
+
 class PlayerError(QcardsError):
     """A match's player that cannot play: an outside program that cannot be started or
     answers wrongly (:mod:`qcards.analysis.exec_player`); names the player (``{player}``)

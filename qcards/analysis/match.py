@@ -62,6 +62,7 @@ from qcards.skat.deals.sample import fresh_seed
 from qcards.skat.game_record import parse_record, record_toml
 from qcards.skat.scoring import Declaration, matadors, settle
 from qcards.skat.seat_view import seat_view
+from qcards.skat.table import Table
 
 SEATS = 3
 
@@ -423,18 +424,14 @@ def _play(
     order = [(declarer_seat + k) % SEATS for k in range(SEATS)]
     names = [NAMES[seats[s]] for s in order]
     at_start = {s: tuple(hands[s]) for s in range(SEATS)}
-    live = {s: set(hands[s]) for s in range(SEATS)}
     all_cards = frozenset(c for h in hands for c in h) | frozenset(discard)
     history: list[tuple[str, Card]] = []
-    tricks: list[tuple[Card, ...]] = []
-    won_points, won_tricks = 0, 0
     finished: list[dict] = []  # the tricks as the outside programs' requests give them
-    leader = 0  # forehand leads the first trick
+    table = Table.deal(rules, [hands[s] for s in range(SEATS)], 0)  # forehand leads the first
     for number in range(1, HAND + 1):
-        trick: list[Card] = []
-        trick_start = {s: frozenset(live[s]) for s in range(SEATS)}
-        for k in range(SEATS):
-            seat = (leader + k) % SEATS
+        leader = table.leader
+        for _ in range(SEATS):
+            seat = table.to_move
             player = players[seats[seat]]
             me = names[order.index(seat)]
             hidden = [c for s in order if s != seat for c in at_start[s]]
@@ -443,18 +440,19 @@ def _play(
                                 hand_game)  # fmt: skip
             policy = player.model not in (EXEC, *SEARCHERS, *openspiel_player.MODELS)
             if policy or observe is not None:  # the view only where a policy or observer reads it
+                trick_start = table.hands_at_trick_start()
                 view = seat_view(rules, all_cards, tuple(trick_start[s] for s in order),
-                                 order.index(leader), tuple(trick), frozenset(discard))  # fmt: skip
+                                 order.index(leader), table.trick, frozenset(discard))  # fmt: skip
             if observe is not None:
                 observe(view, seat_game, tuple(history))
             if player.model == EXEC:
+                own = table.taken[declarer_seat]
                 request = exec_player.request(
-                    "card", about, seat, hand=_spelled(rules, live[seat]), trick_number=number,
-                    leader=leader, trick=[str(c) for c in trick], tricks=finished,
-                    points={"declarer": won_points, "defenders": sum(map(points, tricks))
-                            - won_points},
-                    legal=_spelled(rules, rules.legal_cards(live[seat], trick[0] if trick
-                                                            else None)),
+                    "card", about, seat, hand=_spelled(rules, table.hands[seat]),
+                    trick_number=number, leader=leader, trick=[str(c) for c in table.trick],
+                    tricks=finished,
+                    points={"declarer": own, "defenders": sum(table.taken) - own},
+                    legal=_spelled(rules, table.legal()),
                     **_discard(seat, declarer_seat, discard, hand_game),
                 )  # fmt: skip
                 card = exec_player.card(_key(players, seats, seat), player.label, player.argv,
@@ -467,14 +465,10 @@ def _play(
                                                  int(rng.integers(2**31)))  # fmt: skip
             else:
                 card = policy_card(player, view, rng)
-            trick.append(card)
-            live[seat].discard(card)
-            history.append((names[order.index(seat)], card))
-        winner = (leader + rules.trick_winner(trick)) % SEATS
-        if winner == declarer_seat:
-            won_points += points(trick)
-            won_tricks += 1
-        tricks.append(tuple(trick))
-        finished.append({"leader": leader, "cards": [str(c) for c in trick], "winner": winner})
-        leader = winner
-    return tricks, (won_points, won_tricks)
+            table = table.play(card)
+            history.append((me, card))
+        trick = table.tricks()[-1][1]
+        finished.append({"leader": leader, "cards": [str(c) for c in trick],
+                         "winner": table.leader})  # fmt: skip
+    tricks = [cards for _leader, cards in table.tricks()]
+    return tricks, (table.taken[declarer_seat], table.won[declarer_seat])

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from qcards.errors import GameRecordError
+from qcards.errors import GameRecordError, IllegalPlay
 from qcards.files import parse_toml, read_text
 from qcards.skat.cards import Card, CardError, Rules, Trump, points, rules_of
 from qcards.skat.scoring import (
@@ -43,6 +43,7 @@ from qcards.skat.scoring import (
     matadors,
     settle,
 )
+from qcards.skat.table import Table
 
 FIELDS = frozenset(
     {"players", "declarer", "game", "hand", "announced", "bid", "table", "deal", "result", "play"}
@@ -387,35 +388,26 @@ class _Reader:
         if not isinstance(raw_tricks, list) or not raw_tricks:
             raise self.fail("play.tricks", "must be a list of tricks, each a list of three cards")
         tricks, winners = [], []
-        held = {who: set(cards) for who, cards in hands.items()}
-        leader = players[0]
+        table = Table.deal(rules, [hands[who] for who in players], 0)
         for number, raw_trick in enumerate(raw_tricks, 1):
             field = f"play.tricks[{number}]"
             if number > TRICKS:
                 raise self.fail(field, f"a game has {TRICKS} tricks")
             trick = self.cards(raw_trick, field, PLAYERS)
-            seat = players.index(leader)
-            order = [players[(seat + i) % PLAYERS] for i in range(PLAYERS)]
-            led = rules.effective_suit(trick[0])
-            for position, (who, card) in enumerate(zip(order, trick, strict=True)):
-                hand = held[who]
-                if card not in hand:
-                    raise self.fail(field, f"{who} plays {card}, which {who} does not hold")
-                # follow the led suit when the hand can (Rules.legal_cards, without the sort)
-                if (
-                    position
-                    and rules.effective_suit(card) != led
-                    and any(rules.effective_suit(c) == led for c in hand)
-                ):
-                    legal = rules.legal_cards(hand, trick[0])
+            for card in trick:
+                who = players[table.to_move]
+                try:
+                    table = table.play(card)
+                except IllegalPlay as illegal:
+                    if not illegal.held:
+                        message = f"{who} plays {card}, which {who} does not hold"
+                        raise self.fail(field, message) from None
                     raise self.fail(
                         field, f"{who} plays {card} but must follow suit with one of "
-                        f"{' '.join(str(c) for c in legal)}",
-                    )  # fmt: skip
-                hand.discard(card)
-            leader = order[rules.trick_winner(trick)]
+                        f"{' '.join(str(c) for c in illegal.legal)}",
+                    ) from None  # fmt: skip
             tricks.append(trick)
-            winners.append(leader)
+            winners.append(players[table.leader])
         if len(tricks) < TRICKS:
             ended = declaration.is_null and declarer in winners
             if not ended:

@@ -16,10 +16,10 @@ from qcards.intervals import wilson
 from qcards.skat.cards import Card
 from qcards.skat.deals.sample import sample_owners, spec_receiver_table
 from qcards.skat.declaration import deal_matadors, skat_of
-from qcards.skat.play_core import leads_next, seat_to_move, winner_seat
 from qcards.skat.seat_view import Policy, seat_view
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
+from qcards.skat.table import Table
 
 
 @dataclass(frozen=True)
@@ -53,37 +53,25 @@ def play_random_game(
     ``opening``, whoever plays them): the declarer's final points and tricks."""
     forced = list(opening) if first is None else [first]
     rules = spec.rules
-    players = spec.players
-    n = len(players)
-    hands = [[c for c, p in owner.items() if p == player] for player in players]
     cards = frozenset(spec.cards) | spec.put_away
     skat = frozenset(skat_of(owner)) | spec.put_away
-    points = spec.declarer_points + skat_points(owner)
-    tricks = spec.declarer_tricks
-    leader = players.index(spec.leader)
-    while any(hands):
-        trick: list = []
-        at_start = tuple(frozenset(h) for h in hands)
-        for offset in range(n):
-            hand = hands[seat_to_move(leader, offset, n)]
-            if forced:
-                card = forced.pop(0)
-            elif policy is None:
-                legal = rules.legal_cards(hand, trick[0] if trick else None)
-                card = legal[int(rng.integers(len(legal)))]
-            else:
-                weights = policy(seat_view(rules, cards, at_start, leader, tuple(trick), skat))
-                options = list(weights)
-                p = np.array([float(weights[c]) for c in options])
-                card = options[int(rng.choice(len(options), p=p / p.sum()))]
-            hand.remove(card)
-            trick.append(card)
-        winner = winner_seat(rules, leader, trick, n)
-        if winner == 0:
-            points += sum(c.value for c in trick)
-            tricks += 1
-        leader = leads_next(spec, winner)
-    return points, tricks
+    table = Table.from_owner(spec, owner)
+    while not table.over:
+        if forced:
+            card = forced.pop(0)
+        elif policy is None:
+            legal = table.legal()
+            card = legal[int(rng.integers(len(legal)))]
+        else:
+            view = seat_view(rules, cards, table.hands_at_trick_start(), table.leader,
+                             table.trick, skat)  # fmt: skip
+            weights = policy(view)
+            options = list(weights)
+            p = np.array([float(weights[c]) for c in options])
+            card = options[int(rng.choice(len(options), p=p / p.sum()))]
+        table = table.play(card)
+    points = spec.declarer_points + skat_points(owner) + table.taken[0]
+    return points, spec.declarer_tricks + table.won[0]
 
 
 def playouts(

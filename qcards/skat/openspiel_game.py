@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from qcards.errors import ModelError
+from qcards.errors import IllegalPlay, ModelError
 from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.declaration import deal_matadors
 from qcards.skat.objectives import check_objective
-from qcards.skat.play_core import leads_next, seat_to_move, winner_seat
 from qcards.skat.rule_tables import CARD_INDEX
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import skat_points
+from qcards.skat.table import Table
 
 
 def _pyspiel():
@@ -91,6 +91,10 @@ def openspiel_game(spec: Endgame, objective: str = "win", dealt=None):
         max_game_length=n * spec.hand_size + 1,
     )
 
+    def dealt_table(deal: int) -> Table:
+        return Table.deal(spec.rules, deals[deal][0], spec.players.index(spec.leader),
+                          winner_leads=spec.winner_leads)  # fmt: skip
+
     class Game(pyspiel.Game):
         def __init__(self):
             super().__init__(game_type, game_info, {})
@@ -105,44 +109,43 @@ def openspiel_game(spec: Endgame, objective: str = "win", dealt=None):
         def __init__(self, game) -> None:
             super().__init__(game)
             self.deal: int | None = None  # the chance outcome: an index into deals
-            self.hands: list[frozenset[Card]] | None = None
-            self.plays: list[tuple[int, Card]] = []
-            self.trick: list[Card] = []
-            self.leader = spec.players.index(spec.leader)
-            self.points = 0
-            self.tricks = 0
+            self.table: Table | None = None  # the cards on the table, once dealt
+
+        @property
+        def hands(self) -> tuple[frozenset[Card], ...] | None:
+            return None if self.table is None else self.table.hands
+
+        @property
+        def plays(self) -> tuple[tuple[int, Card], ...]:
+            return () if self.table is None else self.table.plays
+
+        @property
+        def trick(self) -> tuple[Card, ...]:
+            return () if self.table is None else self.table.trick
+
+        @property
+        def leader(self) -> int:
+            return spec.players.index(spec.leader) if self.table is None else self.table.leader
 
         def current_player(self):
-            if self.deal is None:
+            if self.table is None:
                 return pyspiel.PlayerId.CHANCE
-            if self.is_terminal():
+            if self.table.over:
                 return pyspiel.PlayerId.TERMINAL
-            return seat_to_move(self.leader, len(self.trick), n)
+            return self.table.to_move
 
         def chance_outcomes(self):
             return [(i, d[1]) for i, d in enumerate(deals)]
 
         def _legal_actions(self, player):
-            led = self.trick[0] if self.trick else None
-            return sorted(CARD_INDEX[c] for c in spec.rules.legal_cards(self.hands[player], led))
+            return sorted(CARD_INDEX[c] for c in cast(Table, self.table).legal())
 
         def _apply_action(self, action):
-            if self.deal is None:
+            if self.table is None:
                 self.deal = action
-                self.hands = list(deals[action][0])
+                self.table = dealt_table(action)
                 return
-            seat = self.current_player()
-            card = FULL_DECK[action]
-            self.hands[seat] = self.hands[seat] - {card}
-            self.plays.append((seat, card))
-            self.trick.append(card)
-            if len(self.trick) == n:
-                winner = winner_seat(spec.rules, self.leader, self.trick, n)
-                if winner == 0:
-                    self.points += sum(c.value for c in self.trick)
-                    self.tricks += 1
-                self.leader = leads_next(spec, winner)
-                self.trick = []
+            self.table = self.table.play(FULL_DECK[action])
 
         def _action_to_string(self, player, action):
             if player == pyspiel.PlayerId.CHANCE:
@@ -150,13 +153,14 @@ def openspiel_game(spec: Endgame, objective: str = "win", dealt=None):
             return f"{spec.players[player]}:{FULL_DECK[action]}"
 
         def is_terminal(self):
-            return self.deal is not None and not any(self.hands) and not self.trick
+            return self.table is not None and self.table.over
 
         def returns(self):
             if not self.is_terminal():
                 return [0.0] * n
             _hands, _p, base, matadors, _owner = deals[self.deal]
-            v = float(goal.value(spec, base + self.points, spec.declarer_tricks + self.tricks,
+            table = cast(Table, self.table)
+            v = float(goal.value(spec, base + table.taken[0], spec.declarer_tricks + table.won[0],
                                  matadors))  # fmt: skip
             return [v] + [-v] * (n - 1)
 
@@ -181,14 +185,12 @@ def openspiel_game(spec: Endgame, objective: str = "win", dealt=None):
         def _replays(self, deal: int) -> bool:
             """Whether every card played so far was in its player's hand and legal in
             ``deal``."""
-            hands = list(deals[deal][0])
-            trick: list[Card] = []
-            for seat, card in self.plays:
-                led = trick[0] if trick else None
-                if card not in spec.rules.legal_cards(hands[seat], led):
+            table = dealt_table(deal)
+            for _seat, card in self.plays:
+                try:
+                    table = table.play(card)
+                except IllegalPlay:
                     return False
-                hands[seat] = hands[seat] - {card}
-                trick = [] if len(trick) == n - 1 else [*trick, card]
             return True
 
         def deal_owner(self) -> dict:
@@ -237,14 +239,11 @@ def openspiel_policy(game, spec: Endgame, policy):
             super().__init__(game, list(range(n)))
 
         def action_probabilities(self, state, player_id=None):
-            hands = list(state.hands)
-            for i, card in enumerate(state.trick):  # the trick's cards back: hands at its start
-                seat = seat_to_move(state.leader, i, n)
-                hands[seat] = hands[seat] | {card}
+            table = state.table
             dealt = state.deal_owner()
             skat = frozenset(c for c in cards if dealt.get(c) == "skat") | spec.put_away
-            view = seat_view(spec.rules, cards, tuple(hands), state.leader, tuple(state.trick),
-                             skat)  # fmt: skip
+            view = seat_view(spec.rules, cards, table.hands_at_trick_start(), table.leader,
+                             table.trick, skat)  # fmt: skip
             return {CARD_INDEX[c]: float(w) for c, w in policy(view).items()}
 
     return Policy()
