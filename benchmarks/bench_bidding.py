@@ -38,9 +38,9 @@ import numpy as np
 from qcards.analysis.decision_plays import Runner
 from qcards.analysis.decisions import bid
 from qcards.analysis.match import deal_cards, match
-from qcards.skat import bidding_rules
 from qcards.skat.bidders import get_bidder
-from qcards.skat.cards import FULL_DECK
+from qcards.skat.rules import bidding_rules
+from qcards.skat.rules.cards import FULL_DECK
 
 HERE = Path(__file__).resolve().parent
 

@@ -54,12 +54,12 @@ from qcards.circuits.task import GameTask
 from qcards.execution.shots import sample_game
 from qcards.execution.sweeps import LOCAL, local_cluster
 from qcards.intervals import Z95, mean_interval, wilson
-from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import sample_owners
 from qcards.skat.double_dummy.solver import solve_deal
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.referee import estimate_paths
+from qcards.skat.rules.cards import FULL_DECK, Card
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 RESULTS = Path(__file__).resolve().parent / "results" / "full_game.md"

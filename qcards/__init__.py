@@ -40,11 +40,11 @@ if TYPE_CHECKING:
     from qcards.execution.run import run
     from qcards.execution.shots import sample_game
     from qcards.plan import Limits, limits
-    from qcards.skat.cards import Card, Rules, Trump
     from qcards.skat.double_dummy.solver import solve_deal
     from qcards.skat.history import after_history
     from qcards.skat.prior import Prior
     from qcards.skat.referee import Evaluation
+    from qcards.skat.rules.cards import Card, Rules, Trump
     from qcards.skat.spec import (
         Endgame,
         load_spec,
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 # Loaded on first use (PEP 562), so that importing a pure-Python part (a game's referee, the
 # Skat referee) does not pay for qiskit: name -> (module, attribute).
 _API = {
-    "Card": ("qcards.skat.cards", "Card"),
+    "Card": ("qcards.skat.rules.cards", "Card"),
     "Construction": ("qcards.circuits.construction", "Construction"),
     "CountResult": ("qcards.estimation.counting", "CountResult"),
     "Endgame": ("qcards.skat.spec", "Endgame"),
@@ -71,11 +71,11 @@ _API = {
     "Prior": ("qcards.skat.prior", "Prior"),
     "QcardsError": ("qcards.errors", "QcardsError"),
     "ResourceError": ("qcards.errors", "ResourceError"),
-    "Rules": ("qcards.skat.cards", "Rules"),
+    "Rules": ("qcards.skat.rules.cards", "Rules"),
     "RunReport": ("qcards.execution.results", "RunReport"),
     "SpecError": ("qcards.errors", "SpecError"),
     "Backend": ("qcards.execution.backends", "Backend"),
-    "Trump": ("qcards.skat.cards", "Trump"),
+    "Trump": ("qcards.skat.rules.cards", "Trump"),
     "after_history": ("qcards.skat.history", "after_history"),
     "build_game": ("qcards.circuits.game", "build_game"),
     "build_win_circuit": ("qcards.circuits.oracle", "build_win_circuit"),

@@ -94,7 +94,7 @@ class ParameterError(ModelError):
 
 
 class IllegalPlay(QcardsError, ValueError):
-    """A card the seat to move may not play (:meth:`qcards.skat.table.Table.play`): one it
+    """A card the seat to move may not play (:meth:`qcards.skat.rules.table.Table.play`): one it
     does not hold, or one that fails to follow the led suit.
 
     Attributes:

@@ -1,7 +1,8 @@
 """qcards' rules against OpenSpiel's ``skat`` game, side by side (issue 41 item 5).
 
 Random complete games are played in OpenSpiel (its deal, its first-come bidding of a game
-type, a random discard of two cards, then the play) while qcards' :class:`~qcards.skat.cards.Rules`
+type, a random discard of two cards, then the play) while qcards'
+:class:`~qcards.skat.rules.cards.Rules`
 follows the same cards: at every turn both engines' legal cards are compared, after every
 trick the winner, and at the end the card points (the solo player's, the Skat included) or,
 in null games, whether the solo player took a trick. OpenSpiel has no Hand games, game values
@@ -19,7 +20,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from qcards.skat.cards import Card, Rules, Trump
+from qcards.skat.rules.cards import Card, Rules, Trump
 
 GAME_TYPES = {"diamonds": Trump.DIAMONDS, "hearts": Trump.HEARTS, "spades": Trump.SPADES,
               "clubs": Trump.CLUBS, "grand": Trump.GRAND, "null": Trump.NULL}  # fmt: skip

@@ -25,8 +25,8 @@ from functools import cache
 from pathlib import Path
 
 from qcards.skat import referee
-from qcards.skat.cards import Card
 from qcards.skat.referee import Evaluation
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 STORE = Path(__file__).resolve().parent / "data" / "plain_referee.json"

@@ -12,10 +12,10 @@ import pytest
 from qcards.analysis.advice import advise
 from qcards.cli import main
 from qcards.errors import ModelError, ParameterError, ResourceError
-from qcards.skat.cards import Card
 from qcards.skat.history import moment
 from qcards.skat.objectives import get_objective
 from qcards.skat.play_models import get_model
+from qcards.skat.rules.cards import Card
 from qcards.skat.seat_view import seat_view
 from qcards.skat.spec import parse_spec
 from tests.conftest import all_deals

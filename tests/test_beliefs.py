@@ -23,7 +23,7 @@ from qcards.skat.beliefs import (
     check_beliefs,
     likelihood,
 )
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 from qcards.skat.seat_view import uniform
 from qcards.skat.spec import load_spec, parse_spec
 from tests.test_advice import CASES, DECLARER_VIEW, FOUR_TRICKS, brute_advice

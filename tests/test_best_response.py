@@ -15,9 +15,9 @@ from qcards.analysis.evaluate import evaluate
 from qcards.errors import ModelError
 from qcards.skat.beliefs import Beliefs, believe, check_beliefs
 from qcards.skat.best_response import best_response, first_cards
-from qcards.skat.cards import Card, Trump
 from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.play_models import get_model
+from qcards.skat.rules.cards import Card, Trump
 from qcards.skat.seat_view import seat_view
 from qcards.skat.spec import parse_spec
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from qcards.skat.cards import FULL_DECK, TRUMP, Card, CardError, Rules, Trump, points
+from qcards.skat.rules.cards import FULL_DECK, TRUMP, Card, CardError, Rules, Trump, points
 
 
 def cards(text):
@@ -111,7 +111,7 @@ def test_equal_cards_hash_alike_in_every_process():
     assert hash(Card("H", "10")) == hash(Card.parse("h10")) and Card("H", "10") in set(FULL_DECK)
     # a card pickled here and one made there are the same dict key in another process
     code = (
-        "import pickle, sys; from qcards.skat.cards import Card; "
+        "import pickle, sys; from qcards.skat.rules.cards import Card; "
         "card = pickle.loads(sys.stdin.buffer.read()); print({Card('S', 'A'): 1}.get(card))"
     )
     out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(Card("S", "A")),

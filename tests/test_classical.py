@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from qcards.errors import ModelError
-from qcards.skat.cards import Card
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.enumeration import deals
 from qcards.skat.referee import evaluate, paths, recommend, stage_distributions
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import SKAT, parse_spec
 from qcards.skat.stages import skat_points
 
@@ -127,7 +127,7 @@ def test_skat_deals_are_multinomial(skat_one_trick, skat_two_tricks, skat_only):
 
 def test_skat_num_deals_full_game():
     """A real Skat endgame: 22 unknown cards, 10 each for the defenders and 2 in the Skat."""
-    from qcards.skat.cards import FULL_DECK
+    from qcards.skat.rules.cards import FULL_DECK
 
     hand, unknown = FULL_DECK[:10], FULL_DECK[10:]
     spec = parse_spec(

@@ -19,7 +19,7 @@ from qcards.skat.objectives import OBJECTIVES, check_objective, get_objective
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.referee import evaluate as referee_evaluate
 from qcards.skat.referee import paths
-from qcards.skat.scoring import settle
+from qcards.skat.rules.scoring import settle
 from qcards.skat.spec import parse_spec
 
 from conftest import TEST_SPECS, generated_specs, random_spec, sampled, spec_text

@@ -49,7 +49,7 @@ def test_table6_values_match_the_paper(six_card):
 
 def test_paper_example_state_label(six_card):
     # Sec. VII.2: "000 100 000 100 010 010": ace and king with A, C10 and C9 with B
-    from qcards.skat.cards import Card
+    from qcards.skat.rules.cards import Card
     from qcards.skat.stages import Snapshot
 
     owner = {"CA": "A", "CK": "A", "C10": "B", "C9": "B", "C8": "C", "H10": "C"}

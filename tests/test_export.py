@@ -82,7 +82,7 @@ def test_export_any_spec_with_a_first_card_and_a_format(tmp_path, capsys):
     builds, and its samples decode to the referee's p_win for that card (2/3 for the ace)."""
     from qcards.circuits.game import build_game
     from qcards.paper.export import exported_circuit
-    from qcards.skat.cards import Card
+    from qcards.skat.rules.cards import Card
     from qcards.skat.spec import load_spec
 
     spec_path = SPECS / "six-card.toml"

@@ -24,7 +24,6 @@ from qcards.analysis.train import (
 )
 from qcards.cli import main
 from qcards.errors import FileError, ModelError, ParameterError, ResourceError
-from qcards.skat.cards import FULL_DECK, Trump, rules_of
 from qcards.skat.learned.features import FEATURE_NAMES, NUM_FEATURES, card_features
 from qcards.skat.learned.network import (
     ENVIRONMENT,
@@ -36,6 +35,7 @@ from qcards.skat.learned.network import (
     save_network,
 )
 from qcards.skat.play_models import POLICY, get_model
+from qcards.skat.rules.cards import FULL_DECK, Trump, rules_of
 from qcards.skat.seat_view import seat_view
 from qcards.skat.spec import load_spec
 

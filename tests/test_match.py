@@ -1,5 +1,5 @@
 """Matches (:mod:`qcards.analysis.match`) and the rule bidder they share
-(:mod:`qcards.skat.bidding_rules`)."""
+(:mod:`qcards.skat.rules.bidding_rules`)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from qcards.analysis.match_players import Player, parse_player
 from qcards.cli import main
 from qcards.errors import FileError, ParameterError, ResourceError
 from qcards.plan import limits
-from qcards.skat import bidding_rules as rules
-from qcards.skat.cards import Card
 from qcards.skat.game_record import load_record, score_record
 from qcards.skat.play_models import FEATURES
-from qcards.skat.scoring import BID_VALUES
+from qcards.skat.rules import bidding_rules as rules
+from qcards.skat.rules.cards import Card
+from qcards.skat.rules.scoring import BID_VALUES
 
 
 def cards(text: str) -> list[Card]:
@@ -208,7 +208,7 @@ def test_the_seats_specs_know_what_each_seat_knows():
     """The declarer's game carries its discard as the declaration's (points counted, cards out
     of play); a defender's has the Skat among the unseen cards."""
     from qcards.analysis.match_players import seat_spec
-    from qcards.skat.cards import Card, points
+    from qcards.skat.rules.cards import Card, points
 
     hands, skat = deal_cards(5, 0)[:3], deal_cards(5, 0)[3]
     discard = tuple(skat)

@@ -1,6 +1,7 @@
 """Null games (ISkO 2.3.4, 5.2.7) against an independent brute force, on the referee and circuits.
 
-The brute force below does not use :class:`qcards.skat.cards.Rules`: it has its own rank order,
+The brute force below does not use :class:`qcards.skat.rules.cards.Rules`: it has its own rank
+order,
 suit following and trick winner for null games, enumerates the deals as assignments
 (``conftest.all_deals``), and plays every card sequence out.
 """
@@ -15,8 +16,8 @@ import qcards
 from qcards.circuits.oracle import build_win_circuit
 from qcards.cli import main
 from qcards.execution.sparse import engine as sparse
-from qcards.skat.cards import Card, Rules, Trump
 from qcards.skat.referee import evaluate, recommend
+from qcards.skat.rules.cards import Card, Rules, Trump
 from qcards.skat.spec import parse_spec
 
 from conftest import all_deals, random_spec

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from qcards.skat.cards import Rules, Trump
+from qcards.skat.rules.cards import Rules, Trump
 
 from openspiel_rules import play_games
 

@@ -1,4 +1,4 @@
-"""The seat arithmetic of :mod:`qcards.skat.play_core`: its rules on positions, its compiled
+"""The seat arithmetic of :mod:`qcards.skat.rules.play_core`: its rules on positions, its compiled
 twins, and that no other module spells it again (issue 40, item 3)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from qcards.skat import play_core, play_core_kernel
-from qcards.skat.cards import Card, Trump, rules_of
+from qcards.skat.rules import play_core, play_core_kernel
+from qcards.skat.rules.cards import Card, Trump, rules_of
 from qcards.skat.spec import load_spec
 
 PACKAGE = Path(__file__).resolve().parent.parent / "qcards"
@@ -81,7 +81,7 @@ SEAT_ARITHMETIC = re.compile(r"(lead|seat)[^%\n]*[+-][^%\n]*\)\s*%\s*(n\b|nplaye
 
 def test_no_module_but_the_core_spells_the_seat_arithmetic():
     """Who moves, who leads next and where a seat plays in a trick are asked of
-    :mod:`qcards.skat.play_core`; a module that works them out again fails here."""
+    :mod:`qcards.skat.rules.play_core`; a module that works them out again fails here."""
     spelled = []
     for path in sorted(PACKAGE.rglob("*.py")):
         if path.name == "play_core.py" or "games" in path.parts:  # Go Fish seats its own way

@@ -13,7 +13,6 @@ from qcards.analysis.decision_plays import Runner
 from qcards.analysis.decisions import declare_twelve
 from qcards.analysis.evaluate import evaluate
 from qcards.errors import ModelError
-from qcards.skat.cards import Card, Rules, Trump
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import (
     BUILT_IN,
@@ -24,6 +23,7 @@ from qcards.skat.play_models import (
     softmax_policy,
 )
 from qcards.skat.referee import paths
+from qcards.skat.rules.cards import Card, Rules, Trump
 from qcards.skat.spec import parse_spec
 
 from conftest import generated_specs, random_spec, sampled, spec_text

@@ -14,10 +14,10 @@ from qcards.circuits.oracle import build_win_circuit
 from qcards.cli import main
 from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.execution.sparse import engine as sparse
-from qcards.skat.cards import SUIT_NAMES, Trump
 from qcards.skat.history import after_history
 from qcards.skat.prior import partition_function
 from qcards.skat.referee import evaluate
+from qcards.skat.rules.cards import SUIT_NAMES, Trump
 from qcards.skat.spec import SKAT, load_spec, parse_spec
 
 from conftest import REPO, all_deals, generated_specs, random_spec, spec_text

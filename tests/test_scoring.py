@@ -1,4 +1,4 @@
-"""ISkO scoring (qcards.skat.scoring), rule by rule from the ISkO text: the rules XSkat never
+"""ISkO scoring (qcards.skat.rules.scoring), rule by rule from the ISkO text: the rules XSkat never
 exercises (announcements, overbidding, four-player tables) each have a case here; the rest are
 also checked against XSkat's own scores in test_xskat.py."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from qcards.skat.cards import Card
-from qcards.skat.scoring import (
+from qcards.skat.rules.cards import Card
+from qcards.skat.rules.scoring import (
     BID_VALUES,
     Declaration,
     ScoringError,

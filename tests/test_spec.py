@@ -4,7 +4,7 @@ import pytest
 
 from qcards.cli import main
 from qcards.errors import SpecError
-from qcards.skat.cards import Card, Trump
+from qcards.skat.rules.cards import Card, Trump
 from qcards.skat.spec import SKAT, load_spec, parse_spec
 
 from conftest import REPO

@@ -1,5 +1,5 @@
-"""The table state (qcards.skat.table): its transition against the engines' rules, and its
-compiled twin (qcards.skat.table_kernel) on every legal move of random games."""
+"""The table state (qcards.skat.rules.table): its transition against the engines' rules, and its
+compiled twin (qcards.skat.rules.table_kernel) on every legal move of random games."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from qcards.errors import IllegalPlay
-from qcards.skat.cards import FULL_DECK, Rules, Trump
-from qcards.skat.rule_tables import CARD_INDEX, SUIT_ROWS, card_mask, rule_tables
-from qcards.skat.table import Table
-from qcards.skat.table_kernel import LEADING, legal_mask, trick_taker
+from qcards.skat.rules.cards import FULL_DECK, Rules, Trump
+from qcards.skat.rules.rule_tables import CARD_INDEX, SUIT_ROWS, card_mask, rule_tables
+from qcards.skat.rules.table import Table
+from qcards.skat.rules.table_kernel import LEADING, legal_mask, trick_taker
 from tests.conftest import breadth
 
 TRUMPS = tuple(Trump)

@@ -15,7 +15,7 @@ from qcards.circuits.task import GameTask, as_task
 from qcards.errors import ParameterError
 from qcards.estimation.options import EstimationOptions
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 
 
 def _public_callables():

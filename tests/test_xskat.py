@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from qcards.skat.cards import Card, points
 from qcards.skat.game_record import record_from_dict, score_record
+from qcards.skat.rules.cards import Card, points
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

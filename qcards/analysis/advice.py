@@ -43,7 +43,6 @@ from qcards.intervals import mean_interval
 from qcards.plan import Plan, check
 from qcards.progress import duration
 from qcards.skat.beliefs import RANDOM, TREMBLE, believe, check_beliefs
-from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import fresh_seed, sample_owners
 from qcards.skat.declaration import deal_matadors
@@ -53,7 +52,8 @@ from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import PlayModel, get_model
-from qcards.skat.scoring import WIN_POINTS
+from qcards.skat.rules.cards import FULL_DECK, Card
+from qcards.skat.rules.scoring import WIN_POINTS
 from qcards.skat.seat_view import Policy, SeatView
 from qcards.skat.spec import Endgame
 

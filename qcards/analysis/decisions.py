@@ -8,7 +8,7 @@ How an option is valued. A *play* is a kind of game and the declarer's hand (a d
 its outcomes (card points, tricks, matadors; :mod:`qcards.skat.outcomes`) are computed once,
 exactly by the referee's outcome search or from ``shots`` of the game circuit, and every
 declaration on the same play (the announcements, null and null ouvert, every bid) is scored
-from the same outcomes (:func:`qcards.skat.scoring.settle`). Every play of one call is shot
+from the same outcomes (:func:`qcards.skat.rules.scoring.settle`). Every play of one call is shot
 with one seed, so on the same deals (common random numbers).
 
 Exact pruning, and why it never drops the best: two cards of the declarer are *equivalent*
@@ -48,8 +48,8 @@ from qcards.analysis.decision_plays import (
 )
 from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.files import parse_toml
-from qcards.skat.cards import Card, Rules, Trump, rules_of
-from qcards.skat.scoring import BID_VALUES, Declaration, ScoringError, check_bid
+from qcards.skat.rules.cards import Card, Rules, Trump, rules_of
+from qcards.skat.rules.scoring import BID_VALUES, Declaration, ScoringError, check_bid
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 PLAYS = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)

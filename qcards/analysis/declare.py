@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from qcards.analysis.evaluate import EvaluationReport, evaluate
 from qcards.analysis.scores import objective_value
 from qcards.errors import QcardsError
-from qcards.skat.cards import Trump
 from qcards.skat.deals.sample import fresh_seed
 from qcards.skat.objectives import get_objective
+from qcards.skat.rules.cards import Trump
 from qcards.skat.spec import Endgame, parse_spec
 
 GAME_TYPES = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)

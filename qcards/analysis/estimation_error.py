@@ -25,8 +25,8 @@ from qcards.estimation.algorithms import registry
 from qcards.estimation.counting import count
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.sampling import default_sampler
-from qcards.skat.cards import Card
 from qcards.skat.fast_referee.solver import evaluate
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 CONSTRUCTION = "paper"

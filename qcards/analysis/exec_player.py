@@ -31,7 +31,7 @@ Requests (every one carries ``"type"`` and ``"protocol": 1``, :data:`PROTOCOL`):
     ``won`` (the declarer's) and ``score`` (the program's Seeger-Fabian points for the game).
     Answered by any JSON object (``{}``).
 
-Cards are spelled as :class:`~qcards.skat.cards.Card` prints them (``"CJ"``, ``"H10"``).
+Cards are spelled as :class:`~qcards.skat.rules.cards.Card` prints them (``"CJ"``, ``"H10"``).
 
 An answer that is not one line of a JSON object, a card that is not legal, the program
 exiting or not answering within :func:`timeout` seconds is a :class:`~qcards.errors.PlayerError`
@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from qcards.errors import PlayerError
-from qcards.skat.cards import Card, CardError
+from qcards.skat.rules.cards import Card, CardError
 
 EXEC = "exec"
 """The ``--player`` prefix of an outside program."""

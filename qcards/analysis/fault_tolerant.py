@@ -35,7 +35,7 @@ from qcards.execution.physical import (
     physical_estimates,
 )
 from qcards.files import json_fields
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from qcards.circuits.construction import Construction
 from qcards.circuits.task import GameTask
 from qcards.errors import ParameterError
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 

@@ -10,10 +10,10 @@ times with the players rotated through the seats (forehand, middlehand, rearhand
 player holds every hand once and luck of the deal cancels in the differences between players.
 A game goes as at the table: the auction and the declarer's choice (Hand or a pick-up, the
 game and the discard) by each player's bidder (:mod:`qcards.skat.bidders`: the club rules of
-:mod:`qcards.skat.bidding_rules` unless ``bidding`` says otherwise, the same for every player
+:mod:`qcards.skat.rules.bidding_rules` unless ``bidding`` says otherwise, the same for every player
 then, so that a match compares card play), ten tricks in which each seat plays its player's
 card (chosen from what its seat has seen), and the ISkO settlement
-(:func:`qcards.skat.scoring.settle`; Seeger-Fabian points, a deal everyone passes scores 0).
+(:func:`qcards.skat.rules.scoring.settle`; Seeger-Fabian points, a deal everyone passes scores 0).
 
 Every game is written as a record (:mod:`qcards.skat.game_record`) that ``qcards score``
 replays card by card, and the whole match repeats from its seed.
@@ -55,14 +55,14 @@ from qcards.execution.sweeps import CORES, LOCAL, sweep
 from qcards.files import write_text
 from qcards.intervals import mean_interval
 from qcards.plan import Plan, check, current_limits
-from qcards.skat import bidding_rules
 from qcards.skat.bidders import get_bidder
-from qcards.skat.cards import FULL_DECK, Card, Trump, points, rules_of
 from qcards.skat.deals.sample import fresh_seed
 from qcards.skat.game_record import parse_record, record_toml
-from qcards.skat.scoring import Declaration, matadors, settle
+from qcards.skat.rules import bidding_rules
+from qcards.skat.rules.cards import FULL_DECK, Card, Trump, points, rules_of
+from qcards.skat.rules.scoring import Declaration, matadors, settle
+from qcards.skat.rules.table import Table
 from qcards.skat.seat_view import seat_view
-from qcards.skat.table import Table
 
 SEATS = 3
 

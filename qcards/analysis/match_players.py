@@ -53,11 +53,11 @@ from qcards.skat.adversarial import ADVERSARIAL
 from qcards.skat.beliefs import MAX_OVERSAMPLE, RANDOM, VOIDS, believe, check_beliefs
 from qcards.skat.best_response import first_cards
 from qcards.skat.bidders import RULES
-from qcards.skat.cards import Card
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import OWNER_BYTES
 from qcards.skat.learned.network import LearnedPolicy, load_network
 from qcards.skat.play_models import get_model, model_names, softmax_policy
+from qcards.skat.rules.cards import Card
 from qcards.skat.seat_view import SeatView, uniform
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 

@@ -34,8 +34,8 @@ import numpy as np
 from qcards.errors import ParameterError, PlayerError
 from qcards.execution.extras import require
 from qcards.skat.beliefs import RANDOM, believe, check_beliefs
-from qcards.skat.cards import FULL_DECK, Card
-from qcards.skat.rule_tables import CARD_INDEX
+from qcards.skat.rules.cards import FULL_DECK, Card
+from qcards.skat.rules.rule_tables import CARD_INDEX
 from qcards.skat.spec import Endgame
 
 ISMCTS = "openspiel-ismcts"

@@ -24,7 +24,7 @@ from qcards.circuits.game import build_game
 from qcards.circuits.lowering import depth, lower
 from qcards.circuits.syntheses.paper_counts import Count
 from qcards.errors import ParameterError, ResourceError, SpecError
-from qcards.skat.cards import RANKS, SUITS, Card
+from qcards.skat.rules.cards import RANKS, SUITS, Card
 from qcards.skat.spec import Endgame, spec_from_dict
 
 STAGE_KINDS = ("deal", "play", "trick")
@@ -196,7 +196,7 @@ def declared_resource_spec(cards_per_player: int) -> Endgame:
     from dataclasses import replace
 
     from qcards.skat.declaration import SpecDeclaration
-    from qcards.skat.scoring import Declaration
+    from qcards.skat.rules.scoring import Declaration
 
     spec = resource_spec(cards_per_player)
     declared = SpecDeclaration(

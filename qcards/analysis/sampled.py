@@ -27,9 +27,9 @@ from qcards.execution.budget import check_result_memory, check_shots
 from qcards.execution.sweeps import sweep
 from qcards.intervals import mean_interval, wilson
 from qcards.skat.adversarial import check_solving_time
-from qcards.skat.cards import Card
 from qcards.skat.deals.sample import chunks, fresh_seed
 from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 

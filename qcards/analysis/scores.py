@@ -19,10 +19,10 @@ import numpy as np
 
 from qcards.errors import ModelError, ResourceError
 from qcards.intervals import mean_interval
-from qcards.skat.cards import Card
 from qcards.skat.declaration import deal_matadors
 from qcards.skat.objectives import expectation, per_sample, scored_objectives
 from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
 

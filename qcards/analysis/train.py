@@ -53,9 +53,9 @@ from qcards.files import (
 from qcards.plan import Plan, check, current_limits
 from qcards.progress import step
 from qcards.skat.adversarial import ADVERSARIAL
-from qcards.skat.cards import Card, Trump, rules_of
 from qcards.skat.learned.features import NUM_FEATURES, card_features
 from qcards.skat.learned.network import Network, save_network
+from qcards.skat.rules.cards import Card, Trump, rules_of
 from qcards.skat.seat_view import SeatView
 
 POSITIONS_FORMAT = "qcards-learned-positions"

@@ -2,7 +2,7 @@
 
 Game ``i`` takes deal ``i`` of the seed (:func:`~qcards.analysis.match.deal_cards`) and gives
 seat ``i mod 3`` the game: half the time the game the club rules would declare on its twelve
-cards (:func:`~qcards.skat.bidding_rules.declare`), else one of the six games drawn uniformly;
+cards (:func:`~qcards.skat.rules.bidding_rules.declare`), else one of the six games drawn uniformly;
 half the time the rules' discard for that game, else two of the twelve cards drawn uniformly
 (so the network sees good and bad choices, the ones a bidder must tell apart). The ten tricks
 are played by the ``heuristic`` model in every seat (:func:`~qcards.analysis.match._play`),
@@ -34,8 +34,6 @@ from qcards.execution.extras import require
 from qcards.files import atomic_path, read_text, write_text
 from qcards.plan import Plan, check, current_limits
 from qcards.progress import track
-from qcards.skat import bidding_rules
-from qcards.skat.cards import Card, points
 from qcards.skat.learned.hand_value import (
     FEATURE_NAMES,
     GAMES,
@@ -48,6 +46,8 @@ from qcards.skat.learned.hand_value import (
     probabilities,
 )
 from qcards.skat.learned.network import save_network
+from qcards.skat.rules import bidding_rules
+from qcards.skat.rules.cards import Card, points
 
 OUTCOMES_FORMAT = "qcards-hand-outcomes"
 BEHAVIOUR = "heuristic"

@@ -5,7 +5,8 @@ A game circuit is made of one gate per game concept -- the deal
 (:class:`~qcards.circuits.gates.play.CardPlayGate`, Eqs. 9-13), a trick
 (:class:`~qcards.circuits.gates.trick.TrickTakingGate`, Eqs. 14-15), the win oracle and the
 paper's hand codes. Each gate names its registers and has one classical action on game states,
-written once from :class:`~qcards.skat.cards.Rules`. What differs between constructions is only
+written once from :class:`~qcards.skat.rules.cards.Rules`. What differs between constructions is
+only
 the *definition* of each gate: its synthesis. This is Qiskit's high-level synthesis pattern (a
 gate states what it does; syntheses are plugins chosen by name), applied to the game's gates.
 
@@ -56,7 +57,7 @@ if TYPE_CHECKING:  # fully qualified below: the documentation resolves them unam
     import qcards.circuits.gates.play
     import qcards.circuits.gates.trick
     import qcards.circuits.layout
-    import qcards.skat.cards
+    import qcards.skat.rules.cards
     import qcards.skat.spec
 
 ENTRY_POINT_GROUP = "qcards.constructions"
@@ -121,7 +122,8 @@ class Construction:
     play: Callable[[qcards.circuits.gates.play.CardPlayGate], qiskit.circuit.QuantumCircuit]
     trick: Callable[[qcards.circuits.gates.trick.TrickTakingGate], qiskit.circuit.QuantumCircuit]
     plan: (
-        Callable[[qcards.circuits.layout.GameLayout, qcards.skat.cards.Card | None], Any] | None
+        Callable[[qcards.circuits.layout.GameLayout, qcards.skat.rules.cards.Card | None], Any]
+        | None
     ) = None
     tag: str = ""
     keeps_paper_codes: bool = False

@@ -19,8 +19,8 @@ from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
 from qcards.circuits.syntheses.hardware import WeightedPlays
 from qcards.errors import ModelError, ParameterError
-from qcards.skat.cards import Card
 from qcards.skat.play_models import PlayModel, get_model
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Stage, check_first, stages
 

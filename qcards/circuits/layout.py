@@ -51,7 +51,7 @@ from qcards.circuits.register_sizes import (
     winner_width,
     workspace_registers,
 )
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import Snapshot, Stage
 

@@ -22,7 +22,7 @@ from qcards.circuits.game import GameCircuit, build_game
 from qcards.circuits.gates.cubes import open_controls
 from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import SKAT, Endgame
 
 

@@ -32,8 +32,8 @@ from qcards.circuits.gates.cubes import cube_x
 from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
 from qcards.circuits.oracle import _cube_value, _point_conditions, add_terms_sparse, draper_add
-from qcards.skat.cards import Card
 from qcards.skat.objectives import Objective, check_objective
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import SKAT, Endgame
 
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, cast
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 from qcards.errors import ParameterError
-from qcards.skat.cards import Card
 from qcards.skat.play_models import get_model
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame, parse_spec
 
 if TYPE_CHECKING:

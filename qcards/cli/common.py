@@ -20,7 +20,7 @@ from qcards.estimation.options import EstimationOptions
 from qcards.execution.backend_names import IBM_PREFIX
 from qcards.execution.backends import backend_names
 from qcards.skat import play_models
-from qcards.skat.cards import Card, CardError
+from qcards.skat.rules.cards import Card, CardError
 from qcards.skat.spec import Endgame, load_spec
 
 

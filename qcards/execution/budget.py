@@ -26,8 +26,8 @@ from qcards.plan import (
     check,
     current_limits,
 )
-from qcards.skat.cards import Card
 from qcards.skat.referee import estimate_paths
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 if TYPE_CHECKING:

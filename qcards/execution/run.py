@@ -31,8 +31,8 @@ from qcards.execution.transpile import (
     transpiled_size,
 )
 from qcards.intervals import wilson
-from qcards.skat.cards import Card
 from qcards.skat.deals.sample import fresh_seed
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
 
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame, parse_spec
 from qcards.skat.stages import Stage
 

@@ -36,13 +36,13 @@ from typing import cast
 import numpy as np
 
 from qcards.errors import ModelError, ResourceError
-from qcards.skat.cards import Card
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.deals.sample import sample_owners
 from qcards.skat.history import Moment, as_plays, moment
-from qcards.skat.play_core import hands_after, leads_next, winner_seat
 from qcards.skat.play_models import get_model
+from qcards.skat.rules.cards import Card
+from qcards.skat.rules.play_core import hands_after, leads_next, winner_seat
 from qcards.skat.seat_view import Policy, seat_view
 from qcards.skat.spec import SKAT, Endgame
 

@@ -5,8 +5,8 @@ point, over every deal at once.
 The walk is the one of :func:`qcards.skat.best_response.best_response` (the public histories;
 the declarer chooses one card for all the deals it cannot tell apart, the other seats branch
 on the card played, each deal weighted by the chance its owner plays it), written for numba:
-cards are bits of a 32-bit mask (their index in :data:`~qcards.skat.cards.FULL_DECK`), the
-rules are :mod:`qcards.skat.rule_tables`' arrays, the deals are rows of hand masks, and the
+cards are bits of a 32-bit mask (their index in :data:`~qcards.skat.rules.cards.FULL_DECK`), the
+rules are :mod:`qcards.skat.rules.rule_tables`' arrays, the deals are rows of hand masks, and the
 objective is a table of its values over (matadors, card points, tricks) built in Python from
 the objective's own ``value``. Iterative with an explicit stack, one level a card played (see
 :mod:`qcards.skat.jit` on recursion and numba's cache). Private: the semantics are
@@ -20,7 +20,8 @@ import numpy as np
 from qcards.skat.bits import lowest_card, popcount
 from qcards.skat.heuristic_kernel import heuristic_set
 from qcards.skat.jit import njit
-from qcards.skat.play_core_kernel import next_lead, seat_to_move
+from qcards.skat.rules.play_core_kernel import next_lead, seat_to_move
+from qcards.skat.rules.table_kernel import LEADING, legal_mask, trick_taker
 
 MAX_SEATS = 4
 
@@ -28,10 +29,7 @@ MAX_SEATS = 4
 @njit
 def _legal(hand, trick0, tlen, eff, suit_mask):
     """The legal cards (a mask) of ``hand`` when the trick's first card is ``trick0``."""
-    if tlen == 0:
-        return hand
-    follow = hand & suit_mask[eff[trick0]]
-    return follow if follow else hand
+    return legal_mask(hand, eff[trick0] if tlen else LEADING, suit_mask)
 
 
 @njit
@@ -201,14 +199,10 @@ def walk(
         tks = tricks[lv]
         lead = leader[lv]
         if t == n:
-            led = eff[trick[child, 0]]
-            win = 0
+            win = trick_taker(trick[child], n, eff, power)
             gain = 0
             for q in range(n):
-                c = trick[child, q]
-                gain += value[c]
-                if power[led, c] > power[led, trick[child, win]]:
-                    win = q
+                gain += value[trick[child, q]]
             winner = seat_to_move(lead, win, n)
             if winner == 0:
                 pts += gain

@@ -6,7 +6,7 @@ at the bid it won: Hand or a pick-up, the game and the discard. Two are built in
 (:data:`BIDDERS`):
 
 ``rules``
-    the club rules of :mod:`qcards.skat.bidding_rules` (always a pick-up);
+    the club rules of :mod:`qcards.skat.rules.bidding_rules` (always a pick-up);
 ``qcards``
     qcards' own: the hand evaluator's expected score (:class:`~qcards.skat.learned.hand_value.
     HandEvaluator`), Hand games included.
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from qcards.errors import ParameterError
-from qcards.skat import bidding_rules
-from qcards.skat.bidding_rules import Plan
-from qcards.skat.cards import Card
 from qcards.skat.learned.hand_value import Choice, HandEvaluator
+from qcards.skat.rules import bidding_rules
+from qcards.skat.rules.bidding_rules import Plan
+from qcards.skat.rules.cards import Card
 
 RULES = "rules"
 QCARDS = "qcards"
@@ -43,7 +43,7 @@ class Bidder(Protocol):
 
 @dataclass(frozen=True)
 class RulesBidder:
-    """The club rules (:mod:`qcards.skat.bidding_rules`): always a pick-up."""
+    """The club rules (:mod:`qcards.skat.rules.bidding_rules`): always a pick-up."""
 
     def limit(self, hand, seat: int) -> Plan | None:
         return bidding_rules.limit(hand)

@@ -1,4 +1,4 @@
-"""Cards as bits of a mask in the compiled searches (:mod:`qcards.skat.rule_tables` gives each
+"""Cards as bits of a mask in the compiled searches (:mod:`qcards.skat.rules.rule_tables` gives each
 card its bit): counting the cards of a mask, and finding the lowest one."""
 
 from __future__ import annotations

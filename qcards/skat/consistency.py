@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import Snapshot, Stage
 

@@ -15,7 +15,8 @@
                                      # points count for the declarer
     matadors = -2                    # instead of cards: "with"/"without" N, when known
 
-The matadors (:func:`qcards.skat.scoring.matadors`) count over the declarer's twelve cards: the
+The matadors (:func:`qcards.skat.rules.scoring.matadors`) count over the declarer's twelve cards:
+the
 ten dealt and the Skat. After a pick-up they are ``cards`` and ``discard``; in a Hand game the
 Skat is never seen, so when it is among the spec's unknown cards the matadors are a property of
 each deal (:meth:`SpecDeclaration.matadors_of`), and an expected score averages over them.
@@ -30,8 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from qcards.errors import SpecError
-from qcards.skat.cards import Card, CardError, Trump, points
-from qcards.skat.scoring import TRICKS, Declaration, ScoringError, matadors
+from qcards.skat.rules.cards import Card, CardError, Trump, points
+from qcards.skat.rules.scoring import TRICKS, Declaration, ScoringError, matadors
 
 FIELDS = frozenset({"hand", "announced", "bid", "cards", "discard", "matadors"})
 
@@ -53,7 +54,7 @@ class SpecDeclaration:
 
     Attributes:
         declaration: game, Hand, announcements and bid
-            (:class:`~qcards.skat.scoring.Declaration`).
+            (:class:`~qcards.skat.rules.scoring.Declaration`).
         cards: the declarer's ten cards as dealt (empty when ``fixed`` is given instead).
         discard: the two cards put away after the pick-up (empty in Hand games).
         fixed: the matadors when given directly (``None``: counted from the cards).

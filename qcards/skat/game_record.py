@@ -20,7 +20,7 @@ A record says who played what and how it ended::
     [play]                             # ... or every trick, leader's card first, replayed
     tricks = [["CJ", "SJ", "D7"], ...] # and checked card by card
 
-:func:`score_record` settles a record through :func:`qcards.skat.scoring.settle`; every
+:func:`score_record` settles a record through :func:`qcards.skat.rules.scoring.settle`; every
 problem is a :class:`~qcards.errors.GameRecordError` naming the file and the field (a trick
 of ``[play]``: its number and the card).
 """
@@ -34,8 +34,8 @@ from typing import Any, cast
 
 from qcards.errors import GameRecordError, IllegalPlay
 from qcards.files import parse_toml, read_text
-from qcards.skat.cards import Card, CardError, Rules, Trump, points, rules_of
-from qcards.skat.scoring import (
+from qcards.skat.rules.cards import Card, CardError, Rules, Trump, points, rules_of
+from qcards.skat.rules.scoring import (
     TRICKS,
     Declaration,
     ScoringError,
@@ -43,7 +43,7 @@ from qcards.skat.scoring import (
     matadors,
     settle,
 )
-from qcards.skat.table import Table
+from qcards.skat.rules.table import Table
 
 FIELDS = frozenset(
     {"players", "declarer", "game", "hand", "announced", "bid", "table", "deal", "result", "play"}
@@ -104,7 +104,7 @@ class GameRecord:
         return matadors(self.declarer_cards, self.declaration.game)
 
     def settle(self) -> Settlement:
-        """The ISkO settlement of the game (:func:`qcards.skat.scoring.settle`)."""
+        """The ISkO settlement of the game (:func:`qcards.skat.rules.scoring.settle`)."""
         return settle(self.declaration, self.matadors, self.declarer_points, self.declarer_tricks)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from qcards.skat.cards import TRUMP, Card
+from qcards.skat.rules.cards import TRUMP, Card
 from qcards.skat.seat_view import SeatView
 
 

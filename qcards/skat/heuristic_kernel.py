@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from qcards.skat.bits import lowest_card, popcount
 from qcards.skat.jit import njit
-from qcards.skat.play_core_kernel import seat_to_move
+from qcards.skat.rules.play_core_kernel import seat_to_move
+from qcards.skat.rules.table_kernel import legal_mask, takes, trick_taker
 
 NO_CARD = -1
 
@@ -127,19 +128,14 @@ def heuristic_set(hand, out, trick, tlen, leader, seat, n, null, eff, power, val
     win_card = NO_CARD
     if tlen > 0:
         led = eff[trick[0]]
-        follow = hand & suit_mask[led]
-        if follow:
-            legal = follow
-        win = 0
-        for q in range(1, tlen):
-            if power[led, trick[q]] > power[led, trick[win]]:
-                win = q
+        legal = legal_mask(hand, led, suit_mask)
+        win = trick_taker(trick, tlen, eff, power)
         win_seat = seat_to_move(leader, win, n)
         win_card = trick[win]
     winners = 0
     if tlen > 0:
         for c in _cards(legal):
-            if power[led, c] > power[led, win_card]:
+            if takes(c, win_card, led, power):
                 winners |= 1 << c
     if null:
         if declarer:

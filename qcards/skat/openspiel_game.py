@@ -4,7 +4,7 @@ CFR, ISMCTS, ...) run on Skat endgames.
 The game: a chance node deals the unknown cards (one outcome per deal of positive probability,
 with its probability, :func:`qcards.skat.deals.enumeration.weighted_deals`), then the seats
 play their cards in turn by the spec's rules; an action is a card's index in
-:data:`~qcards.skat.cards.FULL_DECK`. A seat's information state is its hand as dealt and
+:data:`~qcards.skat.rules.cards.FULL_DECK`. A seat's information state is its hand as dealt and
 every card played (who played it): perfect recall of what it has seen. The returns are the
 declarer's objective (:mod:`qcards.skat.objectives`; the win by default) for the declarer, and
 its negative for each defender.
@@ -22,14 +22,14 @@ from __future__ import annotations
 from typing import Any, cast
 
 from qcards.errors import IllegalPlay, ModelError
-from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.declaration import deal_matadors
 from qcards.skat.objectives import check_objective
-from qcards.skat.rule_tables import CARD_INDEX
+from qcards.skat.rules.cards import FULL_DECK, Card
+from qcards.skat.rules.rule_tables import CARD_INDEX
+from qcards.skat.rules.table import Table
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import skat_points
-from qcards.skat.table import Table
 
 
 def _pyspiel():

@@ -1,13 +1,14 @@
-"""The compiled twins of :mod:`qcards.skat.play_core`'s seat arithmetic: the same functions,
-compiled by numba, for the kernels (the double-dummy search, the fast referee, the best
-response's chooser, the heuristic), so that every engine moves play around the table by one
-source."""
+"""Deprecated alias of :mod:`qcards.skat.rules.play_core_kernel`, kept for one release."""
 
-from __future__ import annotations
+import sys
+import warnings
 
-from qcards.skat import play_core
-from qcards.skat.jit import njit
+from qcards.skat.rules import play_core_kernel as _moved
 
-seat_to_move = njit(play_core.seat_to_move)
-place_in_trick = njit(play_core.place_in_trick)
-next_lead = njit(play_core.next_lead)
+warnings.warn(
+    "qcards.skat.play_core_kernel moved to qcards.skat.rules.play_core_kernel;"
+    " the old name goes in the next release",
+    DeprecationWarning,
+    stacklevel=2,
+)
+sys.modules[__name__] = _moved

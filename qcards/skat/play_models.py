@@ -46,9 +46,9 @@ from functools import cache
 from qcards.errors import ModelError
 from qcards.plugins import load_group, lookup
 from qcards.skat.best_response import best_response
-from qcards.skat.cards import Card
 from qcards.skat.heuristic import heuristic
 from qcards.skat.learned.network import LearnedPolicy
+from qcards.skat.rules.cards import Card
 from qcards.skat.seat_view import Policy, SeatView, uniform
 
 ENTRY_POINT_GROUP = "qcards.play_models"

@@ -40,8 +40,8 @@ from fractions import Fraction
 from typing import Any, ClassVar, Protocol
 
 from qcards.errors import SpecError
-from qcards.skat.cards import SUIT_NAMES, TRUMP, Card, CardError, Rules
 from qcards.skat.deals.count import multinomial
+from qcards.skat.rules.cards import SUIT_NAMES, TRUMP, Card, CardError, Rules
 
 
 class Endgame(Protocol):
@@ -75,7 +75,8 @@ PRIOR_FIELDS = ("void", "holds", "at_least", "weight", "likelihood")
 
 
 def category_suit(rules: Rules, name: str) -> str:
-    """The effective suit (a suit letter or :data:`~qcards.skat.cards.TRUMP`) a category names.
+    """The effective suit (a suit letter or :data:`~qcards.skat.rules.cards.TRUMP`) a category
+    names.
 
     A suit that is trump in a suit game names the trumps (failing to follow a trump lead shows
     that the player holds no trump, jacks included)."""

@@ -12,9 +12,9 @@ import math
 
 from qcards.errors import ResourceError
 from qcards.plan import Plan, check, current_limits
-from qcards.skat.cards import Card
 from qcards.skat.deals.count import num_deals
 from qcards.skat.referee import estimate_paths
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 

@@ -9,8 +9,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from qcards.skat.cards import Card, Rules
-from qcards.skat.play_core import seat_to_move
+from qcards.skat.rules.cards import Card, Rules
+from qcards.skat.rules.play_core import seat_to_move
 
 
 @dataclass(frozen=True)

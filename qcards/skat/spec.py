@@ -41,9 +41,9 @@ from typing import Any
 
 from qcards.errors import SpecError
 from qcards.files import parse_toml, read_text
-from qcards.skat.cards import Card, CardError, Rules, Trump, points, rules_of
 from qcards.skat.declaration import SpecDeclaration, discard_points, parse_declaration
 from qcards.skat.prior import Prior, parse_prior
+from qcards.skat.rules.cards import Card, CardError, Rules, Trump, points, rules_of
 
 FIELDS = frozenset(
     {

@@ -3,7 +3,8 @@
 A spec is generated as the table :func:`qcards.skat.spec.spec_from_dict` reads (a ``dict``),
 then written as TOML by :func:`fuzzlib.toml_text`. The rules a valid spec keeps are those of
 ``qcards/skat/spec.py``: 2 to 4 distinct players (none called ``skat``), a trump of
-:class:`~qcards.skat.cards.Trump` (any letter case), a leader among the players, distinct cards
+:class:`~qcards.skat.rules.cards.Trump` (any letter case), a leader among the players, distinct
+cards
 of the 32-card deck, every player holding the same number of cards (known plus dealt), sizes
 that add up to the unknown cards, an optional ``skat`` receiver, ``declarer_points`` and
 ``target`` in 0..120 with the declarer's points plus the points in play at most 120.
@@ -19,7 +20,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from qcards.skat.cards import FULL_DECK, Card, CardError, Trump, points
+from qcards.skat.rules.cards import FULL_DECK, Card, CardError, Trump, points
 from qcards.skat.spec import FIELDS, SKAT
 
 PLAIN_NAMES = ("A", "B", "C", "D")

@@ -23,8 +23,8 @@ import pytest
 
 import qcards
 from qcards.errors import ParameterError
-from qcards.skat.cards import FULL_DECK, SUITS, Trump, points
 from qcards.skat.referee import evaluate
+from qcards.skat.rules.cards import FULL_DECK, SUITS, Trump, points
 from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 COUNT = 200

@@ -20,7 +20,7 @@ from skat_strategies import (
     valid_specs,
 )
 
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import SKAT, parse_spec
 
 COUNT_MAX_UNKNOWN = 4

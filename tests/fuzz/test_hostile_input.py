@@ -349,7 +349,7 @@ PEAK = textwrap.dedent(
     from bench_scale import scale_spec
     from qcards.circuits.game import build_game
     from qcards.execution.sparse import engine as sparse
-    from qcards.skat.cards import Card
+    from qcards.skat.rules.cards import Card
 
     def status(key):
         for line in open("/proc/self/status"):

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from qcards.analysis.methods.report import EvaluationReport
 from qcards.circuits.construction import Construction
 from qcards.circuits.task import GameTask
-from qcards.skat.cards import Card
 from qcards.skat.play_models import PlayModel
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 

@@ -28,12 +28,12 @@ from qcards.analysis.scores import (
 from qcards.errors import ResourceError
 from qcards.execution.backends import EXACT_BACKENDS, parse_backend
 from qcards.skat import adversarial, exact_referee
-from qcards.skat.cards import Card
 from qcards.skat.deals.count import num_deals
 from qcards.skat.objectives import expectation, scored_objectives
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import CIRCUIT, MINIMAX, PlayModel
 from qcards.skat.referee import Evaluation
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import Snapshot
 

@@ -21,7 +21,7 @@ from qcards.circuits.gates.classical import Rows, classical_domain
 from qcards.circuits.gates.cubes import cube_xor
 from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 
 
 def _code(layout: GameLayout) -> CardCode:

@@ -1,7 +1,7 @@
 """The card-play gate CP_k^n (Eqs. 9-13), with suit following and a dynamic leader.
 
 One gate per card played: :class:`CardPlayGate`. On every game state of its stage it makes the
-player to move play one of its legal cards (:meth:`qcards.skat.cards.Rules.legal_cards`),
+player to move play one of its legal cards (:meth:`qcards.skat.rules.cards.Rules.legal_cards`),
 uniformly (the one-hot superposition of Eq. 9). That is its classical action, written here once
 for every construction; its definition is the construction's play synthesis
 (:mod:`qcards.circuits.syntheses`): the paper's product over configurations (Eq. 12), the
@@ -32,7 +32,7 @@ from qcards.circuits.gates.predicates import (
 from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.gates.synthesis import GateSyntheses, syntheses_of
 from qcards.circuits.layout import GameLayout
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 from qcards.skat.seat_view import Policy
 
 
@@ -50,7 +50,7 @@ class CardPlayGate(Gate):
     The player to move is the one ``position`` seats after the trick's leader (the winner of
     the previous trick, when the winner leads: ``winner_{trick-1}``). It plays one of its legal
     cards -- following the led suit when it can, trumps and jacks as
-    :class:`~qcards.skat.cards.Rules` says -- uniformly, which sets that card's play bit of
+    :class:`~qcards.skat.rules.cards.Rules` says -- uniformly, which sets that card's play bit of
     this trick (and its code's table bit when the paper's codes are kept).
 
     Args:

@@ -10,7 +10,8 @@ per card into the :class:`~qcards.circuits.layout.Workspace`, each with one mult
 * ``led[s]``: the card led to the trick has effective suit s;
 * ``void``: the player to move cannot follow the led suit.
 
-A card is then legal (Skat's suit-following rule, as :meth:`qcards.skat.cards.Rules.legal_cards`)
+A card is then legal (Skat's suit-following rule, as
+:meth:`qcards.skat.rules.cards.Rules.legal_cards`)
 when it is held and follows the led suit, or held while the player is void: two cubes that never
 overlap (:func:`legal_cubes`). Each ``mark_*`` function appends a *compute* block; callers undo
 it by appending the block's inverse after use (the qubits it reads are unchanged in between).
@@ -26,8 +27,8 @@ from qiskit.circuit import QuantumCircuit, Qubit
 
 from qcards.circuits.gates.cubes import cube_x
 from qcards.circuits.layout import GameLayout, Workspace, merge_conditions
-from qcards.skat.cards import Card
-from qcards.skat.play_core import player_to_move
+from qcards.skat.rules.cards import Card
+from qcards.skat.rules.play_core import player_to_move
 
 
 def _work(layout: GameLayout) -> Workspace:

@@ -1,7 +1,7 @@
 """The trick-taking gate TT (Eqs. 14-15): write who took the trick into ``winner_<t>``.
 
 One gate per trick: :class:`TrickTakingGate`. On every game state at the end of its trick it
-XORs the seat of the trick's winner (:meth:`qcards.skat.cards.Rules.trick_winner`) into the
+XORs the seat of the trick's winner (:meth:`qcards.skat.rules.cards.Rules.trick_winner`) into the
 trick's ``winner`` register. That is its classical action, written here once for every
 construction; its definition is the construction's trick synthesis
 (:mod:`qcards.circuits.syntheses`).
@@ -22,13 +22,13 @@ from qcards.circuits.gates.predicates import mover
 from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.gates.synthesis import GateSyntheses, syntheses_of
 from qcards.circuits.layout import GameLayout
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 
 
 class TrickTakingGate(Gate):
     """Take trick ``trick``: the seat of its winner is XOR-ed into ``winner_<trick>``.
 
-    The winning card follows from :meth:`qcards.skat.cards.Rules.trick_winner` (trumps, jacks,
+    The winning card follows from :meth:`qcards.skat.rules.cards.Rules.trick_winner` (trumps, jacks,
     led suit), not from a fixed card order, so any trick of any game kind is handled. The paper
     moves the cards' location bits to the winner's stack instead (Eq. 14); here the stack is
     the trick's ``winner`` register, from which every card's stack follows

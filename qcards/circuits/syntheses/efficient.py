@@ -12,7 +12,7 @@
   superposition of Eq. (9). The counter ends at 0 and every other ancilla is uncomputed:
   :math:`O(|\\text{cards}| \\cdot |\\text{players}|)` multi-controlled gates.
 * Trick: card c takes the trick exactly when it lies on the table, no card that beats it does
-  (:meth:`~qcards.skat.cards.Rules.stronger`), and -- unless c is a trump -- its suit was led.
+  (:meth:`~qcards.skat.rules.cards.Rules.stronger`), and -- unless c is a trump -- its suit was led.
   That fact is computed into ``pick``, the winner's seat is copied from the owner of c, and the
   fact is uncomputed: :math:`O(|\\text{cards}|)` multi-controlled gates.
 """

@@ -49,8 +49,8 @@ from qcards.circuits.gates.play import CardPlayGate
 from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
 from qcards.errors import ParameterError
-from qcards.skat.cards import Card
 from qcards.skat.deals.count import num_deals
+from qcards.skat.rules.cards import Card
 from qcards.skat.seat_view import Policy
 from qcards.skat.stages import Stage, stages
 

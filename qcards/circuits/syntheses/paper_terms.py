@@ -14,7 +14,7 @@ from qiskit.circuit import Qubit
 from qcards.circuits.gates.play import CardPlayGate
 from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import merge_conditions
-from qcards.skat.cards import Card
+from qcards.skat.rules.cards import Card
 
 
 @dataclass(frozen=True)

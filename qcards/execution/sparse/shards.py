@@ -73,7 +73,7 @@ from qcards.execution.sparse.state import SparseState
 from qcards.plan import CLASSICAL, SAMPLE, SMALLER, Plan, check, current_limits
 
 if TYPE_CHECKING:
-    from qcards.skat.cards import Card
+    from qcards.skat.rules.cards import Card
     from qcards.skat.spec import Endgame
 
 SHARD_BYTES = 2**26

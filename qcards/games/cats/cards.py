@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from qcards.games.cats.errors import CatsError
-from qcards.skat.cards import SUITS
+from qcards.skat.rules.cards import SUITS
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """Ranks from low to high; the ace also sits above the king (the order is cyclic)."""

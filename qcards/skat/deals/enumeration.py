@@ -8,9 +8,9 @@ import itertools
 from collections.abc import Iterator
 from fractions import Fraction
 
-from qcards.skat.cards import Card
 from qcards.skat.deals.count import num_deals
 from qcards.skat.prior import partition_function
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 

@@ -24,8 +24,8 @@ from typing import cast
 import numpy as np
 
 from qcards.errors import ParameterError
-from qcards.skat.cards import Card
 from qcards.skat.prior import Tallies, count_step, deal_partition
+from qcards.skat.rules.cards import Card
 from qcards.skat.spec import Endgame
 
 

@@ -4,5 +4,5 @@
 ``solver`` holds the records, positions and public functions (:func:`solver.solve_deal`,
 :func:`solver.solve_position`), ``search`` the compiled search (numba, :mod:`qcards.skat.jit`),
 ``outcome`` a declared game's outcome of a deal (the declarer's level by a few searches). The
-rules come as arrays from :mod:`qcards.skat.rule_tables`.
+rules come as arrays from :mod:`qcards.skat.rules.rule_tables`.
 """

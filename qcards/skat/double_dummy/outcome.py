@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from qcards.errors import ModelError
-from qcards.skat.cards import Card
 from qcards.skat.double_dummy.solver import (
     ALL_POINTS,
     Position,
@@ -18,7 +17,8 @@ from qcards.skat.double_dummy.solver import (
     solve_position,
     start_position,
 )
-from qcards.skat.scoring import SCHNEIDER_LOSS, SCHNEIDER_POINTS, TRICKS, WIN_POINTS
+from qcards.skat.rules.cards import Card
+from qcards.skat.rules.scoring import SCHNEIDER_LOSS, SCHNEIDER_POINTS, TRICKS, WIN_POINTS
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first
 

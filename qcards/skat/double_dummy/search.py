@@ -7,7 +7,7 @@ first), the layout of a search node (one row of the ``node`` array a ply: the ex
 the iterative search) and :func:`search`, one depth-first search over those nodes for both
 values the solver needs: the declarer's future card points (fail-soft alpha-beta) and, in null
 games, whether the defenders can force the declarer to take a trick (a boolean search). The
-rules arrive as the arrays of :func:`qcards.skat.rule_tables.rule_tables`, the table and the
+rules arrive as the arrays of :func:`qcards.skat.rules.rule_tables.rule_tables`, the table and the
 scratch arrays from the caller's workspace.
 """
 
@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from qcards.skat.jit import njit
-from qcards.skat.play_core_kernel import next_lead, seat_to_move
+from qcards.skat.rules.play_core_kernel import next_lead, seat_to_move
+from qcards.skat.rules.table_kernel import LEADING, legal_mask, takes
 
 INF = 10_000
 """Beyond any card points: the root's window and the first best value of a node."""
@@ -99,8 +100,8 @@ def _ordered_moves(
             else:
                 scores[i] = -10 * value[c] + power[s, c]
             continue
-        takes = power[led, c] > power[led, win]
-        if takes:
+        wins = takes(c, win, led, power)
+        if wins:
             if last:  # the trick is decided: the most points
                 scores[i] = 1000 + value[c]
             else:
@@ -233,12 +234,8 @@ def search(
                     moves[0, 0] = forced
                     node[0, _COUNT] = 1
                 else:
-                    hand = rem & seat_mask[mover]
-                    legal = hand
-                    if ntrick > 0:
-                        follow = hand & suit_mask[node[sp, _LED]]
-                        if follow != 0:
-                            legal = follow
+                    suit_led = node[sp, _LED] if ntrick > 0 else LEADING
+                    legal = legal_mask(rem & seat_mask[mover], suit_led, suit_mask)
                     node[sp, _COUNT] = _ordered_moves(
                         rem, legal, node[sp, _TMASK], mover, ntrick, nplayers,
                         node[sp, _LED], node[sp, _WIN], took, hint, seat_of, power, eff,
@@ -313,7 +310,7 @@ def search(
         else:
             nled = node[sp, _LED]
             nwin = node[sp, _WIN]
-            if power[nled, c] > power[nled, nwin]:
+            if takes(c, nwin, nled, power):
                 nwin = c
         child = sp + 1
         node[child, _REM] = nrem

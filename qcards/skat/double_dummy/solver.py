@@ -9,7 +9,7 @@ is fast enough for a full game (ten cards a hand, 30 cards played).
 This module holds the Python side: the records (:class:`DoubleDummyValue`, :class:`Position`),
 the rules of play on positions, each thread's transposition table and scratch arrays, and the
 public functions. The compiled search is :mod:`qcards.skat.double_dummy.search`, the rules as
-arrays :mod:`qcards.skat.rule_tables`.
+arrays :mod:`qcards.skat.rules.rule_tables`.
 
 Semantics, equal to the referee's:
 
@@ -23,10 +23,10 @@ Semantics, equal to the referee's:
 
 Design:
 
-* Cards are bits of a 32-bit mask (their index in :data:`~qcards.skat.cards.FULL_DECK`);
+* Cards are bits of a 32-bit mask (their index in :data:`~qcards.skat.rules.cards.FULL_DECK`);
   a deal is one mask per seat, a position the mask of the cards still in hand, the leader and
-  the current trick. The rules come only from :class:`~qcards.skat.cards.Rules`, through the
-  tables of :func:`~qcards.skat.rule_tables.rule_tables` (effective suit, strength, card
+  the current trick. The rules come only from :class:`~qcards.skat.rules.cards.Rules`, through the
+  tables of :func:`~qcards.skat.rules.rule_tables.rule_tables` (effective suit, strength, card
   points, the "power" of a card against each led suit that decides tricks), built from
   ``Rules.effective_suit`` and ``Rules.strength`` once per kind of game; the tests check them
   against ``Rules.trick_winner`` on every three-card trick and ``Rules.legal_cards`` on random
@@ -73,11 +73,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from qcards.errors import ModelError
-from qcards.skat.cards import FULL_DECK, Card
 from qcards.skat.double_dummy import search
 from qcards.skat.jit import HAVE_NUMBA as HAVE_NUMBA
-from qcards.skat.play_core import leads_next, seat_to_move, winner_seat
-from qcards.skat.rule_tables import CARD_INDEX, RuleTables, rule_tables
+from qcards.skat.rules.cards import FULL_DECK, Card
+from qcards.skat.rules.play_core import leads_next, seat_to_move, winner_seat
+from qcards.skat.rules.rule_tables import CARD_INDEX, RuleTables, rule_tables
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
 

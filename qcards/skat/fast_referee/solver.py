@@ -37,7 +37,7 @@ How (the search itself is :mod:`qcards.skat.fast_referee.kernel`, a trick's piec
   function commutes with max and min, as in :mod:`qcards.skat.double_dummy`), and a null game's
   is a second minimax in the same pass, of whether the declarer is forced to take a trick.
   The path count needs every path, so there is no alpha-beta pruning: the tables (trick
-  power, effective suits, points, suit orders) are :mod:`qcards.skat.rule_tables`, as for
+  power, effective suits, points, suit orders) are :mod:`qcards.skat.rules.rule_tables`, as for
   the double-dummy solver.
 * ``num_paths``: counted in the same pass (a position's paths are the sum over its moves).
 
@@ -77,7 +77,6 @@ import numpy as np
 from qcards.errors import ModelError, ResourceError
 from qcards.plan import current_limits
 from qcards.progress import duration
-from qcards.skat.cards import Card
 from qcards.skat.fast_referee import kernel
 from qcards.skat.fast_referee.memo import C_HI, EMPTY, KEYS, P_HI, VALUES, W_HI, rehash
 from qcards.skat.referee import MODELS, Evaluation
@@ -87,7 +86,8 @@ from qcards.skat.referee_cost import (
     denominators,
     frame_budget,
 )
-from qcards.skat.rule_tables import CARD_INDEX, SUIT_ROWS, card_mask, rule_tables
+from qcards.skat.rules.cards import Card
+from qcards.skat.rules.rule_tables import CARD_INDEX, SUIT_ROWS, card_mask, rule_tables
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
 
@@ -126,7 +126,7 @@ class Deals:
 
     Attributes:
         seats: one row a deal: the mask of each seat's cards (bits of
-            :data:`~qcards.skat.cards.FULL_DECK`), known cards included.
+            :data:`~qcards.skat.rules.cards.FULL_DECK`), known cards included.
         points: the declarer's points before the first card (``declarer_points`` and the Skat).
         weights: integer weights proportional to the deals' probabilities (``None``: all 1).
     """

@@ -12,7 +12,8 @@ import numpy as np
 
 from qcards.skat.fast_referee.memo import C_HI, C_LO, P_HI, P_LO, W_HI, W_LO, add128, mul128
 from qcards.skat.jit import njit
-from qcards.skat.play_core_kernel import next_lead, seat_to_move
+from qcards.skat.rules.play_core_kernel import next_lead, seat_to_move
+from qcards.skat.rules.table_kernel import legal_mask, takes
 
 DEBRUIJN = np.array(
     [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
@@ -141,7 +142,7 @@ def _last_trick(alive, lead, n, seat_mask, seat_of, eff, power, value, debruijn)
         if q == 0:
             led = eff[c]
             win = c
-        elif power[led, c] > power[led, win]:
+        elif takes(c, win, led, power):
             win = c
     return points, seat_of[win] == 0
 
@@ -193,8 +194,7 @@ def endgame(
         led = eff[c0]
         for p in range(1, n):
             hand = alive & seat_mask[seat_to_move(lead, p, n)]
-            follow = hand & suit_mask[led]
-            _two_cards(follow if follow != 0 else hand, pick, p, k, debruijn)
+            _two_cards(legal_mask(hand, led, suit_mask), pick, p, k, debruijn)
         for combo in range(1 << (n - 1)):
             valid = True
             win = c0
@@ -209,7 +209,7 @@ def endgame(
                 c = pick[p, b]
                 points += value[c]
                 tmask |= np.int64(1) << c
-                if power[led, c] > power[led, win]:
+                if takes(c, win, led, power):
                     win = c
                 weight *= 2 // k[p]
             if not valid:

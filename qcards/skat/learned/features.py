@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcards.skat.cards import TRUMP, Card
+from qcards.skat.rules.cards import TRUMP, Card
 from qcards.skat.seat_view import SeatView
 
 FEATURE_VERSION = 1

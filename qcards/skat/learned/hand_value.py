@@ -12,7 +12,7 @@ the four suit games share one network and a hand's suits are interchangeable whe
 make them so.
 
 From the outcome probabilities, :func:`utilities` gives the score each outcome is worth at a
-bid (ISkO 4-5 through :func:`~qcards.skat.scoring.settle`, overbidding included), in
+bid (ISkO 4-5 through :func:`~qcards.skat.rules.scoring.settle`, overbidding included), in
 Seeger-Fabian points relative to a defender: the declarer's points minus the 40 a defender gets
 when it loses (the difference between two players, which a duplicate match compares).
 :class:`HandEvaluator` maximises the expected score: after a pick-up over every game and every
@@ -35,11 +35,11 @@ from pathlib import Path
 
 import numpy as np
 
-from qcards.skat.bidding_rules import SUIT_GAMES, Plan
-from qcards.skat.cards import FULL_DECK, SUITS, Card, Trump
 from qcards.skat.learned.network import Network, NetworkKind, load_network
 from qcards.skat.learned.network import model_file as network_file
-from qcards.skat.scoring import (
+from qcards.skat.rules.bidding_rules import SUIT_GAMES, Plan
+from qcards.skat.rules.cards import FULL_DECK, SUITS, Card, Trump
+from qcards.skat.rules.scoring import (
     BID_VALUES,
     DEFENDER_BONUS,
     Declaration,
@@ -167,7 +167,7 @@ def features(rows) -> np.ndarray:
 def utilities(game: str, matadors: int, hand: bool, bid: int) -> np.ndarray:
     """The score of each outcome class of ``game`` declared at ``bid`` (Hand or not) with
     ``matadors``: the declarer's Seeger-Fabian points minus a defender's (the
-    :data:`~qcards.skat.scoring.DEFENDER_BONUS` when it loses, else 0), the difference between
+    :data:`~qcards.skat.rules.scoring.DEFENDER_BONUS` when it loses, else 0), the difference between
     two players that a match's comparison counts."""
     declaration = Declaration.make(game, hand, (), bid)
     out = np.empty(len(OUTCOMES))

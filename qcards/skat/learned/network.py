@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from qcards.errors import ModelError
-from qcards.skat.cards import Card
 from qcards.skat.learned.features import FEATURE_NAMES, FEATURE_VERSION, card_features
+from qcards.skat.rules.cards import Card
 from qcards.skat.seat_view import SeatView
 
 FORMAT = "qcards-learned-policy"

@@ -5,12 +5,12 @@ open trick and who led it, the points and tricks each seat has taken, and every 
 and by whom. :meth:`Table.legal` gives the cards the seat to move may play (follow the led
 suit when it can, ISkO 3.2.3 / 4.1.1) and :meth:`Table.play` the position after one of them:
 when the trick is complete it is closed, credited to the seat whose card takes it
-(:meth:`qcards.skat.cards.Rules.trick_winner`) and the next leader found (the winner, or the
-fixed leader of the paper's variant, :func:`qcards.skat.play_core.next_lead`). The compiled
-searches read the same rules from bit masks; :mod:`qcards.skat.table_kernel` is their twin of
+(:meth:`qcards.skat.rules.cards.Rules.trick_winner`) and the next leader found (the winner, or the
+fixed leader of the paper's variant, :func:`qcards.skat.rules.play_core.next_lead`). The compiled
+searches read the same rules from bit masks; :mod:`qcards.skat.rules.table_kernel` is their twin of
 this transition, and a test holds the two equal on every legal move of random games.
 
-Seats are numbered in playing order, 0 the declarer, as in :mod:`qcards.skat.play_core`.
+Seats are numbered in playing order, 0 the declarer, as in :mod:`qcards.skat.rules.play_core`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from qcards.errors import IllegalPlay
-from qcards.skat.cards import Card, Rules
-from qcards.skat.play_core import next_lead, seat_to_move, winner_seat
+from qcards.skat.rules.cards import Card, Rules
+from qcards.skat.rules.play_core import next_lead, seat_to_move, winner_seat
 from qcards.skat.spec import Endgame
 
 
