@@ -4,10 +4,13 @@ compiled twin (qcards.skat.rules.table_kernel) on every legal move of random gam
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import qcards
 from qcards.errors import IllegalPlay
 from qcards.skat.rules.cards import FULL_DECK, Rules, Trump
 from qcards.skat.rules.rule_tables import CARD_INDEX, SUIT_ROWS, card_mask, rule_tables
@@ -98,3 +101,24 @@ def test_an_illegal_card_is_refused_naming_the_seat_and_the_options():
     with pytest.raises(IllegalPlay, match="seat 1 plays D7 but does not hold it") as caught:
         table.play(c["D7"])
     assert not caught.value.held and caught.value.legal == (c["S10"],)
+
+
+# the rules' two questions spelt on bit masks outside the compiled twin: a legal-cards mask
+# worked out by hand ("follow = hand & suit_mask[...]"), a card's power compared by hand
+SPELT_AGAIN = re.compile(r"follow = \w+ & suit_mask\[|power\[[^\]]+\] > power\[")
+
+
+def test_no_compiled_search_spells_the_table_rules_again():
+    """Every compiled search asks :mod:`qcards.skat.rules.table_kernel` which cards may be
+    played and which card takes the trick; a kernel that works them out again fails here."""
+    package = Path(qcards.__file__).parent / "skat"
+    spelt = [f"{path.relative_to(package)}:{number}: {line.strip()}"
+             for path in sorted(package.rglob("*.py")) if path.name != "table_kernel.py"
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if SPELT_AGAIN.search(line)]  # fmt: skip
+    assert spelt == []
+
+
+def test_the_guard_sees_the_spellings_it_forbids():
+    for line in ("follow = hand & suit_mask[led]", "if power[led, c] > power[led, win]:"):
+        assert SPELT_AGAIN.search(line), line

@@ -42,7 +42,7 @@ from qcards.skat.deals.sample import sample_owners
 from qcards.skat.history import Moment, as_plays, moment
 from qcards.skat.play_models import get_model
 from qcards.skat.rules.cards import Card
-from qcards.skat.rules.play_core import hands_after, leads_next, winner_seat
+from qcards.skat.rules.turns import hands_after, leads_next, winner_seat
 from qcards.skat.seat_view import Policy, seat_view
 from qcards.skat.spec import SKAT, Endgame
 

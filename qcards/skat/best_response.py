@@ -40,14 +40,14 @@ from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.heuristic import heuristic
 from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.rules.cards import Card
-from qcards.skat.rules.play_core import (
+from qcards.skat.rules.rule_tables import CARD_INDEX, TRUMP_ROW, card_mask, rule_tables
+from qcards.skat.rules.turns import (
     hands_after,
     leads_next,
     player_to_move,
     seat_to_move,
     winner_seat,
 )
-from qcards.skat.rules.rule_tables import CARD_INDEX, TRUMP_ROW, card_mask, rule_tables
 from qcards.skat.seat_view import Policy, seat_view, uniform
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points

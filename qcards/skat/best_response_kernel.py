@@ -20,8 +20,8 @@ import numpy as np
 from qcards.skat.bits import lowest_card, popcount
 from qcards.skat.heuristic_kernel import heuristic_set
 from qcards.skat.jit import njit
-from qcards.skat.rules.play_core_kernel import next_lead, seat_to_move
 from qcards.skat.rules.table_kernel import LEADING, legal_mask, trick_taker
+from qcards.skat.rules.turns_kernel import next_lead, seat_to_move
 
 MAX_SEATS = 4
 

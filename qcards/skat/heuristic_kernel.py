@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from qcards.skat.bits import lowest_card, popcount
 from qcards.skat.jit import njit
-from qcards.skat.rules.play_core_kernel import seat_to_move
 from qcards.skat.rules.table_kernel import legal_mask, takes, trick_taker
+from qcards.skat.rules.turns_kernel import seat_to_move
 
 NO_CARD = -1
 
@@ -54,7 +54,7 @@ def _top(card, out, eff, power, suit_mask):
     """No card of ``out`` beats ``card`` in its own effective suit."""
     s = eff[card]
     for c in _cards(out & suit_mask[s]):
-        if power[s, c] > power[s, card]:
+        if takes(c, card, s, power):
             return False
     return True
 

@@ -32,7 +32,7 @@ from fractions import Fraction
 from qcards.errors import ModelError
 from qcards.skat.prior import CountFactor, Prior, category_cards, partition_function
 from qcards.skat.rules.cards import SUIT_NAMES, TRUMP, Card, CardError
-from qcards.skat.rules.play_core import player_leads_next, player_to_move
+from qcards.skat.rules.turns import player_leads_next, player_to_move
 from qcards.skat.spec import Endgame
 
 OPTION = "--history"

@@ -29,7 +29,7 @@ from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.referee import estimate_paths
 from qcards.skat.rules.cards import Card
-from qcards.skat.rules.play_core import hands_after, leads_next, seat_to_move, winner_seat
+from qcards.skat.rules.turns import hands_after, leads_next, seat_to_move, winner_seat
 from qcards.skat.seat_view import Policy, seat_view
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points

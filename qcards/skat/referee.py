@@ -32,7 +32,7 @@ from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.enumeration import deals, weighted_deals
 from qcards.skat.deals.sample import random_deal
 from qcards.skat.rules.cards import Card
-from qcards.skat.rules.play_core import (
+from qcards.skat.rules.turns import (
     leads_next,
     player_leads_next,
     player_to_move,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from qcards.skat.rules.cards import Card, Rules
-from qcards.skat.rules.play_core import seat_to_move
+from qcards.skat.rules.turns import seat_to_move
 
 
 @dataclass(frozen=True)

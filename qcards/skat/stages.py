@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from qcards.errors import ModelError
 from qcards.skat.rules.cards import Card
-from qcards.skat.rules.play_core import player_to_move, seat_to_move
+from qcards.skat.rules.turns import player_to_move, seat_to_move
 from qcards.skat.seat_view import Policy, SeatView, Weights, seat_view
 from qcards.skat.spec import SKAT, Endgame
 

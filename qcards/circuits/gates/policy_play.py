@@ -23,7 +23,7 @@ import numpy as np
 from qcards.circuits.gates.classical import Rows
 from qcards.circuits.layout import GameLayout
 from qcards.skat.rules.cards import Card
-from qcards.skat.rules.play_core import seat_to_move
+from qcards.skat.rules.turns import seat_to_move
 from qcards.skat.seat_view import Policy
 from qcards.skat.stages import Snapshot
 

@@ -28,7 +28,7 @@ from qiskit.circuit import QuantumCircuit, Qubit
 from qcards.circuits.gates.cubes import cube_x
 from qcards.circuits.layout import GameLayout, Workspace, merge_conditions
 from qcards.skat.rules.cards import Card
-from qcards.skat.rules.play_core import player_to_move
+from qcards.skat.rules.turns import player_to_move
 
 
 def _work(layout: GameLayout) -> Workspace:

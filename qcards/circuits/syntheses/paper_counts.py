@@ -27,7 +27,7 @@ from qcards.circuits.register_sizes import owner_width
 from qcards.circuits.syntheses.paper_terms import trick_terms
 from qcards.circuits.syntheses.records import PAPER
 from qcards.skat.rules.cards import Card
-from qcards.skat.rules.play_core import player_to_move
+from qcards.skat.rules.turns import player_to_move
 from qcards.skat.spec import Endgame
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from qcards.skat.jit import njit
-from qcards.skat.rules.play_core_kernel import next_lead, seat_to_move
 from qcards.skat.rules.table_kernel import LEADING, legal_mask, takes
+from qcards.skat.rules.turns_kernel import next_lead, seat_to_move
 
 INF = 10_000
 """Beyond any card points: the root's window and the first best value of a node."""

@@ -76,8 +76,8 @@ from qcards.errors import ModelError
 from qcards.skat.double_dummy import search
 from qcards.skat.jit import HAVE_NUMBA as HAVE_NUMBA
 from qcards.skat.rules.cards import FULL_DECK, Card
-from qcards.skat.rules.play_core import leads_next, seat_to_move, winner_seat
 from qcards.skat.rules.rule_tables import CARD_INDEX, RuleTables, rule_tables
+from qcards.skat.rules.turns import leads_next, seat_to_move, winner_seat
 from qcards.skat.spec import SKAT, Endgame
 from qcards.skat.stages import check_first
 

@@ -36,7 +36,8 @@ import numpy as np
 from qcards.skat.fast_referee import memo, tricks
 from qcards.skat.fast_referee.memo import C_HI, C_LO, KEYS, P_HI, P_LO, VALUES, W_HI, W_LO
 from qcards.skat.jit import njit
-from qcards.skat.rules.play_core_kernel import next_lead, seat_to_move
+from qcards.skat.rules.table_kernel import legal_mask, takes
+from qcards.skat.rules.turns_kernel import next_lead, seat_to_move
 
 MAX_FRAMES = 20
 """Rows of the frame stack: one per trick (hands hold at most 16 cards)."""
@@ -189,7 +190,7 @@ def solve_deals(
                 else:
                     led = f_led[sp]
                     win = f_win[sp, p - 1]
-                    if power[led, c] > power[led, win]:
+                    if takes(c, win, led, power):
                         win = c
                     tpts = f_tpts[sp, p - 1] + value[c]
                 f_card[sp, p] = c
@@ -198,8 +199,7 @@ def solve_deals(
                 if p < n - 1:
                     seat = seat_to_move(f_leader[sp], p + 1, n)
                     hand = f_alive[sp] & seat_mask[seat]
-                    follow = hand & suit_mask[led]
-                    legal = follow if follow != 0 else hand
+                    legal = legal_mask(hand, led, suit_mask)
                     f_cnt[sp, p + 1], f_k[sp, p + 1] = tricks.move_classes(
                         f_moves[sp, p + 1], f_mult[sp, p + 1], f_alive[sp], legal, order,
                         order_len, value, suit_mask,

@@ -12,8 +12,8 @@ import numpy as np
 
 from qcards.skat.fast_referee.memo import C_HI, C_LO, P_HI, P_LO, W_HI, W_LO, add128, mul128
 from qcards.skat.jit import njit
-from qcards.skat.rules.play_core_kernel import next_lead, seat_to_move
 from qcards.skat.rules.table_kernel import legal_mask, takes
+from qcards.skat.rules.turns_kernel import next_lead, seat_to_move
 
 DEBRUIJN = np.array(
     [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,

@@ -6,11 +6,11 @@ and by whom. :meth:`Table.legal` gives the cards the seat to move may play (foll
 suit when it can, ISkO 3.2.3 / 4.1.1) and :meth:`Table.play` the position after one of them:
 when the trick is complete it is closed, credited to the seat whose card takes it
 (:meth:`qcards.skat.rules.cards.Rules.trick_winner`) and the next leader found (the winner, or the
-fixed leader of the paper's variant, :func:`qcards.skat.rules.play_core.next_lead`). The compiled
+fixed leader of the paper's variant, :func:`qcards.skat.rules.turns.next_lead`). The compiled
 searches read the same rules from bit masks; :mod:`qcards.skat.rules.table_kernel` is their twin of
 this transition, and a test holds the two equal on every legal move of random games.
 
-Seats are numbered in playing order, 0 the declarer, as in :mod:`qcards.skat.rules.play_core`.
+Seats are numbered in playing order, 0 the declarer, as in :mod:`qcards.skat.rules.turns`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from qcards.errors import IllegalPlay
 from qcards.skat.rules.cards import Card, Rules
-from qcards.skat.rules.play_core import next_lead, seat_to_move, winner_seat
+from qcards.skat.rules.turns import next_lead, seat_to_move, winner_seat
 from qcards.skat.spec import Endgame
 
 

@@ -5,7 +5,7 @@ were played, the first one led. The trick's winner leads the next trick (ISkO 3.
 referee, the history, the beliefs, the outcome distributions, the Monte Carlo, the double-dummy
 search, the best response, the stages, the OpenSpiel game and the circuits' layout all ask
 these questions; the compiled kernels call the same functions compiled
-(:mod:`qcards.skat.rules.play_core_kernel`), and a test holds every engine to them.
+(:mod:`qcards.skat.rules.turns_kernel`), and a test holds every engine to them.
 """
 
 from __future__ import annotations
