@@ -215,6 +215,14 @@ class Rules:
         following = tuple(c for c in cards if self.effective_suit(c) == suit)
         return following or cards
 
+    def may_play(self, hand: Iterable[Card], led: Card, card: Card) -> bool:
+        """Whether ``card`` of ``hand`` may go to a trick led by ``led``: it follows the led
+        (effective) suit, or the hand has none of it (:meth:`legal_cards` without the sort)."""
+        suit = self.effective_suit(led)
+        return self.effective_suit(card) == suit or all(
+            self.effective_suit(c) != suit for c in hand
+        )
+
     def sort_key(self, card: Card) -> tuple[int, int]:
         """Paper order (Fig. 3 chains): trumps first, then C S H D, strongest first in each."""
         suit = self.effective_suit(card)

@@ -103,7 +103,7 @@ class Table:
         card the seat may not play."""
         seat = self.to_move
         hand = self.hands[seat]
-        if card not in hand or (self.trick and not self._follows(hand, card)):
+        if card not in hand or (self.trick and not self.rules.may_play(hand, self.trick[0], card)):
             raise IllegalPlay(seat, card, self.legal() if hand else (), card in hand)
         hands = self.hands[:seat] + (hand - {card},) + self.hands[seat + 1 :]
         trick = (*self.trick, card)
@@ -120,13 +120,6 @@ class Table:
         # game several times its play
         return Table(rules, hands, leader, trick, taken, won, plays, self.winner_leads,
                      self.fixed_leader)  # fmt: skip
-
-    def _follows(self, hand: frozenset[Card], card: Card) -> bool:
-        """Whether ``card`` of ``hand`` may go to the open trick (its led suit, or any card
-        when the hand has none of that suit)."""
-        suit = self.rules.effective_suit
-        led = suit(self.trick[0])
-        return suit(card) == led or all(suit(c) != led for c in hand)
 
     def hands_at_trick_start(self) -> tuple[frozenset[Card], ...]:
         """Each seat's cards when the open trick was led (the open trick's cards given back to
