@@ -1,17 +1,5 @@
-"""Deprecated alias of :mod:`qcards.skat.deals.count`, kept for one release.
+"""Deprecated alias of :mod:`qcards.skat.deals.count`, kept for one release."""
 
-The module holds the multinomial count of deals.
-"""
+from qcards.skat.moved import alias
 
-import warnings
-
-from qcards.skat.deals.count import multinomial
-
-__all__ = ["multinomial"]
-
-warnings.warn(
-    "qcards.skat.deal_count moved to qcards.skat.deals.count;"
-    " the old name goes in the next release",
-    DeprecationWarning,
-    stacklevel=2,
-)
+alias(__name__, "qcards.skat.deals.count")
