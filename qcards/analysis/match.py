@@ -62,7 +62,7 @@ from qcards.skat.rules import bidding_rules
 from qcards.skat.rules.cards import FULL_DECK, Card, Trump, points, rules_of
 from qcards.skat.rules.scoring import Declaration, matadors, settle
 from qcards.skat.rules.table import Table
-from qcards.skat.seat_view import seat_view
+from qcards.skat.seat_view import table_view
 
 SEATS = 3
 
@@ -440,9 +440,7 @@ def _play(
                                 hand_game)  # fmt: skip
             policy = player.model not in (EXEC, *SEARCHERS, *openspiel_player.MODELS)
             if policy or observe is not None:  # the view only where a policy or observer reads it
-                trick_start = table.hands_at_trick_start()
-                view = seat_view(rules, all_cards, tuple(trick_start[s] for s in order),
-                                 order.index(leader), table.trick, frozenset(discard))  # fmt: skip
+                view = table_view(table, all_cards, frozenset(discard), order)
             if observe is not None:
                 observe(view, seat_game, tuple(history))
             if player.model == EXEC:

@@ -82,10 +82,12 @@ outcomes, far past a run's plan."""
 
 @dataclass(frozen=True)
 class Position:
-    """A decision of a game: what the mover saw and the teacher's card."""
+    """A decision of a game: what the mover saw and the teacher's card; ``recorded`` whether
+    the row holds the finished tricks (rows written before they were: :func:`add_tricks`)."""
 
     view: SeatView
     label: Card
+    recorded: bool = True
 
 
 @dataclass(frozen=True)
@@ -109,26 +111,82 @@ class TrainResult:
 
 
 def encode_position(view: SeatView, label: Card) -> list:
-    """A position as JSON: the game, the mover, the leader, the cards, the label."""
+    """A position as JSON: the game, the mover, the leader, the cards, the label, and the
+    finished tricks (``"LEADER:CARD CARD CARD"`` each, in order, joined by ``|``)."""
 
     def names(cards) -> str:
         return " ".join(sorted(str(c) for c in cards))
 
     return [view.rules.trump.value, view.seat, view.players, view.leader, names(view.hand),
             " ".join(str(c) for c in view.trick), names(view.played), names(view.out),
-            str(label)]  # fmt: skip
+            str(label), _encode_tricks(view.tricks)]  # fmt: skip
+
+
+def _encode_tricks(tricks) -> str:
+    return "|".join(f"{leader}:{' '.join(str(c) for c in cards)}" for leader, cards in tricks)
 
 
 def decode_position(row: list) -> Position:
-    """The :class:`Position` of :func:`encode_position`'s row."""
-    game, seat, players, leader, hand, trick, played, out, label = row
+    """The :class:`Position` of :func:`encode_position`'s row (a row of nine fields, written
+    before the tricks were: ``recorded`` false, no tricks)."""
+    game, seat, players, leader, hand, trick, played, out, label, *rest = row
 
     def cards(text: str) -> tuple[Card, ...]:
         return tuple(Card.parse(c) for c in text.split())
 
+    parts = (part.split(":") for part in rest[0].split("|") if part) if rest else ()
+    tricks = tuple((int(first), cards(played_cards)) for first, played_cards in parts)
     view = SeatView(rules_of(Trump(game)), seat, players, frozenset(cards(hand)), cards(trick),
-                    leader, frozenset(cards(played)), frozenset(cards(out)))  # fmt: skip
-    return Position(view, Card.parse(label))
+                    leader, frozenset(cards(played)), frozenset(cards(out)), tricks)  # fmt: skip
+    return Position(view, Card.parse(label), bool(rest))
+
+
+def add_tricks(header: dict, games: list[list], path: str | Path) -> list[list]:
+    """``games`` (rows of the data file ``path`` of ``header``) with the finished tricks added
+    to every row written without them: each such game played again by the header's behaviour
+    player (its play repeats from the seed and the game's number) and its decisions matched
+    to the rows, checked card for card.
+
+    Raises:
+        FileError: (naming ``path``) the behaviour plays from another model file than the
+            one that played the games, or a game played again does not give the file's rows.
+    """
+    todo = [g for g, rows in enumerate(games) if any(len(row) < 10 for row in rows)]
+    if not todo:
+        return games
+    behaviour = header.get("behaviour", BEHAVIOUR)
+    if header.get("behaviour_model") != _behaviour_model(behaviour):
+        raise FileError(f"{{data}} {path}: its rows lack the tricks, and the games cannot be "
+                        f"played again: {behaviour} now plays another model file",
+                        parameters=("data",))  # fmt: skip
+    seed = int(header["seed"])
+    done = list(games)
+    with step(f"games of {Path(path).name} played again for their tricks", len(todo)) as task:
+        for g in todo:
+            replayed = replay_game(seed, g, behaviour)
+            if len(replayed) != len(games[g]) or any(
+                new[:8] != old[:8] for new, old in zip(replayed, games[g], strict=True)
+            ):
+                raise FileError(f"{{data}} {path}: game {g} played again does not give the "
+                                "file's positions", parameters=("data",))  # fmt: skip
+            done[g] = [[*old[:9], new[9]] for new, old in zip(replayed, games[g], strict=True)]
+            task.advance()
+    return done
+
+
+def replay_game(seed: int, game: int, behaviour: str = BEHAVIOUR) -> list[list]:
+    """The rows of :func:`label_game` without the teacher: each decision's row holds the card
+    the behaviour player played in place of the label."""
+    views: list[SeatView] = []
+    players = (behaviour_player(behaviour),) * SEATS
+
+    def watch(view, _seat_game, history) -> None:
+        if len(view.legal) > 1:
+            views.append(view)
+
+    _game(players, seed, game, 0, deal_cards(seed, game), watch)
+    # the label field of a replayed row is not the teacher's: callers keep only the tricks
+    return [encode_position(view, view.legal[0]) for view in views]
 
 
 def _header(seed: int, worlds: int, behaviour: str = BEHAVIOUR) -> dict:
@@ -253,12 +311,16 @@ def generate_positions(
     return [done[game] for game in range(games)]
 
 
-def label_game(seed: int, worlds: int, game: int, behaviour: str = BEHAVIOUR) -> list[list]:
+def label_game(
+    seed: int, worlds: int, game: int, behaviour: str = BEHAVIOUR, worlds_stream: int = 2
+) -> list[list]:
     """Game ``game`` of ``seed`` played by the match player ``behaviour`` in every seat, and
     its positions with more than one legal card labelled by PIMC of ``worlds`` worlds (rows
-    of :func:`encode_position`)."""
+    of :func:`encode_position`). ``worlds_stream`` picks the random stream of the teacher's
+    sampled deals: another gives the same games labelled on other worlds (how often PIMC
+    agrees with itself)."""
     rows: list[list] = []
-    rng = np.random.default_rng([seed, game, 2])
+    rng = np.random.default_rng([seed, game, worlds_stream])
     players = (behaviour_player(behaviour),) * SEATS
     teacher = Player(ADVERSARIAL, worlds)
 
@@ -282,6 +344,8 @@ def featurise(rows: list[list]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     y = np.zeros(len(rows), dtype=np.int64)
     for i, row in enumerate(rows):
         position = decode_position(row)
+        if not position.recorded:  # the features of who played what would read as nothing
+            raise ValueError("a position without its finished tricks: add them (add_tricks)")
         legal = position.view.legal
         x[i, : len(legal)] = card_features(position.view, legal)
         mask[i, : len(legal)] = True
@@ -503,12 +567,14 @@ def train(
     checkpoint = Path(checkpoint) if checkpoint is not None else out.with_suffix(".checkpoint.npz")
     behaviour_player(behaviour)  # a bad behaviour refused before anything is read
     earlier_files = [read_positions(path) for path in also]
-    earlier = [games_of for _, games_of in earlier_files]
+    earlier = [add_tricks(header, games_of, path)
+               for path, (header, games_of) in zip(also, earlier_files, strict=True)]  # fmt: skip
     labelled = sum(g < games for g in _read_games(data)[1]) if data.exists() else 0
     estimate = games * POSITIONS_A_GAME + sum(len(r) for f in earlier for r in f)
     plan_training(max(games - labelled, 0), worlds, estimate, epochs, force, scheduler)
     began = time.perf_counter()
-    files = [generate_positions(data, games, worlds, seed, scheduler, behaviour), *earlier]
+    labelled_rows = generate_positions(data, games, worlds, seed, scheduler, behaviour)
+    files = [add_tricks(_header(seed, worlds, behaviour), labelled_rows, data), *earlier]
     # every tenth game of each file held out
     fit_rows = [r for f in files for i, rows in enumerate(f) if i % 10 != 9 for r in rows]
     held_rows = [r for f in files for i, rows in enumerate(f) if i % 10 == 9 for r in rows]

@@ -149,17 +149,19 @@ def likelihood(
     eps = beliefs.tremble
     policy = cast(Policy, beliefs.policy)  # asked of beliefs that reweigh: a model's policy
     weight: Fraction | float = Fraction(1) if isinstance(eps, Fraction) else 1.0
+    seen: list[tuple[int, tuple[Card, ...]]] = []  # the finished tricks of the history
     for t in range(0, len(history), n):
         trick: tuple[Card, ...] = ()
         for player, card in history[t : t + n]:
             if player in watched:
-                view = seat_view(rules, cards, hands, leader, trick, skat)
+                view = seat_view(rules, cards, hands, leader, trick, skat, tuple(seen))
                 pi = policy(view).get(card, 0)
                 weight *= (1 - eps) * pi + eps / len(view.legal)
             trick += (card,)
         if len(trick) < n:
             break
         hands = hands_after(hands, trick, leader)
+        seen.append((leader, trick))
         leader = leads_next(spec, winner_seat(rules, leader, trick, n))
     return weight
 

@@ -48,7 +48,7 @@ from qcards.skat.rules.turns import (
     seat_to_move,
     winner_seat,
 )
-from qcards.skat.seat_view import Policy, seat_view, uniform
+from qcards.skat.seat_view import Policy, reads_history, seat_view, uniform
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
 
@@ -153,8 +153,11 @@ def best_response(
     chooser = CompiledChooser(spec, goal, carried, cast(bool, code)) if compiled else None
     nodes = 0
 
-    def walk(active: Sequence[_Deal], leader, trick, points, tricks, forced, clairvoyant):
-        """(sum of weight x objective, outcome masses) of the deals ``active`` from here."""
+    history = reads_history(others)  # the finished tricks are kept for a policy reading them
+
+    def walk(active: Sequence[_Deal], leader, trick, points, tricks, forced, clairvoyant, seen=()):
+        """(sum of weight x objective, outcome masses) of the deals ``active`` from here;
+        ``seen`` the finished tricks (kept only when the defenders' policy reads them)."""
         nonlocal nodes
         nodes += 1
         if not active[0].hands[leader] and not trick:
@@ -179,7 +182,8 @@ def best_response(
                     legal = (chooser.choose(group, legal, leader, trick, points, tricks),)
                 best = None
                 for card in legal:
-                    child = play(group, seat, card, leader, trick, points, tricks, clairvoyant)
+                    child = play(group, seat, card, leader, trick, points, tricks, clairvoyant,
+                                 seen)  # fmt: skip
                     if best is None or child[0] > best[0]:
                         best = child
                 assert best is not None  # the declarer to play holds a card, so some is legal
@@ -189,7 +193,7 @@ def best_response(
             return total, dist
         branches: dict[Card, list[_Deal]] = {}
         for d in active:
-            view = seat_view(rules, cards, d.hands, leader, trick, d.skat)
+            view = seat_view(rules, cards, d.hands, leader, trick, d.skat, seen)
             for card, w in others(view).items():
                 if w:
                     branches.setdefault(card, []).append(
@@ -197,16 +201,16 @@ def best_response(
                     )
         total, dist = 0, {}
         for card, group in branches.items():
-            value, part = play(group, seat, card, leader, trick, points, tricks, clairvoyant)
+            value, part = play(group, seat, card, leader, trick, points, tricks, clairvoyant, seen)
             total += value
             for k, q in part.items():
                 dist[k] = dist.get(k, 0) + q
         return total, dist
 
-    def play(group, seat, card, leader, trick, points, tricks, clairvoyant):
+    def play(group, seat, card, leader, trick, points, tricks, clairvoyant, seen):
         done = (*trick, card)
         if len(done) < n:
-            return walk(group, leader, done, points, tricks, None, clairvoyant)
+            return walk(group, leader, done, points, tricks, None, clairvoyant, seen)
         winner = winner_seat(rules, leader, done, n)
         rest = [
             _Deal(d.weight, hands_after(d.hands, done, leader), d.skat, d.base, d.matadors, d.row)
@@ -215,7 +219,7 @@ def best_response(
         gain = sum(c.value for c in done) if winner == 0 else 0
         next_leader = leads_next(spec, winner)
         return walk(rest, next_leader, (), points + gain, tricks + (winner == 0), None,
-                    clairvoyant)  # fmt: skip
+                    clairvoyant, (*seen, (leader, done)) if history else ())  # fmt: skip
 
     if not carried:
         raise ModelError("the best response has no deal to play")

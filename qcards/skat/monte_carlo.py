@@ -17,7 +17,7 @@ from qcards.skat.deals.sample import sample_owners, spec_receiver_table
 from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.table import Table
-from qcards.skat.seat_view import Policy, seat_view
+from qcards.skat.seat_view import Policy, table_view
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
 
@@ -52,7 +52,6 @@ def play_random_game(
     the declarer's first card ``first`` when given (or the first trick's first cards
     ``opening``, whoever plays them): the declarer's final points and tricks."""
     forced = list(opening) if first is None else [first]
-    rules = spec.rules
     cards = frozenset(spec.cards) | spec.put_away
     skat = frozenset(skat_of(owner)) | spec.put_away
     table = Table.from_owner(spec, owner)
@@ -63,9 +62,7 @@ def play_random_game(
             legal = table.legal()
             card = legal[int(rng.integers(len(legal)))]
         else:
-            view = seat_view(rules, cards, table.hands_at_trick_start(), table.leader,
-                             table.trick, skat)  # fmt: skip
-            weights = policy(view)
+            weights = policy(table_view(table, cards, skat))
             options = list(weights)
             p = np.array([float(weights[c]) for c in options])
             card = options[int(rng.choice(len(options), p=p / p.sum()))]

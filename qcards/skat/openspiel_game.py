@@ -229,7 +229,7 @@ def openspiel_policy(game, spec: Endgame, policy):
     evaluation algorithms take as the other players' strategies."""
     from open_spiel.python import policy as os_policy
 
-    from qcards.skat.seat_view import seat_view
+    from qcards.skat.seat_view import table_view
 
     cards = frozenset(spec.cards) | spec.put_away
     n = len(spec.players)
@@ -242,8 +242,7 @@ def openspiel_policy(game, spec: Endgame, policy):
             table = state.table
             dealt = state.deal_owner()
             skat = frozenset(c for c in cards if dealt.get(c) == "skat") | spec.put_away
-            view = seat_view(spec.rules, cards, table.hands_at_trick_start(), table.leader,
-                             table.trick, skat)  # fmt: skip
+            view = table_view(table, cards, skat)
             return {CARD_INDEX[c]: float(w) for c, w in policy(view).items()}
 
     return Policy()

@@ -30,7 +30,7 @@ from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.referee import estimate_paths
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.turns import hands_after, leads_next, seat_to_move, winner_seat
-from qcards.skat.seat_view import Policy, seat_view
+from qcards.skat.seat_view import Policy, reads_history, seat_view
 from qcards.skat.spec import Endgame
 from qcards.skat.stages import check_first, skat_points
 
@@ -114,8 +114,9 @@ def outcome_distribution(
     out: dict[Outcome, Fraction | float] = {}
 
     cards = frozenset(spec.cards) | spec.put_away
+    history = reads_history(policy)  # then positions reached by other plays are kept apart
 
-    def ways(hands, leader, played, skat):
+    def ways(hands, leader, played, skat, tricks):
         """Every way the trick begun with ``played`` can be completed, with its probability."""
         if len(played) == n:
             yield played, Fraction(1)
@@ -126,33 +127,35 @@ def outcome_distribution(
             )
             weights = {c: Fraction(1, len(legal)) for c in legal}
         else:
-            weights = policy(seat_view(rules, cards, hands, leader, played, skat))
+            weights = policy(seat_view(rules, cards, hands, leader, played, skat, tricks))
         for card, weight in weights.items():
             if not weight:
                 continue
-            for done, q in ways(hands, leader, (*played, card), skat):
+            for done, q in ways(hands, leader, (*played, card), skat, tricks):
                 yield done, q * weight
 
-    def spread(hands, leader, played, skat) -> dict[tuple[int, int], Fraction]:
+    def spread(hands, leader, played, skat, tricks) -> dict[tuple[int, int], Fraction]:
         """Distribution of the (points, tricks) the declarer takes from the trick begun with
-        ``played`` to the end."""
+        ``played`` to the end, ``tricks`` the finished ones (kept only for a policy that reads
+        them)."""
         dist: dict[tuple[int, int], Fraction] = {}
-        for done, probability in ways(hands, leader, played, skat):
+        for done, probability in ways(hands, leader, played, skat, tricks):
             winner = winner_seat(rules, leader, done, n)
             left = hands_after(hands, done, leader)
             gain = (sum(c.value for c in done), 1) if winner == declarer else (0, 0)
-            for (p, t), q in rest(left, leads_next(spec, winner), skat).items():
+            seen = (*tricks, (leader, done)) if history else ()
+            for (p, t), q in rest(left, leads_next(spec, winner), skat, seen).items():
                 key = (p + gain[0], t + gain[1])
                 dist[key] = dist.get(key, Fraction(0)) + probability * q
         return dist
 
     @cache
     def rest(
-        hands: tuple[frozenset[Card], ...], leader: int, skat: frozenset[Card]
+        hands: tuple[frozenset[Card], ...], leader: int, skat: frozenset[Card], tricks: tuple
     ) -> dict[tuple[int, int], Fraction]:
         if not hands[leader]:
             return {(0, 0): Fraction(1)}
-        return spread(hands, leader, (), skat)
+        return spread(hands, leader, (), skat, tricks)
 
     start_leader = players.index(spec.leader)
     for owner, deal_probability in weighted_deals(spec) if deals is None else deals:
@@ -162,7 +165,7 @@ def outcome_distribution(
         # a policy may read what the seats cannot see, the Skat among it: positions are
         # shared across deals only when no policy is given
         skat = frozenset() if policy is None else frozenset(skat_of(owner)) | spec.put_away
-        for (p, t), q in spread(hands, start_leader, opening, skat).items():
+        for (p, t), q in spread(hands, start_leader, opening, skat, ()).items():
             key = (base_points + p, spec.declarer_tricks + t, matadors)
             out[key] = out.get(key, Fraction(0)) + deal_probability * q
     return dict(sorted(out.items()))

@@ -146,8 +146,19 @@ class Snapshot:
             next(c for c in spec.cards if played[c] == trick and owner[c] == seat) for seat in seats
         )
         skat = frozenset(c for c in spec.cards if owner[c] == SKAT) | spec.put_away
+        tricks = tuple(self._trick(spec, t) for t in range(1, trick))
         return seat_view(spec.rules, frozenset(spec.cards) | spec.put_away, hands, leader, table,
-                         skat)  # fmt: skip
+                         skat, tricks)  # fmt: skip
+
+    def _trick(self, spec: Endgame, trick: int) -> tuple[int, tuple[Card, ...]]:
+        """The finished ``trick``'s leader (a seat) and cards in play order."""
+        players = spec.players
+        leader = self.leader(spec, trick)
+        owner, played = dict(self.owner), dict(self.played)
+        seats = [player_to_move(spec, leader, i) for i in range(len(players))]
+        cards = tuple(next(c for c in spec.cards if played[c] == trick and owner[c] == seat)
+                      for seat in seats)  # fmt: skip
+        return players.index(leader), cards
 
     def play_weights(
         self,
@@ -169,12 +180,8 @@ class Snapshot:
 
     def trick_winner(self, spec: Endgame, trick: int) -> str:
         """Who takes ``trick``, from the cards on the table (:meth:`Rules.trick_winner`)."""
-        players = spec.players
-        leader = self.leader(spec, trick)
-        owner, played = dict(self.owner), dict(self.played)
-        seats = [player_to_move(spec, leader, i) for i in range(len(players))]
-        table = [next(c for c in spec.cards if played[c] == trick and owner[c] == p) for p in seats]
-        return seats[spec.rules.trick_winner(table)]
+        leader, cards = self._trick(spec, trick)
+        return player_to_move(spec, spec.players[leader], spec.rules.trick_winner(cards))
 
     def locations(self) -> dict[Card, tuple[str, str]]:
         """Where each card is: ``("hand"|"table"|"stack", player)``; stacks by trick winner.

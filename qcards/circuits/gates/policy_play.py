@@ -24,7 +24,7 @@ from qcards.circuits.gates.classical import Rows
 from qcards.circuits.layout import GameLayout
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.turns import seat_to_move
-from qcards.skat.seat_view import Policy
+from qcards.skat.seat_view import Policy, reads_history
 from qcards.skat.stages import Snapshot
 
 
@@ -67,12 +67,14 @@ def row_snapshots(
     ]
 
 
-def view_classes(rows: Rows, layout: GameLayout, trick: int, position: int):
+def view_classes(rows: Rows, layout: GameLayout, trick: int, position: int, history: bool = False):
     """Rows grouped by what the player to move sees: (one row of each group, the group of
     every row). Two rows are in one group when the trick's leader is the same and every card
     is in the same place for the mover -- in its hand, on the table from the same seat,
     in a finished trick, or out of its sight (another hand or the Skat) -- which is all a
-    :class:`~qcards.skat.seat_view.SeatView` holds. Vectorised over the rows."""
+    :class:`~qcards.skat.seat_view.SeatView` holds without its tricks; with ``history`` (a
+    policy that reads :attr:`~qcards.skat.seat_view.SeatView.tricks`) a finished card must
+    also be of the same trick and seat. Vectorised over the rows."""
     spec = layout.spec
     players = spec.players
     n = len(players)
@@ -95,7 +97,8 @@ def view_classes(rows: Rows, layout: GameLayout, trick: int, position: int):
         bits = rows.value(layout.play[c]).astype(np.int64)
         played = np.where(bits > 0, np.log2(np.maximum(bits, 1)).astype(np.int64) + 1, 0)
         code = np.where(owner == mover, 1, 0)  # in the mover's hand, or out of its sight
-        code = np.where((played > 0) & (played < trick), 2, code)  # a finished trick
+        finished = 2 if not history else 3 + n + (played - 1) * (n + 1) + owner
+        code = np.where((played > 0) & (played < trick), finished, code)  # a finished trick
         code = np.where(played == trick, 3 + owner, code)  # on the table, from that seat
         codes.append(code)
     keys = np.stack(codes)
@@ -121,7 +124,7 @@ def weighted_choice(
     the stage, with at least one legal card."""
     index = {c: i for i, c in enumerate(cards)}
     spec = layout.spec
-    first_rows, group = view_classes(rows, layout, trick, position)
+    first_rows, group = view_classes(rows, layout, trick, position, reads_history(policy))
     table = np.zeros((len(first_rows), len(cards)))
     for g, snap in enumerate(row_snapshots(rows, layout, trick, first_rows)):
         for c, w in snap.play_weights(spec, trick, position, policy, first).items():

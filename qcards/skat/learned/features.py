@@ -8,13 +8,16 @@ another (of the same points outside null) changes nothing, and the equivalent-ca
 :mod:`qcards.analysis.decisions` stays exact for this policy. Card points are 0 in null games,
 where they do not count.
 
-What a :class:`SeatView` does not hold, and these features therefore lack: who played which
-card of the finished tricks (so no voids a seat has shown, no count of the points each side
-has taken), and the Skat the declarer put away (the declarer's view counts it as unseen).
-A later version needs a richer view for those.
+Version 2 adds what the view's record of the finished tricks
+(:attr:`~qcards.skat.seat_view.SeatView.tricks`: who played which card) tells: the suits each
+other seat has shown it lacks and the points each side has taken. A view that records no
+tricks (an engine that started mid-game, or a position written without them) reads as a
+game with nothing shown. What the view still lacks: the Skat the declarer put away (the
+declarer's view counts it as unseen), and the tricks of an endgame spec before its start.
 
 Bump :data:`FEATURE_VERSION` whenever a feature changes: a model file records the version it
-was trained on and is refused under another (:mod:`qcards.skat.learned.network`).
+was trained on (:data:`FEATURE_NAMES_BY_VERSION` gives each version's names, the first columns
+of the latest's) and is refused under any other (:mod:`qcards.skat.learned.network`).
 """
 
 from __future__ import annotations
@@ -22,11 +25,12 @@ from __future__ import annotations
 import numpy as np
 
 from qcards.skat.rules.cards import TRUMP, Card
+from qcards.skat.rules.turns import winner_seat
 from qcards.skat.seat_view import SeatView
 
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 
-FEATURE_NAMES = (
+FEATURE_NAMES_V1 = (
     # the card
     "points",  # its points / 11 (0 in null)
     "strength",  # its rank among the live cards of its effective suit, 0 (lowest) to 1
@@ -60,18 +64,41 @@ FEATURE_NAMES = (
     "tricks_played",  # / 10
     "points_played",  # the finished tricks' points / 120 (0 in null)
 )
+
+FEATURE_NAMES = (
+    *FEATURE_NAMES_V1,
+    # what the finished tricks and the open one show (version 2)
+    "foes_void",  # the share of the other side's seats shown void in the card's suit
+    "friend_void",  # the mover's partner is shown void in the card's suit (defenders only)
+    "foe_after_void",  # a seat of the other side still to play this trick is void in it
+    "foes_void_trump",  # the share of the other side's seats shown void in trump
+    "friend_void_trump",
+    "own_points",  # the points the mover's side took in the recorded tricks / 120 (0 in null)
+    "foe_points",  # the other side's / 120 (0 in null)
+    "declarer_tricks",  # the tricks the declarer took in the recorded tricks / 10
+)
 """The features, in the order of :func:`card_features`' columns."""
+
+FEATURE_NAMES_BY_VERSION = {1: FEATURE_NAMES_V1, 2: FEATURE_NAMES}
+"""Each feature version's names: a model of an earlier version reads the first columns."""
 
 NUM_FEATURES = len(FEATURE_NAMES)
 _INDEX = {name: i for i, name in enumerate(FEATURE_NAMES)}
 
 
-def card_features(view: SeatView, legal: tuple[Card, ...] | None = None) -> np.ndarray:
+def card_features(
+    view: SeatView, legal: tuple[Card, ...] | None = None, version: int = FEATURE_VERSION
+) -> np.ndarray:
     """The features of each of ``legal`` (default: the view's legal cards) for the mover:
-    an array of shape ``(len(legal), NUM_FEATURES)``, float64, columns as
-    :data:`FEATURE_NAMES`."""
+    an array of shape ``(len(legal), features)``, float64, columns as the names of
+    ``version`` in :data:`FEATURE_NAMES_BY_VERSION`."""
+    names = FEATURE_NAMES_BY_VERSION[version]
+    return _features(view, view.legal if legal is None else legal)[:, : len(names)]
+
+
+def _features(view: SeatView, legal: tuple[Card, ...]) -> np.ndarray:
+    """Every column of :data:`FEATURE_NAMES` for the cards ``legal``."""
     rules = view.rules
-    legal = view.legal if legal is None else legal
     null = rules.trump.is_null
     suit_of = rules.effective_suit
     strength = rules.strength
@@ -113,6 +140,20 @@ def card_features(view: SeatView, legal: tuple[Card, ...] | None = None) -> np.n
     common[_INDEX["trumps_unseen"]] = unseen.get(TRUMP, 0) / 11
     common[_INDEX["tricks_played"]] = len(view.played) / view.players / 10
     common[_INDEX["points_played"]] = worth * sum(c.value for c in view.played) / 120
+    voids = view.voids()
+    foes = [s for s in range(view.players) if not view.friend(s)]
+    friends = [s for s in range(view.players) if s != view.seat and view.friend(s)]
+
+    def share(seats, suit: str) -> float:
+        return sum((s, suit) in voids for s in seats) / len(seats) if seats else 0.0
+
+    common[_INDEX["foes_void_trump"]] = share(foes, TRUMP)
+    common[_INDEX["friend_void_trump"]] = share(friends, TRUMP)
+    own, other = view.taken()
+    common[_INDEX["own_points"]] = worth * own / 120
+    common[_INDEX["foe_points"]] = worth * other / 120
+    common[_INDEX["declarer_tricks"]] = _declarer_tricks(view) / 10
+    foes_after = [s for s in after if not view.friend(s)]
 
     out = np.tile(common, (len(legal), 1))
     for row, card in zip(out, legal, strict=True):
@@ -132,7 +173,16 @@ def card_features(view: SeatView, legal: tuple[Card, ...] | None = None) -> np.n
         row[_INDEX["suit_unseen"]] = unseen.get(suit, 0) / 11
         row[_INDEX["suit_played"]] = played.get(suit, 0) / 11
         row[_INDEX["friend_winning_points"]] = worth * card.value / 11 if friend_winning else 0.0
+        row[_INDEX["foes_void"]] = share(foes, suit)
+        row[_INDEX["friend_void"]] = share(friends, suit)
+        row[_INDEX["foe_after_void"]] = float(share(foes_after, suit) > 0)
     return out
+
+
+def _declarer_tricks(view: SeatView) -> int:
+    """The recorded tricks the declarer (seat 0) took."""
+    n = view.players
+    return sum(winner_seat(view.rules, leader, cards, n) == 0 for leader, cards in view.tricks)
 
 
 def _rank(value: int, values: list[int]) -> float:

@@ -27,7 +27,8 @@ import json
 import math
 import os
 import zipfile
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,12 @@ from typing import Any
 import numpy as np
 
 from qcards.errors import ModelError
-from qcards.skat.learned.features import FEATURE_NAMES, FEATURE_VERSION, card_features
+from qcards.skat.learned.features import (
+    FEATURE_NAMES,
+    FEATURE_NAMES_BY_VERSION,
+    FEATURE_VERSION,
+    card_features,
+)
 from qcards.skat.rules.cards import Card
 from qcards.skat.seat_view import SeatView
 
@@ -50,16 +56,20 @@ SHIPPED = Path(__file__).with_name("model.npz")
 class NetworkKind:
     """What a model file of one kind holds: its ``format`` name, the ``feature_version`` and
     ``features`` it reads, its number of ``outputs``, and the command that retrains it (named
-    when a file is of another feature version)."""
+    when a file is of another feature version); ``older`` the names of the earlier feature
+    versions still read (a file of one of them is played on its own columns)."""
 
     format: str
     feature_version: int
     features: tuple[str, ...]
     outputs: int
     retrain: str
+    older: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
 
-PLAY = NetworkKind(FORMAT, FEATURE_VERSION, tuple(FEATURE_NAMES), 1, "qcards train")
+PLAY = NetworkKind(FORMAT, FEATURE_VERSION, tuple(FEATURE_NAMES), 1, "qcards train",
+                   {v: names for v, names in FEATURE_NAMES_BY_VERSION.items()
+                    if v != FEATURE_VERSION})  # fmt: skip
 """The ``learned`` play model's files: a score for each legal card."""
 
 
@@ -82,6 +92,11 @@ class Network:
             if i < last:
                 h = np.maximum(h, 0.0)
         return h
+
+    @property
+    def feature_version(self) -> int:
+        """The feature version the model reads (its file's)."""
+        return int(self.metadata["feature_version"])
 
     def scores(self, x: np.ndarray) -> np.ndarray:
         """The score (the first output) of each row of features ``x``."""
@@ -177,24 +192,27 @@ def _metadata(where: str, raw, kind: NetworkKind) -> dict[str, Any]:
         raise ModelError(f"{where}: its metadata is not JSON ({exc.msg})") from None
     if not isinstance(meta, dict) or meta.get("format") != kind.format:
         raise ModelError(f"{where}: its metadata's format is not {kind.format!r}")
-    version = kind.feature_version
-    if meta.get("feature_version") != version:
+    versions = {**kind.older, kind.feature_version: kind.features}
+    version = meta.get("feature_version")
+    if isinstance(version, bool) or version not in versions:
+        known = " and ".join(str(v) for v in sorted(versions))
         raise ModelError(
-            f"{where}: trained on feature version {meta.get('feature_version')!r}, this qcards "
-            f"computes version {version}: retrain it ({kind.retrain})"
+            f"{where}: trained on feature version {version!r}, this qcards computes version "
+            f"{known}: retrain it ({kind.retrain})"
         )
-    if meta.get("features") != list(kind.features):
+    names = versions[version]
+    if meta.get("features") != list(names):
         raise ModelError(f"{where}: its feature names are not those of version {version}")
     layers = meta.get("layers")
     if (
         not isinstance(layers, list)
         or len(layers) < 2
         or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in layers)
-        or layers[0] != len(kind.features)
+        or layers[0] != len(names)
         or layers[-1] != kind.outputs
     ):
         raise ModelError(f"{where}: layers {layers!r} must be positive sizes from "
-                         f"{len(kind.features)} features to {kind.outputs} output(s)")  # fmt: skip
+                         f"{len(names)} features to {kind.outputs} output(s)")  # fmt: skip
     temperature = meta.get("temperature")
     if (
         isinstance(temperature, bool)
@@ -251,10 +269,17 @@ class LearnedPolicy:
     path: str | None = None
     temperature: float | None = None
 
+    @property
+    def reads_history(self) -> bool:
+        """Whether the model reads who played which card (feature version 2 on:
+        :func:`qcards.skat.seat_view.reads_history`); reads the model file."""
+        return network(self.path).feature_version >= 2
+
     def __call__(self, view: SeatView) -> dict[Card, float]:
         net = network(self.path)
         legal = view.legal
         if len(legal) == 1:
             return {legal[0]: 1.0}
-        p = net.probabilities(card_features(view, legal), self.temperature)
+        features = card_features(view, legal, net.feature_version)
+        p = net.probabilities(features, self.temperature)
         return {c: float(w) for c, w in zip(legal, p, strict=True)}

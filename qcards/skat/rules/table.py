@@ -139,10 +139,18 @@ class Table:
     def voids(self) -> frozenset[tuple[int, str]]:
         """The (seat, effective suit) pairs a seat has shown it lacks: it played another suit
         to a trick led in that one (every trick, the open one too)."""
-        n, shown = self.seats, set[tuple[int, str]]()
-        for start in range(0, len(self.plays), n):
-            trick = self.plays[start : start + n]
-            led = self.rules.effective_suit(trick[0][1])
-            shown.update((seat, led) for seat, card in trick[1:]
-                         if self.rules.effective_suit(card) != led)  # fmt: skip
-        return frozenset(shown)
+        return shown_voids(self.rules, self.plays, self.seats)
+
+
+def shown_voids(
+    rules: Rules, plays: Sequence[tuple[int, Card]], seats: int
+) -> frozenset[tuple[int, str]]:
+    """The (seat, effective suit) pairs that ``plays`` (each seat and card, in order, from a
+    trick's first card, ``seats`` to a trick) show a seat lacks: it played another suit to a
+    trick led in that one."""
+    shown = set[tuple[int, str]]()
+    for start in range(0, len(plays), seats):
+        trick = plays[start : start + seats]
+        led = rules.effective_suit(trick[0][1])
+        shown.update((seat, led) for seat, card in trick[1:] if rules.effective_suit(card) != led)
+    return frozenset(shown)
