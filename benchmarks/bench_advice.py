@@ -35,9 +35,9 @@ REPO = HERE.parent
 
 import qcards  # noqa: E402
 from qcards.analysis.advice import advise  # noqa: E402
-from qcards.skat.history import after_history  # noqa: E402
+from qcards.skat.position.history import after_history  # noqa: E402
+from qcards.skat.position.spec import load_spec, parse_spec  # noqa: E402
 from qcards.skat.rules.cards import FULL_DECK  # noqa: E402
-from qcards.skat.spec import load_spec, parse_spec  # noqa: E402
 
 
 def load() -> str:

@@ -103,7 +103,7 @@ def declarer_points_vectorised(game: GameCircuit, bit) -> np.ndarray:
     """Final declarer points of every row, ``bit(q)`` giving qubit q's 0/1 column (final
     stage: every card played and every trick taken). Mirrors ``GameLayout.decode`` +
     ``Snapshot.declarer_points``; checked against them in :func:`run_engine`."""
-    from qcards.skat.spec import SKAT
+    from qcards.skat.position.spec import SKAT
 
     layout, spec = game.layout, game.spec
     index = {q: i for i, q in enumerate(game.circuit.qubits)}

@@ -58,9 +58,9 @@ from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import sample_owners
 from qcards.skat.double_dummy.solver import solve_deal
 from qcards.skat.monte_carlo import playouts
+from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.referee import estimate_paths
 from qcards.skat.rules.cards import FULL_DECK, Card
-from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 RESULTS = Path(__file__).resolve().parent / "results" / "full_game.md"
 STRONG = ["CJ", "HJ", "CA", "C10", "CQ", "C8", "C7", "SA", "S10", "HK"]

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from qcards.analysis.evaluate import evaluate
-from qcards.skat.spec import load_spec
+from qcards.skat.position.spec import load_spec
 
 HERE = Path(__file__).resolve().parent
 SPECS = HERE.parent / "qcards" / "specs"

@@ -39,8 +39,8 @@ from qcards.skat.deals.count import num_deals  # noqa: E402
 from qcards.skat.monte_carlo import playouts  # noqa: E402
 from qcards.skat.outcomes import outcome_distribution  # noqa: E402
 from qcards.skat.play_models import get_model  # noqa: E402
+from qcards.skat.position.spec import load_spec  # noqa: E402
 from qcards.skat.rules.cards import Trump  # noqa: E402
-from qcards.skat.spec import load_spec  # noqa: E402
 
 from conftest import random_spec  # noqa: E402
 

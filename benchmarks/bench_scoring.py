@@ -58,7 +58,7 @@ from qcards.intervals import mean_interval  # noqa: E402
 from qcards.skat.deals.sample import sample_owners, spec_receiver_table  # noqa: E402
 from qcards.skat.monte_carlo import play_random_game  # noqa: E402
 from qcards.skat.objectives import OBJECTIVES, per_sample  # noqa: E402
-from qcards.skat.spec import parse_spec  # noqa: E402
+from qcards.skat.position.spec import parse_spec  # noqa: E402
 
 
 def load() -> str:

@@ -28,8 +28,8 @@ from qcards.circuits.gates.deal import GameDealGate
 from qcards.circuits.lowering import lower
 from qcards.circuits.register_sizes import owner_width
 from qcards.circuits.syntheses import efficient
-from qcards.skat.history import after_history
-from qcards.skat.spec import Endgame
+from qcards.skat.position.history import after_history
+from qcards.skat.position.spec import Endgame
 
 PRIORS = {
     "void B hearts": '[prior]\nvoid = { B = ["hearts"] }\n',

@@ -41,15 +41,15 @@ if TYPE_CHECKING:
     from qcards.execution.shots import sample_game
     from qcards.plan import Limits, limits
     from qcards.skat.double_dummy.solver import solve_deal
-    from qcards.skat.history import after_history
-    from qcards.skat.prior import Prior
-    from qcards.skat.referee import Evaluation
-    from qcards.skat.rules.cards import Card, Rules, Trump
-    from qcards.skat.spec import (
+    from qcards.skat.position.history import after_history
+    from qcards.skat.position.prior import Prior
+    from qcards.skat.position.spec import (
         Endgame,
         load_spec,
         parse_spec,
     )
+    from qcards.skat.referee import Evaluation
+    from qcards.skat.rules.cards import Card, Rules, Trump
 
 # Loaded on first use (PEP 562), so that importing a pure-Python part (a game's referee, the
 # Skat referee) does not pay for qiskit: name -> (module, attribute).
@@ -57,7 +57,7 @@ _API = {
     "Card": ("qcards.skat.rules.cards", "Card"),
     "Construction": ("qcards.circuits.construction", "Construction"),
     "CountResult": ("qcards.estimation.counting", "CountResult"),
-    "Endgame": ("qcards.skat.spec", "Endgame"),
+    "Endgame": ("qcards.skat.position.spec", "Endgame"),
     "EstimationOptions": ("qcards.estimation.options", "EstimationOptions"),
     "Evaluation": ("qcards.skat.referee", "Evaluation"),
     "EvaluationReport": ("qcards.analysis.methods.report", "EvaluationReport"),
@@ -68,7 +68,7 @@ _API = {
     "MissingExtraError": ("qcards.errors", "MissingExtraError"),
     "ModelError": ("qcards.errors", "ModelError"),
     "ParameterError": ("qcards.errors", "ParameterError"),
-    "Prior": ("qcards.skat.prior", "Prior"),
+    "Prior": ("qcards.skat.position.prior", "Prior"),
     "QcardsError": ("qcards.errors", "QcardsError"),
     "ResourceError": ("qcards.errors", "ResourceError"),
     "Rules": ("qcards.skat.rules.cards", "Rules"),
@@ -76,7 +76,7 @@ _API = {
     "SpecError": ("qcards.errors", "SpecError"),
     "Backend": ("qcards.execution.backends", "Backend"),
     "Trump": ("qcards.skat.rules.cards", "Trump"),
-    "after_history": ("qcards.skat.history", "after_history"),
+    "after_history": ("qcards.skat.position.history", "after_history"),
     "build_game": ("qcards.circuits.game", "build_game"),
     "build_win_circuit": ("qcards.circuits.oracle", "build_win_circuit"),
     "count": ("qcards.estimation.counting", "count"),
@@ -85,8 +85,8 @@ _API = {
     "declare": ("qcards.analysis.declare", "declare"),
     "evaluate": ("qcards.analysis.evaluate", "evaluate"),
     "exact_stage_probabilities": ("qcards.execution.exact", "exact_stage_probabilities"),
-    "load_spec": ("qcards.skat.spec", "load_spec"),
-    "parse_spec": ("qcards.skat.spec", "parse_spec"),
+    "load_spec": ("qcards.skat.position.spec", "load_spec"),
+    "parse_spec": ("qcards.skat.position.spec", "parse_spec"),
     "parse_backend": ("qcards.execution.backends", "parse_backend"),
     "recommend": ("qcards.analysis.evaluate", "recommend"),
     "run": ("qcards.execution.run", "run"),

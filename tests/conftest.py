@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, settings
 
 from qcards.circuits.layout import GameLayout
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
+from qcards.skat.position.spec import Endgame, parse_spec
 from qcards.skat.rules.cards import FULL_DECK, Trump, points
-from qcards.skat.spec import Endgame, parse_spec
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -25,9 +25,9 @@ from functools import cache
 from pathlib import Path
 
 from qcards.skat import referee
+from qcards.skat.position.spec import Endgame
 from qcards.skat.referee import Evaluation
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 STORE = Path(__file__).resolve().parent / "data" / "plain_referee.json"
 SLOW_SECONDS = 0.5

@@ -17,8 +17,8 @@ from qcards import limits
 from qcards.errors import ResourceError
 from qcards.skat import adversarial
 from qcards.skat.objectives import expectation, scored_objectives
+from qcards.skat.position.spec import load_spec
 from qcards.skat.referee import evaluate
-from qcards.skat.spec import load_spec
 
 from conftest import REPO, generated_specs, random_spec
 

@@ -18,9 +18,9 @@ from qcards.analysis.evaluate import evaluate
 from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.double_dummy.outcome import deal_outcome
 from qcards.skat.objectives import OBJECTIVES, scored_objectives
+from qcards.skat.position.spec import parse_spec
 from qcards.skat.rules.cards import FULL_DECK, Trump
 from qcards.skat.rules.scoring import BID_VALUES, TRICKS, Declaration, settle
-from qcards.skat.spec import parse_spec
 
 from conftest import breadth
 

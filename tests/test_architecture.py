@@ -299,3 +299,67 @@ def test_the_public_api_lists_each_name_three_times_alike():
                 if isinstance(stmt, ast.ImportFrom):
                     typed.update(alias.asname or alias.name for alias in stmt.names)
     assert set(qcards.__all__) == set(qcards._API) == typed
+
+
+SKAT_ORDER = ("compiled", "rules", "deals.count", "position", "deals")
+"""The sub-packages of ``qcards.skat``, bottom to top (docs/architecture.md); the deal count,
+bare arithmetic the prior's partition sums use, sits below the position, the rest of the deals
+above it. Every other module of ``qcards.skat`` is above them all."""
+
+
+def skat_rank(module: str) -> int | None:
+    """Where ``module`` sits in :data:`SKAT_ORDER` (its longest matching prefix), ``len``
+    for a module of ``qcards.skat`` above them all, ``None`` outside ``qcards.skat``."""
+    if not module.startswith("qcards.skat."):
+        return None
+    rest = module.removeprefix("qcards.skat.")
+    ranks = [i for i, name in enumerate(SKAT_ORDER) if rest == name or rest.startswith(name + ".")]
+    return max(ranks, key=lambda i: len(SKAT_ORDER[i])) if ranks else len(SKAT_ORDER)
+
+
+def test_skat_sub_packages_import_only_downward():
+    """Inside ``qcards.skat`` as between layers: a sub-package imports its own and the ones
+    below it, lazy imports and the type checker's included."""
+    upward = []
+    for module, imports in MODULES.items():
+        here = skat_rank(module)
+        if here is None or here == len(SKAT_ORDER):
+            continue
+        for target in own(imports):
+            there = skat_rank(target)
+            if there is not None and there > here:
+                upward.append(f"{module} -> {target}")
+    assert not upward, upward
+    assert skat_rank("qcards.skat.deals.count") < skat_rank("qcards.skat.position.prior")
+    assert skat_rank("qcards.skat.deals.sample") == SKAT_ORDER.index("deals")
+
+
+MOVED = {
+    **{f"qcards.skat.{m}": f"qcards.skat.rules.{m}"
+       for m in ("cards", "scoring", "rule_tables", "bidding_rules")},
+    "qcards.skat.play_core": "qcards.skat.rules.turns",
+    "qcards.skat.play_core_kernel": "qcards.skat.rules.turns_kernel",
+    "qcards.skat.deal_count": "qcards.skat.deals.count",
+    "qcards.skat.deal_sampling": "qcards.skat.deals.sample",
+    **{f"qcards.skat.{m}": f"qcards.skat.position.{m}"
+       for m in ("spec", "prior", "declaration", "history", "seat_view", "stages",
+                 "consistency")},
+    **{f"qcards.skat.{m}": f"qcards.skat.compiled.{m}" for m in ("jit", "bits")},
+}  # fmt: skip
+"""Modules moved into a sub-package: the old name kept for one release (docs/api)."""
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_a_moved_module_answers_under_its_old_name(old):
+    import importlib
+    import sys
+    import warnings
+
+    assert old in MODULES
+    sys.modules.pop(old, None)  # imported afresh: the alias module runs again and warns
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = importlib.import_module(old)
+    assert module is importlib.import_module(MOVED[old])
+    said = [str(w.message) for w in caught if w.category is DeprecationWarning]
+    assert f"{old} moved to {MOVED[old]}; the old name goes in the next release" in said

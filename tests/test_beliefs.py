@@ -23,9 +23,9 @@ from qcards.skat.beliefs import (
     check_beliefs,
     likelihood,
 )
+from qcards.skat.position.seat_view import uniform
+from qcards.skat.position.spec import load_spec, parse_spec
 from qcards.skat.rules.cards import Card
-from qcards.skat.seat_view import uniform
-from qcards.skat.spec import load_spec, parse_spec
 from tests.test_advice import CASES, DECLARER_VIEW, FOUR_TRICKS, brute_advice
 
 FULL_GAME = Path(__file__).resolve().parents[1] / "qcards" / "specs" / "full-game.toml"

@@ -17,9 +17,9 @@ from qcards.skat.beliefs import Beliefs, believe, check_beliefs
 from qcards.skat.best_response import best_response, first_cards
 from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.play_models import get_model
+from qcards.skat.position.seat_view import seat_view
+from qcards.skat.position.spec import parse_spec
 from qcards.skat.rules.cards import Card, Trump
-from qcards.skat.seat_view import seat_view
-from qcards.skat.spec import parse_spec
 
 from conftest import generated_specs, random_spec, sampled, spec_text
 

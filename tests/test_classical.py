@@ -9,10 +9,10 @@ import pytest
 from qcards.errors import ModelError
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.enumeration import deals
+from qcards.skat.position.spec import SKAT, parse_spec
+from qcards.skat.position.stages import skat_points
 from qcards.skat.referee import evaluate, paths, recommend, stage_distributions
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import SKAT, parse_spec
-from qcards.skat.stages import skat_points
 
 from conftest import generated_specs, random_spec, spec_id
 
@@ -229,8 +229,8 @@ def test_a_finished_game_reports_the_construction_asked_for():
     """A history that played every card is answered by the referee; the report still names
     the construction the caller chose (it said ``efficient`` whatever was asked)."""
     from qcards.analysis.evaluate import evaluate
-    from qcards.skat.history import after_history
-    from qcards.skat.spec import load_spec
+    from qcards.skat.position.history import after_history
+    from qcards.skat.position.spec import load_spec
 
     six = load_spec(Path(__file__).resolve().parent.parent / "qcards" / "specs" / "six-card.toml")
     rest = after_history(six, "A:CA B:C10 C:C9 A:CK B:C8 C:H10")

@@ -281,7 +281,7 @@ def test_a_history_that_ends_the_game_says_the_game_is_over(capsys):
         )
     from qcards.analysis.evaluate import recommend
     from qcards.errors import ModelError
-    from qcards.skat.history import after_history
+    from qcards.skat.position.history import after_history
 
     with pytest.raises(ModelError, match="^the game is over, every card has been played: A won"):
         recommend(after_history(SIX_CARD.spec(), played))

@@ -11,7 +11,7 @@ import pytest
 
 from qcards.circuits.construction import BUILT_IN, Deferred, get_construction
 from qcards.errors import SpecError
-from qcards.skat.spec import load_spec, parse_spec
+from qcards.skat.position.spec import load_spec, parse_spec
 
 from conftest import REPO, TEST_SPECS, generated_specs, random_spec, sampled
 

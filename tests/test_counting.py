@@ -16,8 +16,8 @@ from qcards.estimation.counting import count as count_task
 from qcards.estimation.grover import controlled_grover_power
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.sampling import TranspilingSampler, default_sampler
+from qcards.skat.position.spec import parse_spec
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import parse_spec
 
 from conftest import REPO, over_specs_within_16_qubits, random_spec
 

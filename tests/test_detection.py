@@ -10,7 +10,7 @@ import pytest
 from qcards.circuits.decode import decode_counts, outcome_verdicts
 from qcards.circuits.game import build_game
 from qcards.paper.examples import CA, FOUR_CARD, SIX_CARD
-from qcards.skat.consistency import violation
+from qcards.skat.position.consistency import violation
 from qcards.skat.referee import stage_distributions
 
 from conftest import generated_specs, random_spec

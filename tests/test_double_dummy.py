@@ -22,10 +22,10 @@ import qcards.skat.double_dummy.search as dd_search
 import qcards.skat.double_dummy.solver as dd
 from qcards.errors import ModelError
 from qcards.skat.deals.enumeration import deals, weighted_deals
+from qcards.skat.position.spec import SKAT, Endgame, load_spec, parse_spec, spec_from_dict
 from qcards.skat.referee import evaluate
 from qcards.skat.rules.cards import FULL_DECK, Card, Rules, Trump
 from qcards.skat.rules.rule_tables import rule_tables
-from qcards.skat.spec import SKAT, Endgame, load_spec, parse_spec, spec_from_dict
 
 from conftest import REPO, breadth, generated_specs, random_spec, sampled
 

@@ -14,8 +14,8 @@ from qcards.circuits.game import build_game
 from qcards.circuits.layout import GameLayout
 from qcards.errors import SpecError
 from qcards.paper.examples import SIX_CARD
+from qcards.skat.position.spec import SKAT, parse_spec
 from qcards.skat.referee import stage_distributions
-from qcards.skat.spec import SKAT, parse_spec
 
 
 @pytest.mark.parametrize("code,players", [(TABLE4, 2), (TABLE6, 3), (TABLE1, 3)])
@@ -49,8 +49,8 @@ def test_table6_values_match_the_paper(six_card):
 
 def test_paper_example_state_label(six_card):
     # Sec. VII.2: "000 100 000 100 010 010": ace and king with A, C10 and C9 with B
+    from qcards.skat.position.stages import Snapshot
     from qcards.skat.rules.cards import Card
-    from qcards.skat.stages import Snapshot
 
     owner = {"CA": "A", "CK": "A", "C10": "B", "C9": "B", "C8": "C", "H10": "C"}
     snap = Snapshot(

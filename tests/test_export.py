@@ -82,8 +82,8 @@ def test_export_any_spec_with_a_first_card_and_a_format(tmp_path, capsys):
     builds, and its samples decode to the referee's p_win for that card (2/3 for the ace)."""
     from qcards.circuits.game import build_game
     from qcards.paper.export import exported_circuit
+    from qcards.skat.position.spec import load_spec
     from qcards.skat.rules.cards import Card
-    from qcards.skat.spec import load_spec
 
     spec_path = SPECS / "six-card.toml"
     argv = ["export", str(spec_path), "--first", "CA", "--out", str(tmp_path), "--format", "qpy"]

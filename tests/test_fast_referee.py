@@ -24,10 +24,10 @@ from qcards.analysis.resources import resource_spec
 from qcards.errors import ModelError, ResourceError
 from qcards.plan import current_limits
 from qcards.skat import referee
-from qcards.skat.history import after_history
+from qcards.skat.position.history import after_history
+from qcards.skat.position.spec import Endgame, load_spec, parse_spec, spec_from_dict
 from qcards.skat.rules.cards import FULL_DECK, Card, Trump
 from qcards.skat.rules.rule_tables import rule_tables
-from qcards.skat.spec import Endgame, load_spec, parse_spec, spec_from_dict
 
 from conftest import REPO, breadth, generated_specs, random_spec, sampled
 

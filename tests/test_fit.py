@@ -13,7 +13,7 @@ from qcards.analysis.fit import declarer_value, fit
 from qcards.cli import main
 from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.plan import limits
-from qcards.skat.spec import parse_spec
+from qcards.skat.position.spec import parse_spec
 
 from conftest import REPO, TEST_SPECS, spec_text
 
@@ -73,7 +73,7 @@ def test_the_circuit_values_a_policy_as_the_referee_does():
     exact final state: the referee's expectation to 1e-9, so the fit takes the same steps."""
     from qcards.analysis.fit import declarer_value, fit
     from qcards.skat.play_models import DEFAULT_THETA
-    from qcards.skat.spec import load_spec
+    from qcards.skat.position.spec import load_spec
 
     spec = load_spec("qcards/specs/six-card.toml")
     theta = {
@@ -92,7 +92,7 @@ def test_the_circuit_values_a_policy_as_the_referee_does():
 def test_fit_method_refusals():
     from qcards.analysis.fit import fit
     from qcards.errors import ParameterError
-    from qcards.skat.spec import load_spec
+    from qcards.skat.position.spec import load_spec
 
     spec = load_spec("qcards/specs/four-card.toml")
     with pytest.raises(ParameterError, match="unknown fit method"):

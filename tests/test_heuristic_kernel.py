@@ -11,9 +11,9 @@ import pytest
 
 from qcards.skat.heuristic_kernel import heuristic_set
 from qcards.skat.play_models import heuristic
+from qcards.skat.position.seat_view import seat_view
 from qcards.skat.rules.cards import FULL_DECK, Trump, rules_of
 from qcards.skat.rules.rule_tables import CARD_INDEX, TRUMP_ROW, card_mask, rule_tables
-from qcards.skat.seat_view import seat_view
 
 SEATS = 3
 

@@ -24,11 +24,11 @@ from qcards.skat.learned.features import (
 )
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import PlayModel
+from qcards.skat.position.seat_view import SeatView, reads_history, table_view
+from qcards.skat.position.spec import SKAT
+from qcards.skat.position.stages import skat_points
 from qcards.skat.rules.cards import FULL_DECK, TRUMP, Card, Trump, rules_of
 from qcards.skat.rules.table import Table
-from qcards.skat.seat_view import SeatView, reads_history, table_view
-from qcards.skat.spec import SKAT
-from qcards.skat.stages import skat_points
 
 from conftest import random_spec
 

@@ -21,7 +21,7 @@ from qcards.errors import CredentialsError, JobError, ResourceError
 from qcards.execution import ibm
 from qcards.execution.jobs import DONE, FAILED, SUBMITTED, JobStore
 from qcards.execution.mitigation import ZNE_SCALES, Mitigation, fold, mitigated_report
-from qcards.skat.spec import parse_spec
+from qcards.skat.position.spec import parse_spec
 
 from conftest import SKAT_ONLY, TINY
 

@@ -35,9 +35,9 @@ from qcards.skat.learned.network import (
     save_network,
 )
 from qcards.skat.play_models import POLICY, get_model
+from qcards.skat.position.seat_view import seat_view
+from qcards.skat.position.spec import load_spec
 from qcards.skat.rules.cards import FULL_DECK, Trump, rules_of
-from qcards.skat.seat_view import seat_view
-from qcards.skat.spec import load_spec
 
 GAMES = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
 FOUR_CARD = "qcards/specs/four-card.toml"

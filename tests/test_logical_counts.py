@@ -23,7 +23,7 @@ from qcards.estimation.fault_tolerant import (
     schedule,
 )
 from qcards.estimation.schedules import ScheduledCircuit, eval_qubits_for
-from qcards.skat.spec import load_spec
+from qcards.skat.position.spec import load_spec
 
 from conftest import REPO
 

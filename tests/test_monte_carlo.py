@@ -7,7 +7,7 @@ import pytest
 
 from qcards.skat import referee
 from qcards.skat.monte_carlo import monte_carlo
-from qcards.skat.spec import load_spec
+from qcards.skat.position.spec import load_spec
 
 from conftest import REPO
 

@@ -22,8 +22,8 @@ from qcards.estimation.options import EstimationOptions
 from qcards.execution.sparse.engine import simulate
 from qcards.skat.objectives import OBJECTIVES, expectation
 from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.position.spec import parse_spec
 from qcards.skat.referee import evaluate as referee_evaluate
-from qcards.skat.spec import parse_spec
 
 from conftest import TEST_SPECS, spec_text
 

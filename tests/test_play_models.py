@@ -22,9 +22,9 @@ from qcards.skat.play_models import (
     model_names,
     softmax_policy,
 )
+from qcards.skat.position.spec import parse_spec
 from qcards.skat.referee import paths
 from qcards.skat.rules.cards import Card, Rules, Trump
-from qcards.skat.spec import parse_spec
 
 from conftest import generated_specs, random_spec, sampled, spec_text
 

@@ -21,7 +21,7 @@ from qcards.analysis.evaluate import evaluate, recommend
 from qcards.analysis.methods.registry import method_names, reload_methods
 from qcards.errors import ModelError, ParameterError
 from qcards.skat import objectives, play_models
-from qcards.skat.spec import load_spec, parse_spec
+from qcards.skat.position.spec import load_spec, parse_spec
 
 from conftest import REPO, spec_text
 

@@ -14,11 +14,11 @@ from qcards.circuits.oracle import build_win_circuit
 from qcards.cli import main
 from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.execution.sparse import engine as sparse
-from qcards.skat.history import after_history
-from qcards.skat.prior import partition_function
+from qcards.skat.position.history import after_history
+from qcards.skat.position.prior import partition_function
+from qcards.skat.position.spec import SKAT, load_spec, parse_spec
 from qcards.skat.referee import evaluate
 from qcards.skat.rules.cards import SUIT_NAMES, Trump
-from qcards.skat.spec import SKAT, load_spec, parse_spec
 
 from conftest import REPO, all_deals, generated_specs, random_spec, spec_text
 
@@ -70,7 +70,7 @@ def random_prior(spec, rng: random.Random) -> tuple[str, dict]:
 
 
 def brute_weight(spec, data: dict, owner: dict) -> Fraction:
-    """W(d) straight from the prior's definition (independent of qcards.skat.prior)."""
+    """W(d) straight from the prior's definition (independent of qcards.skat.position.prior)."""
     rules = spec.rules
     for p, names in data["void"].items():
         for name in names:

@@ -59,9 +59,9 @@ from qcards.execution.shots import (
 from qcards.execution.sparse.engine import Compiler, SparseState, simulate_prefixes
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 from qcards.skat.deals.sample import chunks, deal_stream, sample_owners
-from qcards.skat.history import after_history
+from qcards.skat.position.history import after_history
+from qcards.skat.position.spec import Endgame, parse_spec
 from qcards.skat.referee import evaluate
-from qcards.skat.spec import Endgame, parse_spec
 
 from conftest import REPO, spec_text
 

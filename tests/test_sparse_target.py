@@ -182,7 +182,7 @@ def test_auto_runs_the_circuit_when_the_referee_cannot_answer(monkeypatch):
     from qcards.analysis import evaluate as evaluation
     from qcards.analysis.methods import runs
     from qcards.errors import ResourceError
-    from qcards.skat.spec import load_spec
+    from qcards.skat.position.spec import load_spec
 
     spec = load_spec(FOUR)
     assert evaluation.evaluate(spec).method == "classical"

@@ -4,8 +4,8 @@ import pytest
 
 from qcards.cli import main
 from qcards.errors import SpecError
+from qcards.skat.position.spec import SKAT, load_spec, parse_spec
 from qcards.skat.rules.cards import Card, Trump
-from qcards.skat.spec import SKAT, load_spec, parse_spec
 
 from conftest import REPO
 

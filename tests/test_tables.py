@@ -13,9 +13,9 @@ from qcards.analysis.resources import count_resources
 from qcards.cli import main
 from qcards.paper import tables
 from qcards.paper.printed import Printed, agrees
+from qcards.skat.position.spec import spec_from_dict
 from qcards.skat.referee import paths
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import spec_from_dict
 
 KEYS = ["quantity", "paper", "computed", "agrees", "note"]
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from qcards.skat.position.spec import load_spec
 from qcards.skat.rules import turns, turns_kernel
 from qcards.skat.rules.cards import Card, Trump, rules_of
-from qcards.skat.spec import load_spec
 
 PACKAGE = Path(__file__).resolve().parent.parent / "qcards"
 SPECS = PACKAGE / "specs"

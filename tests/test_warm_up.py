@@ -48,7 +48,7 @@ def test_a_compilation_shows_on_the_progress_display():
     from numba.core import event
 
     from qcards.progress import display
-    from qcards.skat.jit import COMPILING, NOTICE
+    from qcards.skat.compiled.jit import COMPILING, NOTICE
 
     shown = io.StringIO()
     with display(True, stream=shown):

@@ -24,7 +24,7 @@ from qcards.execution.exact import check_game_cost
 from qcards.execution.exact_methods import MPS, SPARSE, STATEVECTOR
 from qcards.execution.sparse.cost import engine_seconds
 from qcards.plan import current_limits, limits
-from qcards.skat.spec import Endgame, parse_spec
+from qcards.skat.position.spec import Endgame, parse_spec
 
 DECK = [s + r for s in "CSHD" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 

@@ -1,7 +1,7 @@
 """Advice for the seat to move, at any moment of a game: declarer or defender, at the start of
 a trick or in its middle.
 
-Where the game stands comes from the history (:func:`qcards.skat.history.moment`): the spec
+Where the game stands comes from the history (:func:`qcards.skat.position.history.moment`): the spec
 from the current trick's start, the cards already on the table, and the posterior over the
 deal given every play (Bayes' rule on the random-play likelihood: a player who did not follow
 is void, one who followed held fewer cards of the suit the likelier). The mover knows what the
@@ -45,17 +45,18 @@ from qcards.progress import duration
 from qcards.skat.beliefs import RANDOM, TREMBLE, believe, check_beliefs
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import fresh_seed, sample_owners
-from qcards.skat.declaration import deal_matadors
 from qcards.skat.double_dummy.outcome import deal_outcome
-from qcards.skat.history import Moment
 from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import PlayModel, get_model
+from qcards.skat.position.declaration import deal_matadors
+from qcards.skat.position.history import OPTION, Moment
+from qcards.skat.position.seat_view import Policy, SeatView
+from qcards.skat.position.spec import Endgame
+from qcards.skat.referee import game_over
 from qcards.skat.rules.cards import FULL_DECK, Card
 from qcards.skat.rules.scoring import WIN_POINTS
-from qcards.skat.seat_view import Policy, SeatView
-from qcards.skat.spec import Endgame
 
 EXACT = "exact"
 SAMPLED = "sampled"
@@ -257,6 +258,8 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
     """The work of :func:`advise`, its arguments checked: each legal card valued over the
     believed deals ``source``."""
     where, belief, model = source.where, source.beliefs, play_model.name
+    if where.spec.num_tricks == 0:  # every card played: the result, not a card
+        raise ModelError(f"{OPTION}: {game_over(where.spec)}")
     legal = where.legal_cards()
     sampled = method == SAMPLED or samples is not None
     reason = "sampled deals were asked for" if sampled else "every deal of the posterior"

@@ -34,8 +34,8 @@ from qcards.skat.monte_carlo import playouts
 from qcards.skat.outcomes import check_paths, outcome_distribution
 from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
 from qcards.skat.play_models import MINIMAX, POLICY, SOLVER, PlayModel, get_model
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.scoring import TRICKS, Declaration, settle
-from qcards.skat.spec import Endgame
 
 DOUBLE_DUMMY, PIMC = builtin.DOUBLE_DUMMY.name, builtin.PIMC.name
 MONTE_CARLO = builtin.MONTE_CARLO.name

@@ -48,9 +48,9 @@ from qcards.analysis.decision_plays import (
 )
 from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.files import parse_toml
+from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.rules.cards import Card, Rules, Trump, rules_of
 from qcards.skat.rules.scoring import BID_VALUES, Declaration, ScoringError, check_bid
-from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 PLAYS = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
 """The kinds of game a declarer plays (null ouvert plays as null: random play does not look)."""

@@ -24,11 +24,12 @@ from qcards.errors import ModelError, ParameterError
 from qcards.execution.budget import check_work
 from qcards.execution.sweeps import sweep
 from qcards.skat.deals.sample import fresh_seed
-from qcards.skat.history import Moment, game_over
 from qcards.skat.objectives import check_objective
 from qcards.skat.play_models import get_model
+from qcards.skat.position.history import Moment
+from qcards.skat.position.spec import Endgame
+from qcards.skat.referee import game_over
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 FINISHED = "every card has been played: the referee reads the outcome exactly"
 """The reason of a spec with no trick left."""

@@ -35,8 +35,8 @@ from qcards.execution.physical import (
     physical_estimates,
 )
 from qcards.files import json_fields
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 
 @dataclass(frozen=True)

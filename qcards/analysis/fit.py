@@ -40,7 +40,7 @@ from qcards.skat.monte_carlo import playouts
 from qcards.skat.objectives import check_objective, expectation, per_sample
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import DEFAULT_THETA, FEATURES, PlayModel, softmax_policy
-from qcards.skat.spec import Endgame
+from qcards.skat.position.spec import Endgame
 
 ROLES = ("declarer", "defender")
 OPTIMIZERS = ("cobyla", "spsa", "nelder-mead")

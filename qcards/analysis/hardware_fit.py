@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from qcards.circuits.construction import Construction
 from qcards.circuits.task import GameTask
 from qcards.errors import ParameterError
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 
 @dataclass(frozen=True)

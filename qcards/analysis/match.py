@@ -58,11 +58,11 @@ from qcards.plan import Plan, check, current_limits
 from qcards.skat.bidders import get_bidder
 from qcards.skat.deals.sample import fresh_seed
 from qcards.skat.game_record import parse_record, record_toml
+from qcards.skat.position.seat_view import table_view
 from qcards.skat.rules import bidding_rules
 from qcards.skat.rules.cards import FULL_DECK, Card, Trump, points, rules_of
 from qcards.skat.rules.scoring import Declaration, matadors, settle
 from qcards.skat.rules.table import Table
-from qcards.skat.seat_view import table_view
 
 SEATS = 3
 

@@ -57,9 +57,9 @@ from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import OWNER_BYTES
 from qcards.skat.learned.network import LearnedPolicy, load_network
 from qcards.skat.play_models import get_model, model_names, softmax_policy
+from qcards.skat.position.seat_view import SeatView, uniform
+from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.rules.cards import Card
-from qcards.skat.seat_view import SeatView, uniform
-from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 DEFAULT_WORLDS = 10
 """PIMC's sampled deals a card decision when a player gives no budget."""

@@ -3,7 +3,7 @@
 
 At a card decision the seat's game (:func:`~qcards.analysis.match_players.seat_spec`) after
 the history so far is the moment from the current trick's start
-(:func:`qcards.skat.history.moment`: the finished tricks credited, the posterior over the
+(:func:`qcards.skat.position.history.moment`: the finished tricks credited, the posterior over the
 unseen cards given every play under random-play beliefs); :data:`WORLDS` deals are sampled
 from that posterior, and the moment becomes an OpenSpiel game
 (:func:`~qcards.skat.openspiel_game.openspiel_game`) whose chance node deals one of them, each
@@ -34,9 +34,9 @@ import numpy as np
 from qcards.errors import ParameterError, PlayerError
 from qcards.execution.extras import require
 from qcards.skat.beliefs import RANDOM, believe, check_beliefs
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import FULL_DECK, Card
 from qcards.skat.rules.rule_tables import CARD_INDEX
-from qcards.skat.spec import Endgame
 
 ISMCTS = "openspiel-ismcts"
 MCTS = "openspiel-mcts"

@@ -24,8 +24,8 @@ from qcards.circuits.game import build_game
 from qcards.circuits.lowering import depth, lower
 from qcards.circuits.syntheses.paper_counts import Count
 from qcards.errors import ParameterError, ResourceError, SpecError
+from qcards.skat.position.spec import Endgame, spec_from_dict
 from qcards.skat.rules.cards import RANKS, SUITS, Card
-from qcards.skat.spec import Endgame, spec_from_dict
 
 STAGE_KINDS = ("deal", "play", "trick")
 
@@ -153,7 +153,8 @@ def count_resources(
             name.
         use_formula: count from the construction's formula (default: beyond its
             ``build_limit``); constructions without a formula are always built.
-        prior: TOML text of a ``[prior]`` table (:mod:`qcards.skat.prior`) for the endgame's
+        prior: TOML text of a ``[prior]`` table (:mod:`qcards.skat.position.prior`) for the
+        endgame's
             deal: the deal is then the construction's weighted deal. Problems are
             :class:`~qcards.errors.SpecError` naming ``prior_source`` and the field.
         model: the play model the card plays prepare: ``random`` (Eq. 9), or a policy
@@ -195,7 +196,7 @@ def declared_resource_spec(cards_per_player: int) -> Endgame:
     matadors vary with the deal, so the payoff oracle reads the Skat (its widest case)."""
     from dataclasses import replace
 
-    from qcards.skat.declaration import SpecDeclaration
+    from qcards.skat.position.declaration import SpecDeclaration
     from qcards.skat.rules.scoring import Declaration
 
     spec = resource_spec(cards_per_player)

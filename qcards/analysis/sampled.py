@@ -29,8 +29,8 @@ from qcards.intervals import mean_interval, wilson
 from qcards.skat.adversarial import check_solving_time
 from qcards.skat.deals.sample import chunks, fresh_seed
 from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 
 @dataclass(frozen=True)

@@ -19,12 +19,12 @@ import numpy as np
 
 from qcards.errors import ModelError, ResourceError
 from qcards.intervals import mean_interval
-from qcards.skat.declaration import deal_matadors
 from qcards.skat.objectives import expectation, per_sample, scored_objectives
 from qcards.skat.outcomes import outcome_distribution
+from qcards.skat.position.declaration import deal_matadors
+from qcards.skat.position.spec import Endgame
+from qcards.skat.position.stages import Snapshot
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import Snapshot
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 numba compiles the searches the first time a process calls them (the exact referee, the
 double-dummy solver, the best response and the heuristic, the sparse engine's gates) and keeps
-the machine code in its on-disk cache (:mod:`qcards.skat.jit`); later processes load it in a
-fraction of a second. On a fresh install the first answer therefore waits for the compiler.
+the machine code in its on-disk cache (:mod:`qcards.skat.compiled.jit`); later processes load it in
+a fraction of a second. On a fresh install the first answer therefore waits for the compiler.
 :func:`warm_up` runs one small workload per solver, so that every later command starts from the
 cache, and reports what each took and how many functions were compiled or loaded.
 """
@@ -15,14 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
-from qcards.skat.jit import HAVE_NUMBA, cache_counts
-from qcards.skat.spec import Endgame, parse_spec
+from qcards.skat.compiled.jit import HAVE_NUMBA, cache_counts
+from qcards.skat.position.spec import Endgame, parse_spec
 
 
 @dataclass(frozen=True)
 class WarmUpStep:
     """One solver's workload: its name, the seconds it took, and the functions numba compiled
-    or loaded from its cache meanwhile (through :func:`qcards.skat.jit.njit`; the sparse
+    or loaded from its cache meanwhile (through :func:`qcards.skat.compiled.jit.njit`; the sparse
     engine's own kernels are compiled too but not counted)."""
 
     name: str
@@ -64,7 +64,7 @@ def _double_dummy() -> None:
 def _best_response() -> None:
     from qcards.skat.best_response import best_response
     from qcards.skat.heuristic import heuristic
-    from qcards.skat.seat_view import uniform
+    from qcards.skat.position.seat_view import uniform
 
     spec = _packaged("six-card.toml")
     best_response(spec, others=uniform, compiled=True)

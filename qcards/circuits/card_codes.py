@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import cast
 
 from qcards.errors import SpecError
-from qcards.skat.spec import SKAT, Endgame
-from qcards.skat.stages import Snapshot
+from qcards.skat.position.spec import SKAT, Endgame
+from qcards.skat.position.stages import Snapshot
 
 Location = tuple[str, str]
 """``("hand" | "table" | "stack", player)``; Table 6's team stack is ``("stack", "team")``, a

@@ -57,8 +57,8 @@ if TYPE_CHECKING:  # fully qualified below: the documentation resolves them unam
     import qcards.circuits.gates.play
     import qcards.circuits.gates.trick
     import qcards.circuits.layout
+    import qcards.skat.position.spec
     import qcards.skat.rules.cards
-    import qcards.skat.spec
 
 ENTRY_POINT_GROUP = "qcards.constructions"
 
@@ -117,7 +117,7 @@ class Construction:
 
     name: str
     summary: str
-    layout: Callable[[qcards.skat.spec.Endgame, bool], qcards.circuits.layout.GameLayout]
+    layout: Callable[[qcards.skat.position.spec.Endgame, bool], qcards.circuits.layout.GameLayout]
     deal: Callable[[qcards.circuits.gates.deal.GameDealGate], qiskit.circuit.Gate]
     play: Callable[[qcards.circuits.gates.play.CardPlayGate], qiskit.circuit.QuantumCircuit]
     trick: Callable[[qcards.circuits.gates.trick.TrickTakingGate], qiskit.circuit.QuantumCircuit]
@@ -128,13 +128,13 @@ class Construction:
     tag: str = ""
     keeps_paper_codes: bool = False
     grows_exponentially: bool = False
-    formula_counts: Callable[[qcards.skat.spec.Endgame], tuple[int, dict]] | None = None
+    formula_counts: Callable[[qcards.skat.position.spec.Endgame], tuple[int, dict]] | None = None
     build_limit: int | None = None
-    register_sizes: Callable[[qcards.skat.spec.Endgame, bool], Mapping[str, int] | None] | None = (
-        None
-    )
+    register_sizes: (
+        Callable[[qcards.skat.position.spec.Endgame, bool], Mapping[str, int] | None] | None
+    ) = None
 
-    def num_qubits(self, spec: qcards.skat.spec.Endgame, paper_codes: bool = False) -> int:
+    def num_qubits(self, spec: qcards.skat.position.spec.Endgame, paper_codes: bool = False) -> int:
         """Width of the game circuit this construction builds for ``spec``: the sum of
         :attr:`register_sizes` where the record knows them (no circuit, no Qiskit), else the
         built layout's."""

@@ -1,9 +1,9 @@
 """Measured outcomes back into game states: the decoding every backend's results go through.
 
 :meth:`qcards.circuits.layout.GameLayout.decode` turns one outcome of the measured registers
-into a :class:`~qcards.skat.stages.Snapshot`; this module sums weights (exact probabilities,
-fractions or shot counts) over the decoded states, labels them for people, and counts the
-declarer's wins.
+into a :class:`~qcards.skat.position.stages.Snapshot`; this module sums weights (exact
+probabilities, fractions or shot counts) over the decoded states, labels them for people, and counts
+the declarer's wins.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import TypeVar
 from qcards.circuits.card_codes import readable_label
 from qcards.circuits.game import GameCircuit
 from qcards.circuits.layout import InvalidOutcome
-from qcards.skat.consistency import violation
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import Stage
+from qcards.skat.position.consistency import violation
+from qcards.skat.position.spec import Endgame
+from qcards.skat.position.stages import Stage
 
 K = TypeVar("K")
 T = TypeVar("T")
@@ -70,7 +70,7 @@ def outcome_verdicts(
     """For each outcome: (readable label, declarer wins, consistent with the rules).
 
     Consistent means it decodes to a game state that breaks none of the game's invariants
-    (:func:`qcards.skat.consistency.violation`); undecodable outcomes are labelled
+    (:func:`qcards.skat.position.consistency.violation`); undecodable outcomes are labelled
     :data:`INVALID_LABEL`, count as losses and are inconsistent.
     """
     stage = game.stages[-1] if stage is None else stage
@@ -115,7 +115,7 @@ def decode_counts(
     can exceed the number asked for (the runtime's twirling rounds it up). ``p_win`` counts the
     declarer's points at ``stage`` (default: the last stage, where it is the win probability).
     With ``detect``, ``p_win`` is computed over the outcomes consistent with the rules only
-    (error detection, :mod:`qcards.skat.consistency`); ``kept`` says how many those are.
+    (error detection, :mod:`qcards.skat.position.consistency`); ``kept`` says how many those are.
     """
     verdicts = outcome_verdicts(spec, game, raw, stage)
     shots = sum(raw.values())

@@ -20,9 +20,9 @@ from qcards.circuits.layout import GameLayout
 from qcards.circuits.syntheses.hardware import WeightedPlays
 from qcards.errors import ModelError, ParameterError
 from qcards.skat.play_models import PlayModel, get_model
+from qcards.skat.position.spec import Endgame
+from qcards.skat.position.stages import Stage, check_first, stages
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import Stage, check_first, stages
 
 
 @dataclass(frozen=True)

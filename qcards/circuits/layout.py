@@ -8,8 +8,9 @@ stacks), so a unitary evolution must keep the history. The paper keeps it in aux
 
 ``owner_<card>``
     who was dealt the card, as an index into the receivers of unknown cards (the players, then
-    the Skat: :attr:`qcards.skat.spec.Endgame.receivers`; only for unknown cards, and only if there
-    is more than one receiver); written by U_ini. A card dealt into the Skat is never played.
+    the Skat: :attr:`qcards.skat.position.spec.Endgame.receivers`; only for unknown cards, and only
+    if there is more than one receiver); written by U_ini. A card dealt into the Skat is never
+    played.
 ``play_<card>``
     one qubit per trick: bit ``t-1`` is set when the card is played in trick ``t`` (the paper's
     table qubit q_t, one per trick); written by the card-play gates CP.
@@ -32,7 +33,7 @@ stacks), so a unitary evolution must keep the history. The paper keeps it in aux
     built without these registers.
 
 From these registers every card's location (hand, table, whose stack) follows, see
-:meth:`GameLayout.decode` and :meth:`qcards.skat.stages.Snapshot.locations`.
+:meth:`GameLayout.decode` and :meth:`qcards.skat.position.stages.Snapshot.locations`.
 """
 
 from __future__ import annotations
@@ -51,9 +52,9 @@ from qcards.circuits.register_sizes import (
     winner_width,
     workspace_registers,
 )
+from qcards.skat.position.spec import SKAT, Endgame
+from qcards.skat.position.stages import Snapshot, Stage
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import SKAT, Endgame
-from qcards.skat.stages import Snapshot, Stage
 
 # ----------------------------------------------------------------------------- game layout
 
@@ -254,7 +255,7 @@ class GameLayout:
         times the qubit's value in every basis state (shape ``(groups, states)``): a register is
         a group weighted 1, 2, 4, ...; a trick's card points the group of its play qubits
         weighted by the cards' values. This is :meth:`decode` at the final stage followed by
-        :meth:`~qcards.skat.stages.Snapshot.declarer_points` and ``declarer_tricks``,
+        :meth:`~qcards.skat.position.stages.Snapshot.declarer_points` and ``declarer_tricks``,
         vectorised (the exact engine reads millions of final states this way, through one
         compiled pass: ``SparseState.weighted_bits``); the tests check that they agree on every
         outcome. The states must be valid game states: a card is played in at most one trick,

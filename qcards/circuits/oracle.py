@@ -22,8 +22,8 @@ from qcards.circuits.game import GameCircuit, build_game
 from qcards.circuits.gates.cubes import open_controls
 from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
+from qcards.skat.position.spec import SKAT, Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import SKAT, Endgame
 
 
 def _point_conditions(layout: GameLayout) -> list[tuple[Card, dict[Qubit, int]]]:

@@ -33,8 +33,8 @@ from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
 from qcards.circuits.oracle import _cube_value, _point_conditions, add_terms_sparse, draper_add
 from qcards.skat.objectives import Objective, check_objective
+from qcards.skat.position.spec import SKAT, Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import SKAT, Endgame
 
 
 @dataclass(frozen=True)

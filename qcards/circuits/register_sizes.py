@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from qcards.circuits.card_codes import paper_code
-from qcards.skat.spec import Endgame
+from qcards.skat.position.spec import Endgame
 
 
 def bits_for(count: int) -> int:
@@ -32,7 +32,7 @@ def winner_width(spec: Endgame) -> int:
 
 
 def deal_sizes(spec: Endgame) -> tuple[int, ...]:
-    """Cards each receiver gets, in :attr:`~qcards.skat.spec.Endgame.receivers` order."""
+    """Cards each receiver gets, in :attr:`~qcards.skat.position.spec.Endgame.receivers` order."""
     return tuple(spec.sizes[r] for r in spec.receivers)
 
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, cast
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 from qcards.errors import ParameterError
 from qcards.skat.play_models import get_model
+from qcards.skat.position.spec import Endgame, parse_spec
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame, parse_spec
 
 if TYPE_CHECKING:
     from qcards.circuits.game import GameCircuit

@@ -20,8 +20,8 @@ from qcards.estimation.options import EstimationOptions
 from qcards.execution.backend_names import IBM_PREFIX
 from qcards.execution.backends import backend_names
 from qcards.skat import play_models
+from qcards.skat.position.spec import Endgame, load_spec
 from qcards.skat.rules.cards import Card, CardError
-from qcards.skat.spec import Endgame, load_spec
 
 
 def _model_help() -> str:
@@ -248,11 +248,11 @@ def print_options(options, top: int | None = None) -> None:
 
 def load(path: str, history: str | None = None) -> Endgame:
     """The spec at ``path``; with a ``history``, the rest of its game after those plays
-    (:func:`~qcards.skat.history.after_history`)."""
+    (:func:`~qcards.skat.position.history.after_history`)."""
     spec = load_spec(path)
     if history is None:
         return spec
-    from qcards.skat.history import after_history
+    from qcards.skat.position.history import after_history
 
     return after_history(spec, history)
 

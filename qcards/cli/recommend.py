@@ -25,7 +25,8 @@ from qcards.cli.output import print_note
 from qcards.errors import ModelError, ParameterError
 from qcards.skat.beliefs import RANDOM, TREMBLE, check_beliefs
 from qcards.skat.deals.count import num_deals
-from qcards.skat.history import OPTION, game_over, moment
+from qcards.skat.position.history import OPTION, moment
+from qcards.skat.referee import game_over
 
 ADVICE_METHOD = {
     "auto": AUTO,

@@ -42,9 +42,9 @@ from qcards.execution.backends import parse_backend
 from qcards.execution.budget import check_work
 from qcards.execution.exact import check_circuit_time
 from qcards.execution.sampling import default_sampler
+from qcards.skat.position.spec import Endgame
 from qcards.skat.referee import estimate_paths, paths
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,9 @@ from qcards.plan import (
     check,
     current_limits,
 )
+from qcards.skat.position.spec import Endgame
 from qcards.skat.referee import estimate_paths
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 if TYPE_CHECKING:
     from qcards.execution.exact_methods import ExactMethod

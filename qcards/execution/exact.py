@@ -20,8 +20,8 @@ from qcards.execution.budget import check_memory, check_time
 from qcards.execution.exact_methods import ExactMethod
 from qcards.execution.extras import require
 from qcards.execution.sparse.cost import sparse_memory_guard
+from qcards.skat.position.stages import Stage
 from qcards.skat.referee import estimate_paths
-from qcards.skat.stages import Stage
 
 
 def exact_stage_probabilities(
@@ -128,7 +128,7 @@ def sparse_final_outcomes(
     workers): each shard's final rows are read with
     :meth:`~qcards.circuits.layout.GameLayout.final_declarer_outcome` (vectorised, one compiled
     pass) instead of decoding every outcome.
-    :meth:`~qcards.skat.spec.Endgame.declarer_wins` of a pair says
+    :meth:`~qcards.skat.position.spec.Endgame.declarer_wins` of a pair says
     whether it is a win."""
     from qcards.execution.sparse.shards import check_cost, sharded_final_outcomes
     from qcards.execution.sparse.state import AncillaError

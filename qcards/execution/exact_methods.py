@@ -27,7 +27,7 @@ from qcards.execution import isolated
 from qcards.execution.extras import require
 from qcards.execution.sparse.cost import DECK, engine_seconds, sparse_memory_guard
 from qcards.execution.sparse.cost import estimate_bytes as sparse_bytes
-from qcards.skat.stages import Stage
+from qcards.skat.position.stages import Stage
 
 if TYPE_CHECKING:  # the records are read (costs, names) by commands that never simulate
     from qiskit.circuit import Qubit

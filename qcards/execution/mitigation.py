@@ -4,7 +4,7 @@
 
 ``detect``
     keep only the shots whose outcome is a state of the game (the rules' invariants,
-    :mod:`qcards.skat.consistency`); the win probability is taken over the kept shots.
+    :mod:`qcards.skat.position.consistency`); the win probability is taken over the kept shots.
 ``readout``
     readout-error mitigation with ``mthree`` (M3): the measured qubits' assignment matrices are
     calibrated by running two circuits on the same backend (every measured qubit prepared in 0,
@@ -40,7 +40,7 @@ from qcards.execution.extras import require
 from qcards.execution.results import RunReport
 from qcards.execution.transpile import TranspiledSize
 from qcards.intervals import wilson
-from qcards.skat.spec import Endgame
+from qcards.skat.position.spec import Endgame
 
 MITIGATIONS = ("none", "detect", "readout", "zne", "all")
 """The values of ``--mitigate``."""

@@ -32,8 +32,8 @@ from qcards.execution.transpile import (
 )
 from qcards.intervals import wilson
 from qcards.skat.deals.sample import fresh_seed
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 
 def run(

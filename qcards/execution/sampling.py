@@ -13,7 +13,7 @@ from qcards.errors import ModelError
 from qcards.execution.backends import parse_backend
 from qcards.execution.budget import check_shot_memory
 from qcards.execution.transpile import measured_circuit, outcome_counts
-from qcards.skat.stages import Stage
+from qcards.skat.position.stages import Stage
 
 
 def sample_stages(

@@ -141,7 +141,7 @@ class GameShots:
 
     def wins(self, spec) -> np.ndarray:
         """Whether the declarer won, shot by shot
-        (:meth:`~qcards.skat.spec.Endgame.declarer_wins` of each distinct outcome)."""
+        (:meth:`~qcards.skat.position.spec.Endgame.declarer_wins` of each distinct outcome)."""
         pairs, where = np.unique(np.stack([self.points, self.tricks]), axis=1, return_inverse=True)
         won = np.array([spec.declarer_wins(int(p), int(t)) for p, t in pairs.T], dtype=bool)
         return won[where.ravel()]

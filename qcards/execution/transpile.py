@@ -11,7 +11,7 @@ from qiskit.transpiler import generate_preset_pass_manager
 
 from qcards.circuits.decode import OUTCOME_REGISTER
 from qcards.circuits.game import GameCircuit
-from qcards.skat.stages import Stage
+from qcards.skat.position.stages import Stage
 
 
 @dataclass(frozen=True)

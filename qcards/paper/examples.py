@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
 
+from qcards.skat.position.spec import Endgame, parse_spec
+from qcards.skat.position.stages import Stage
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame, parse_spec
-from qcards.skat.stages import Stage
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ from qcards.circuits.game import build_game
 from qcards.errors import ParameterError, ResourceError
 from qcards.files import atomic_path, write_text
 from qcards.paper.examples import EXAMPLES
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 DEFAULT_DIR = Path("circuits")
 BASIS = ["cx", "u"]

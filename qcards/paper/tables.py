@@ -40,7 +40,7 @@ from qcards.paper.printed import (
     truncate,
 )
 from qcards.skat.deals.count import num_deals
-from qcards.skat.spec import Endgame, spec_from_dict
+from qcards.skat.position.spec import Endgame, spec_from_dict
 
 # ----------------------------------------------------------------------------- named inputs
 

@@ -35,15 +35,15 @@ from qcards.skat import exact_referee
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.deals.sample import sample_owners
-from qcards.skat.declaration import deal_matadors
+from qcards.skat.position.declaration import deal_matadors
+from qcards.skat.position.spec import Endgame
 from qcards.skat.referee import Evaluation
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 if TYPE_CHECKING:  # the compiled solver (numba) is imported when a deal is first solved
     import qcards.skat.double_dummy.outcome
+    import qcards.skat.position.spec
     import qcards.skat.rules.cards
-    import qcards.skat.spec
 
 ADVERSARIAL = "adversarial"
 """The referee's name of the model (:data:`qcards.skat.referee.MODELS`)."""
@@ -125,7 +125,7 @@ def _every_level(spec: Endgame, first: Card | None = None) -> dict[tuple[int, in
 
 
 def deal_level(
-    spec: qcards.skat.spec.Endgame, owner, first: qcards.skat.rules.cards.Card | None
+    spec: qcards.skat.position.spec.Endgame, owner, first: qcards.skat.rules.cards.Card | None
 ) -> qcards.skat.double_dummy.outcome.DoubleDummyOutcome:  # qualified: the API page resolves them
     """One deal's double-dummy level (``deal_outcome(..., points=False)``: the points stand for
     the level), what :func:`levels` and the decisions' sampled deals solve."""

@@ -6,8 +6,8 @@ of the players who made them. Three kinds of beliefs:
 
 ``random``
     L is the random-play likelihood (every legal card equally likely, the paper's CP_k^n,
-    Eq. 9). It factorises into count factors the prior speaks (:mod:`qcards.skat.history`), so
-    every engine evaluates it exactly and at no cost.
+    Eq. 9). It factorises into count factors the prior speaks (:mod:`qcards.skat.position.history`),
+    so every engine evaluates it exactly and at no cost.
 ``voids``
     no likelihood: only what the plays prove (the cards played, the voids) counts, and every
     deal consistent with them keeps its prior weight.
@@ -39,12 +39,12 @@ from qcards.errors import ModelError, ResourceError
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.deals.sample import sample_owners
-from qcards.skat.history import Moment, as_plays, moment
 from qcards.skat.play_models import get_model
+from qcards.skat.position.history import Moment, as_plays, moment
+from qcards.skat.position.seat_view import Policy, seat_view
+from qcards.skat.position.spec import SKAT, Endgame
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.turns import hands_after, leads_next, winner_seat
-from qcards.skat.seat_view import Policy, seat_view
-from qcards.skat.spec import SKAT, Endgame
 
 RANDOM = "random"
 VOIDS = "voids"
@@ -317,7 +317,8 @@ def believe(spec: Endgame, history, beliefs: Beliefs) -> BelievedDeals:
     likelihood then reweighs.
 
     Raises:
-        ModelError: a play of the history breaks a rule (:func:`qcards.skat.history.moment`).
+        ModelError: a play of the history breaks a rule
+        (:func:`qcards.skat.position.history.moment`).
     """
     plays = as_plays(spec, history)
     inference = beliefs.name == RANDOM and not beliefs.reweights

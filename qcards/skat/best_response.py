@@ -36,9 +36,12 @@ import numpy as np
 from qcards.errors import ModelError, ResourceError
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.enumeration import weighted_deals
-from qcards.skat.declaration import deal_matadors, skat_of
 from qcards.skat.heuristic import heuristic
 from qcards.skat.objectives import Objective, check_objective
+from qcards.skat.position.declaration import deal_matadors, skat_of
+from qcards.skat.position.seat_view import Policy, reads_history, seat_view, uniform
+from qcards.skat.position.spec import Endgame
+from qcards.skat.position.stages import check_first, skat_points
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.rule_tables import CARD_INDEX, TRUMP_ROW, card_mask, rule_tables
 from qcards.skat.rules.turns import (
@@ -48,9 +51,6 @@ from qcards.skat.rules.turns import (
     seat_to_move,
     winner_seat,
 )
-from qcards.skat.seat_view import Policy, reads_history, seat_view, uniform
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import check_first, skat_points
 
 MAX_DEALS = 2000
 """The most deals the exact walk takes on (it carries every deal at every node)."""
@@ -108,8 +108,8 @@ def best_response(
     also the clairvoyant declarer's value (a second search of the same size; else ``None``).
 
     ``opening``: the first trick's cards already played by the seats before the declarer (the
-    middle of a trick, :class:`qcards.skat.history.Moment`); the deals' weights must already
-    hold their likelihood, as a moment's posterior does. ``deals``: the deals with their
+    middle of a trick, :class:`qcards.skat.position.history.Moment`); the deals' weights must
+    already hold their likelihood, as a moment's posterior does. ``deals``: the deals with their
     probabilities in place of the spec's prior (beliefs that reweigh them:
     :class:`qcards.skat.beliefs.BelievedDeals`).
 

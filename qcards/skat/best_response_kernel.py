@@ -9,7 +9,7 @@ cards are bits of a 32-bit mask (their index in :data:`~qcards.skat.rules.cards.
 rules are :mod:`qcards.skat.rules.rule_tables`' arrays, the deals are rows of hand masks, and the
 objective is a table of its values over (matadors, card points, tricks) built in Python from
 the objective's own ``value``. Iterative with an explicit stack, one level a card played (see
-:mod:`qcards.skat.jit` on recursion and numba's cache). Private: the semantics are
+:mod:`qcards.skat.compiled.jit` on recursion and numba's cache). Private: the semantics are
 :mod:`qcards.skat.best_response`'s, and its tests hold this walk to the Fraction walk.
 """
 
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcards.skat.bits import lowest_card, popcount
+from qcards.skat.compiled.bits import lowest_card, popcount
+from qcards.skat.compiled.jit import njit
 from qcards.skat.heuristic_kernel import heuristic_set
-from qcards.skat.jit import njit
 from qcards.skat.rules.table_kernel import LEADING, legal_mask, trick_taker
 from qcards.skat.rules.turns_kernel import next_lead, seat_to_move
 

@@ -10,10 +10,10 @@ compares them on every test spec), so which one answered changes no number.
 from __future__ import annotations
 
 from qcards.skat import referee
+from qcards.skat.position.spec import Endgame
 from qcards.skat.referee import MODELS, Evaluation, estimate_paths
 from qcards.skat.referee_cost import check_time, check_width
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 PLAIN_PATHS = 5_000
 """Up to this many play paths (Knuth's estimate) the plain referee answers: at about 150,000

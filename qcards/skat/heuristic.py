@@ -1,5 +1,6 @@
 """The ``heuristic`` play model: a rule-based player written from Skat's playing conventions
-(:func:`heuristic`), a policy over a seat's view (:mod:`qcards.skat.seat_view`). Registered by
+(:func:`heuristic`), a policy over a seat's view (:mod:`qcards.skat.position.seat_view`). Registered
+by
 :mod:`qcards.skat.play_models`; its compiled twin for the searches is
 :mod:`qcards.skat.heuristic_kernel`, held equal to it by the tests."""
 
@@ -7,8 +8,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from qcards.skat.position.seat_view import SeatView
 from qcards.skat.rules.cards import TRUMP, Card
-from qcards.skat.seat_view import SeatView
 
 
 def _evenly(cards) -> dict[Card, Fraction]:

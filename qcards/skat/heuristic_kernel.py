@@ -11,8 +11,8 @@ Python policy is the bottleneck of a search that weighs every deal by it.
 
 from __future__ import annotations
 
-from qcards.skat.bits import lowest_card, popcount
-from qcards.skat.jit import njit
+from qcards.skat.compiled.bits import lowest_card, popcount
+from qcards.skat.compiled.jit import njit
 from qcards.skat.rules.table_kernel import legal_mask, takes, trick_taker
 from qcards.skat.rules.turns_kernel import seat_to_move
 

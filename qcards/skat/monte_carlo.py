@@ -14,12 +14,12 @@ import numpy as np
 
 from qcards.intervals import wilson
 from qcards.skat.deals.sample import sample_owners, spec_receiver_table
-from qcards.skat.declaration import deal_matadors, skat_of
+from qcards.skat.position.declaration import deal_matadors, skat_of
+from qcards.skat.position.seat_view import Policy, table_view
+from qcards.skat.position.spec import Endgame
+from qcards.skat.position.stages import check_first, skat_points
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.table import Table
-from qcards.skat.seat_view import Policy, table_view
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import check_first, skat_points
 
 
 @dataclass(frozen=True)

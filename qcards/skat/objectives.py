@@ -3,7 +3,7 @@
 An :class:`Objective` turns a game's outcome (:data:`qcards.skat.outcomes.Outcome`: the
 declarer's card points, tricks and matadors) into a number, and an evaluation averages it over
 the deals and the play. ``win`` is the paper's P_fav (Eq. 18's win indicator); ``score`` and
-``seeger-fabian`` score a declared game (:mod:`qcards.skat.declaration`) by the ISkO
+``seeger-fabian`` score a declared game (:mod:`qcards.skat.position.declaration`) by the ISkO
 (:func:`qcards.skat.rules.scoring.settle`): the declarer's list score, and its Seeger-Fabian points.
 Nothing outside this module compares objective names: callers look a record up with
 :func:`get_objective` and ask it. Third parties add objectives through the entry-point group
@@ -24,11 +24,11 @@ import numpy as np
 
 from qcards.errors import ModelError, ParameterError
 from qcards.plugins import load_group, lookup
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.scoring import TRICKS, Settlement, settle
-from qcards.skat.spec import Endgame
 
 if TYPE_CHECKING:
-    from qcards.skat.declaration import SpecDeclaration
+    from qcards.skat.position.declaration import SpecDeclaration
 
 
 @dataclass(frozen=True)

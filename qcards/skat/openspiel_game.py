@@ -23,13 +23,13 @@ from typing import Any, cast
 
 from qcards.errors import IllegalPlay, ModelError
 from qcards.skat.deals.enumeration import weighted_deals
-from qcards.skat.declaration import deal_matadors
 from qcards.skat.objectives import check_objective
+from qcards.skat.position.declaration import deal_matadors
+from qcards.skat.position.spec import Endgame
+from qcards.skat.position.stages import skat_points
 from qcards.skat.rules.cards import FULL_DECK, Card
 from qcards.skat.rules.rule_tables import CARD_INDEX
 from qcards.skat.rules.table import Table
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import skat_points
 
 
 def _pyspiel():
@@ -229,7 +229,7 @@ def openspiel_policy(game, spec: Endgame, policy):
     evaluation algorithms take as the other players' strategies."""
     from open_spiel.python import policy as os_policy
 
-    from qcards.skat.seat_view import table_view
+    from qcards.skat.position.seat_view import table_view
 
     cards = frozenset(spec.cards) | spec.put_away
     n = len(spec.players)

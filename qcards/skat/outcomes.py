@@ -3,7 +3,7 @@ score is worth on average.
 
 An *outcome* is what the ISkO scores a finished game by: the declarer's card points (the Skat
 included), its tricks (those of the spec included) and its matadors (which vary with the deal
-only in a Hand game whose Skat is unknown, :mod:`qcards.skat.declaration`). The referee's
+only in a Hand game whose Skat is unknown, :mod:`qcards.skat.position.declaration`). The referee's
 p_win and expected points are two numbers of this distribution; a declared game's expected
 list score and Seeger-Fabian score are others (:mod:`qcards.skat.objectives`).
 
@@ -26,13 +26,13 @@ from qcards.errors import ResourceError
 from qcards.plan.refusal import marked_parameters
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.enumeration import weighted_deals
-from qcards.skat.declaration import deal_matadors, skat_of
+from qcards.skat.position.declaration import deal_matadors, skat_of
+from qcards.skat.position.seat_view import Policy, reads_history, seat_view
+from qcards.skat.position.spec import Endgame
+from qcards.skat.position.stages import check_first, skat_points
 from qcards.skat.referee import estimate_paths
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.turns import hands_after, leads_next, seat_to_move, winner_seat
-from qcards.skat.seat_view import Policy, reads_history, seat_view
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import check_first, skat_points
 
 Outcome = tuple[int, int, int]
 """(declarer's card points, declarer's tricks, matadors) at the end of the game."""
@@ -95,8 +95,9 @@ def outcome_distribution(
     floats make the probabilities floats), deals weighted by the spec's prior; ``first`` fixes
     the declarer's first card; ``opening`` fixes the first trick's first cards instead, whoever
     plays them (the cards already on the table and a card to try: :mod:`qcards.analysis.advice`;
-    each must be legal in every deal the prior weighs, as :func:`qcards.skat.history.moment`
-    guarantees). ``deals``: the deals with their probabilities, in place of the spec's prior
+    each must be legal in every deal the prior weighs, as
+    :func:`qcards.skat.position.history.moment` guarantees). ``deals``: the deals with their
+    probabilities, in place of the spec's prior
     (:func:`~qcards.skat.deals.enumeration.weighted_deals`), as beliefs that reweigh them give them
     (:func:`qcards.skat.beliefs.believed_deals`).
 

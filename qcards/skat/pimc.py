@@ -20,11 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from qcards.skat.deals.sample import deal_stream, sample_owners, spec_receiver_table
-from qcards.skat.declaration import deal_matadors
 from qcards.skat.double_dummy.outcome import deal_outcome
 from qcards.skat.double_dummy.solver import solve_deal
+from qcards.skat.position.declaration import deal_matadors
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 PIMC_CHUNK = 4
 """Deals solved per chunk (one Dask task each): a full deal takes about a second."""

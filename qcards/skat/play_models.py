@@ -48,8 +48,8 @@ from qcards.plugins import load_group, lookup
 from qcards.skat.best_response import best_response
 from qcards.skat.heuristic import heuristic
 from qcards.skat.learned.network import LearnedPolicy
+from qcards.skat.position.seat_view import Policy, SeatView, uniform
 from qcards.skat.rules.cards import Card
-from qcards.skat.seat_view import Policy, SeatView, uniform
 
 ENTRY_POINT_GROUP = "qcards.play_models"
 

@@ -1,7 +1,7 @@
 """Exact classical referee: every quantum number of qcards is checked against this module.
 
 Two models of play, both averaged over the random deal of the unknown cards (uniform, or weighted
-by the spec's prior, :mod:`qcards.skat.prior`):
+by the spec's prior, :mod:`qcards.skat.position.prior`):
 
 ``random``
     every player picks uniformly at random among its legal cards. This is exactly the
@@ -11,8 +11,8 @@ by the spec's prior, :mod:`qcards.skat.prior`):
     double dummy: each deal is played open, the declarer maximises and the defenders minimise
     (the win for ``p_win``, the declarer's card points for ``expected_points``).
 
-Cards dealt into the Skat (:data:`qcards.skat.spec.SKAT`) are never played; in both models their
-card points count for the declarer at the end of the game.
+Cards dealt into the Skat (:data:`qcards.skat.position.spec.SKAT`) are never played; in both models
+their card points count for the declarer at the end of the game.
 
 All probabilities are :class:`fractions.Fraction`.
 """
@@ -31,6 +31,8 @@ from qcards.progress import track
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.enumeration import deals, weighted_deals
 from qcards.skat.deals.sample import random_deal
+from qcards.skat.position.spec import Endgame
+from qcards.skat.position.stages import Path, Snapshot, Stage, check_first, skat_points, stages
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.turns import (
     leads_next,
@@ -39,8 +41,6 @@ from qcards.skat.rules.turns import (
     seat_to_move,
     winner_seat,
 )
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import Path, Snapshot, Stage, check_first, skat_points, stages
 
 MODELS = ("random", "adversarial")
 
@@ -276,3 +276,19 @@ def recommend(spec: Endgame, model: str = "random") -> list[tuple[Card, Fraction
         raise ModelError(f"the declarer {spec.declarer} has no known cards to choose from")
     out = [(c, evaluate(spec, model, first=c).p_win) for c in spec.hands[spec.declarer]]
     return sorted(out, key=lambda item: -item[1])
+
+
+def game_over(spec: Endgame) -> str:
+    """Why a game with no card left to play (a history that played every card) has nothing to
+    advise or rank: the game is over, and its result (the declarer's chance when the unknown
+    Skat's cards decide it)."""
+    result = evaluate(spec)
+    if result.num_deals == 1:
+        won = "won" if result.p_win == 1 else "lost"
+        outcome = f"{spec.declarer} {won} with {result.expected_points} card points"
+    else:
+        outcome = (
+            f"{spec.declarer} wins with probability {result.p_win} over the unknown Skat's "
+            f"cards ({float(result.expected_points):.4g} card points expected)"
+        )
+    return f"the game is over, every card has been played: {outcome}"

@@ -13,9 +13,9 @@ import math
 from qcards.errors import ResourceError
 from qcards.plan import Plan, check, current_limits
 from qcards.skat.deals.count import num_deals
+from qcards.skat.position.spec import Endgame
 from qcards.skat.referee import estimate_paths
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 
 def denominators(players: int, hand: int) -> list[int]:

@@ -1,8 +1,9 @@
 """Hypothesis strategies for Skat endgame specs: valid small ones, and mutations of them.
 
-A spec is generated as the table :func:`qcards.skat.spec.spec_from_dict` reads (a ``dict``),
-then written as TOML by :func:`fuzzlib.toml_text`. The rules a valid spec keeps are those of
-``qcards/skat/spec.py``: 2 to 4 distinct players (none called ``skat``), a trump of
+A spec is generated as the table :func:`qcards.skat.position.spec.spec_from_dict` reads (a
+``dict``), then written as TOML by :func:`fuzzlib.toml_text`. The rules a valid spec keeps are those
+of
+``qcards/skat/position/spec.py``: 2 to 4 distinct players (none called ``skat``), a trump of
 :class:`~qcards.skat.rules.cards.Trump` (any letter case), a leader among the players, distinct
 cards
 of the 32-card deck, every player holding the same number of cards (known plus dealt), sizes
@@ -20,8 +21,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from qcards.skat.position.spec import FIELDS, SKAT
 from qcards.skat.rules.cards import FULL_DECK, Card, CardError, Trump, points
-from qcards.skat.spec import FIELDS, SKAT
 
 PLAIN_NAMES = ("A", "B", "C", "D")
 TRUMPS = tuple(t.value for t in Trump)

@@ -23,9 +23,9 @@ import pytest
 
 import qcards
 from qcards.errors import ParameterError
+from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.referee import evaluate
 from qcards.skat.rules.cards import FULL_DECK, SUITS, Trump, points
-from qcards.skat.spec import SKAT, Endgame, spec_from_dict
 
 COUNT = 200
 MAX_UNKNOWN = 8

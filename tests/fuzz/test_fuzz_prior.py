@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from skat_strategies import ANY_VALUE, valid_specs
 
-from qcards.skat.prior import CATEGORIES, PRIOR_FIELDS
-from qcards.skat.spec import SKAT
+from qcards.skat.position.prior import CATEGORIES, PRIOR_FIELDS
+from qcards.skat.position.spec import SKAT
 
 MAX_UNKNOWN = 4
 """Unknown cards per spec: the sparse engine answers each in well under a second."""

@@ -20,8 +20,8 @@ from skat_strategies import (
     valid_specs,
 )
 
+from qcards.skat.position.spec import SKAT, parse_spec
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import SKAT, parse_spec
 
 COUNT_MAX_UNKNOWN = 4
 """Amplitude estimation runs on specs with at most this many unknown cards (about a second)."""

@@ -17,8 +17,8 @@ from qcards.analysis.methods.report import EvaluationReport
 from qcards.circuits.construction import Construction
 from qcards.circuits.task import GameTask
 from qcards.skat.play_models import PlayModel
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,10 @@ from qcards.skat.deals.count import num_deals
 from qcards.skat.objectives import expectation, scored_objectives
 from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.play_models import CIRCUIT, MINIMAX, PlayModel
+from qcards.skat.position.spec import Endgame
+from qcards.skat.position.stages import Snapshot
 from qcards.skat.referee import Evaluation
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import Snapshot
 
 if TYPE_CHECKING:
     from qcards.circuits.game import GameCircuit  # qiskit: imported when a circuit is built

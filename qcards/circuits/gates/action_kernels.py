@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from qcards.skat.jit import njit
+from qcards.skat.compiled.jit import njit
 
 
 class Cubes:

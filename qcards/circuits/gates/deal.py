@@ -1,7 +1,7 @@
 """The deal U_ini (Eq. 1) as one gate of the game layout, whatever the construction.
 
 :class:`GameDealGate` deals the spec's unknown cards into the owner registers: uniformly (the
-paper's deal, Eq. 1) or weighted by the spec's prior (:mod:`qcards.skat.prior`; forbidden
+paper's deal, Eq. 1) or weighted by the spec's prior (:mod:`qcards.skat.position.prior`; forbidden
 cards get weight 0, so constraints are dealt exactly, never post-selected). Its classical
 action is the same for every construction (:func:`~qcards.circuits.gates.states.deal_action`:
 one row per deal, amplitude :math:`\\sqrt{P(d)}`); its definition is the construction's deal
@@ -24,7 +24,7 @@ from qcards.circuits.gates.states import DealGate, Tally, deal_action, deal_samp
 from qcards.circuits.gates.synthesis import GateSyntheses, syntheses_of
 from qcards.circuits.layout import GameLayout, Workspace
 from qcards.circuits.register_sizes import deal_sizes
-from qcards.skat.spec import Endgame
+from qcards.skat.position.spec import Endgame
 
 if TYPE_CHECKING:
     import numpy as np

@@ -32,8 +32,8 @@ from qcards.circuits.gates.predicates import (
 from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.gates.synthesis import GateSyntheses, syntheses_of
 from qcards.circuits.layout import GameLayout
+from qcards.skat.position.seat_view import Policy
 from qcards.skat.rules.cards import Card
-from qcards.skat.seat_view import Policy
 
 
 def _check_play(layout: GameLayout, trick: int, position: int) -> None:

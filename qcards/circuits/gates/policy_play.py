@@ -3,10 +3,10 @@
 Sec. X.1 of the paper proposes parameterised card-play gates CP_k^n(c_1, ..., c_k) whose
 amplitudes replace the uniform :math:`1/\\sqrt{k}` of Eq. (9). A play model's policy
 (:mod:`qcards.skat.play_models`) gives them: on a game state, the player to move sees its view
-(:meth:`qcards.skat.stages.Snapshot.view`: its hand, the trick, the tricks played, the cards it
-cannot see), and each legal card ``c`` gets the amplitude :math:`\\sqrt{\\pi(c)}`. This module
-computes those weights on the rows of the sparse engine's state, for the card play's classical
-action (:meth:`qcards.circuits.gates.play.CardPlayGate.sparse_apply`); the circuits' own
+(:meth:`qcards.skat.position.stages.Snapshot.view`: its hand, the trick, the tricks played, the
+cards it cannot see), and each legal card ``c`` gets the amplitude :math:`\\sqrt{\\pi(c)}`. This
+module computes those weights on the rows of the sparse engine's state, for the card play's
+classical action (:meth:`qcards.circuits.gates.play.CardPlayGate.sparse_apply`); the circuits' own
 definition of the weighted gate is the care-set synthesis of
 :mod:`qcards.circuits.syntheses.hardware`.
 
@@ -22,10 +22,10 @@ import numpy as np
 
 from qcards.circuits.gates.classical import Rows
 from qcards.circuits.layout import GameLayout
+from qcards.skat.position.seat_view import Policy, reads_history
+from qcards.skat.position.stages import Snapshot
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.turns import seat_to_move
-from qcards.skat.seat_view import Policy, reads_history
-from qcards.skat.stages import Snapshot
 
 
 def row_snapshots(
@@ -72,8 +72,8 @@ def view_classes(rows: Rows, layout: GameLayout, trick: int, position: int, hist
     every row). Two rows are in one group when the trick's leader is the same and every card
     is in the same place for the mover -- in its hand, on the table from the same seat,
     in a finished trick, or out of its sight (another hand or the Skat) -- which is all a
-    :class:`~qcards.skat.seat_view.SeatView` holds without its tricks; with ``history`` (a
-    policy that reads :attr:`~qcards.skat.seat_view.SeatView.tricks`) a finished card must
+    :class:`~qcards.skat.position.seat_view.SeatView` holds without its tricks; with ``history`` (a
+    policy that reads :attr:`~qcards.skat.position.seat_view.SeatView.tricks`) a finished card must
     also be of the same trick and seat. Vectorised over the rows."""
     spec = layout.spec
     players = spec.players

@@ -32,7 +32,8 @@ class TrickTakingGate(Gate):
     led suit), not from a fixed card order, so any trick of any game kind is handled. The paper
     moves the cards' location bits to the winner's stack instead (Eq. 14); here the stack is
     the trick's ``winner`` register, from which every card's stack follows
-    (:meth:`qcards.skat.stages.Snapshot.locations`), and the paper's codes when they are kept.
+    (:meth:`qcards.skat.position.stages.Snapshot.locations`), and the paper's codes when they are
+    kept.
 
     Args:
         layout: registers of the game circuit (the construction's layout).

@@ -39,7 +39,7 @@ from qcards.circuits.gates.states import (
     normalise_tallies,
     normalise_weights,
 )
-from qcards.skat.prior import deal_partition
+from qcards.skat.position.prior import deal_partition
 
 State = tuple[int, ...]
 """Counts so far: one per receiver, then one per tally."""

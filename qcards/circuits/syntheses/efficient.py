@@ -36,7 +36,7 @@ from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.gates.weighted_deal import WeightedDealGate
 from qcards.circuits.layout import GameLayout, Workspace
 from qcards.circuits.register_sizes import owner_width
-from qcards.skat.spec import Endgame
+from qcards.skat.position.spec import Endgame
 
 
 @lru_cache(maxsize=16)

@@ -12,8 +12,8 @@ never read; the tests compare the circuit's exact final state with the referee's
 * **Deal** (Eq. 1): Qiskit's :class:`~qiskit.circuit.library.StatePreparation` of the uniform
   deal state (11 CX for the four-card example).
 * **Card play** (Eqs. 9-12): the player to move chooses uniformly among its legal cards
-  (:meth:`~qcards.skat.stages.Snapshot.to_move`), one card after another: card c's play bit is
-  rotated by :math:`2\\arcsin\\sqrt{1/r}`, r the legal cards from c on, unless a card was chosen
+  (:meth:`~qcards.skat.position.stages.Snapshot.to_move`), one card after another: card c's play bit
+  is rotated by :math:`2\\arcsin\\sqrt{1/r}`, r the legal cards from c on, unless a card was chosen
   already. For each rotation angle, the care states that need it are covered by a few cubes
   (:func:`cover`), computed into ``flag`` with relative-phase Toffolis and uncomputed after one
   controlled rotation (a forced card, r = 1, is an X).
@@ -22,8 +22,8 @@ never read; the tests compare the circuit's exact final state with the referee's
   policy's weights on the mover's view of each care state (:func:`weighted_plays`); cards of
   weight 0 are skipped.
 * **Trick taking** (Eq. 15): each bit of ``winner_t`` is a Boolean function of the cards on the
-  table (:meth:`~qcards.skat.stages.Snapshot.trick_winner`), covered by cubes the same way and
-  XOR-ed in through ``flag``.
+  table (:meth:`~qcards.skat.position.stages.Snapshot.trick_winner`), covered by cubes the same way
+  and XOR-ed in through ``flag``.
 
 The relative-phase Toffolis (:class:`~qiskit.circuit.library.RCCXGate`, ``RC3XGate``) are exact
 here because every one is undone by its inverse before anything else touches its qubits but the
@@ -50,9 +50,9 @@ from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
 from qcards.errors import ParameterError
 from qcards.skat.deals.count import num_deals
+from qcards.skat.position.seat_view import Policy
+from qcards.skat.position.stages import Stage, stages
 from qcards.skat.rules.cards import Card
-from qcards.skat.seat_view import Policy
-from qcards.skat.stages import Stage, stages
 
 HARDWARE_MAX_STATES = 20_000
 """Most care states a stage may have: the construction is for small endgames."""

@@ -17,7 +17,7 @@ from qcards.circuits.gates.states import WStateGate
 from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
 from qcards.circuits.syntheses.paper_terms import play_terms, trick_terms
-from qcards.skat.spec import Endgame
+from qcards.skat.position.spec import Endgame
 
 
 def card_play(gate: CardPlayGate) -> QuantumCircuit:

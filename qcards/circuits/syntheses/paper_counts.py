@@ -26,9 +26,9 @@ from qcards.circuits.lowering import depth, lower
 from qcards.circuits.register_sizes import owner_width
 from qcards.circuits.syntheses.paper_terms import trick_terms
 from qcards.circuits.syntheses.records import PAPER
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.turns import player_to_move
-from qcards.skat.spec import Endgame
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from qcards.circuits.register_sizes import (
     owner_width,
     workspace_registers,
 )
-from qcards.skat.spec import Endgame
+from qcards.skat.position.spec import Endgame
 
 _PAPER = "qcards.circuits.syntheses.paper"
 _EFFICIENT = "qcards.circuits.syntheses.efficient"

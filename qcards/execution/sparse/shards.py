@@ -73,8 +73,8 @@ from qcards.execution.sparse.state import SparseState
 from qcards.plan import CLASSICAL, SAMPLE, SMALLER, Plan, check, current_limits
 
 if TYPE_CHECKING:
+    from qcards.skat.position.spec import Endgame
     from qcards.skat.rules.cards import Card
-    from qcards.skat.spec import Endgame
 
 SHARD_BYTES = 2**26
 """What one shard is planned to hold at its peak (by

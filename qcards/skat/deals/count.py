@@ -12,7 +12,7 @@ from typing import Protocol
 
 
 class Dealt(Protocol):
-    """What :func:`num_deals` reads of a spec (:class:`qcards.skat.spec.Endgame`, which
+    """What :func:`num_deals` reads of a spec (:class:`qcards.skat.position.spec.Endgame`, which
     imports the prior and so this module: a Protocol keeps the import one-way)."""
 
     @property

@@ -1,6 +1,6 @@
 """Every deal of the unknown cards, known cards included, and each deal's exact probability
-(uniform, or weighted by the spec's prior, :mod:`qcards.skat.prior`): what the exact referee
-(:mod:`qcards.skat.referee`) and the tests' brute forces sum over."""
+(uniform, or weighted by the spec's prior, :mod:`qcards.skat.position.prior`): what the exact
+referee (:mod:`qcards.skat.referee`) and the tests' brute forces sum over."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from qcards.skat.deals.count import num_deals
-from qcards.skat.prior import partition_function
+from qcards.skat.position.prior import partition_function
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 
 def deals(spec: Endgame) -> Iterator[dict[Card, str]]:
@@ -39,8 +39,8 @@ def weighted_deals(spec: Endgame) -> Iterator[tuple[dict[Card, str], Fraction]]:
     """Every deal of positive probability with its exact probability.
 
     Uniform prior: every deal, each with probability 1/:func:`num_deals`. Otherwise each
-    deal's weight :meth:`~qcards.skat.prior.Prior.deal_weight` over the partition function Z
-    (:func:`~qcards.skat.prior.partition_function`); deals of weight 0 are skipped.
+    deal's weight :meth:`~qcards.skat.position.prior.Prior.deal_weight` over the partition function
+    Z (:func:`~qcards.skat.position.prior.partition_function`); deals of weight 0 are skipped.
     """
     if spec.prior.is_uniform:
         probability = Fraction(1, num_deals(spec))

@@ -7,8 +7,8 @@ deals for the same random stream.
 
 Cards are dealt one after another. Card j goes to receiver r with the probability
 ``weights[j][r] * Z_{j+1}(s + r) / Z_j(s)``, where ``Z`` are the partition sums of the prior's
-dynamic program (:func:`~qcards.skat.prior.deal_partition`) and s the counts so far: the same
-conditional probabilities whose square roots are the weighted deal circuit's rotation angles.
+dynamic program (:func:`~qcards.skat.position.prior.deal_partition`) and s the counts so far: the
+same conditional probabilities whose square roots are the weighted deal circuit's rotation angles.
 Their product over the cards is the deal's probability P(d) = w(d) / Z, so a draw is exact, and
 it costs cards x receivers per deal, whatever the number of deals (about 4.3e7 for the full
 game's 22 unknown cards).
@@ -24,9 +24,9 @@ from typing import cast
 import numpy as np
 
 from qcards.errors import ParameterError
-from qcards.skat.prior import Tallies, count_step, deal_partition
+from qcards.skat.position.prior import Tallies, count_step, deal_partition
+from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.spec import Endgame
 
 
 class ReceiverTable:

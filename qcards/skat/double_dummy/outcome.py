@@ -17,10 +17,10 @@ from qcards.skat.double_dummy.solver import (
     solve_position,
     start_position,
 )
+from qcards.skat.position.spec import Endgame
+from qcards.skat.position.stages import check_first
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.scoring import SCHNEIDER_LOSS, SCHNEIDER_POINTS, TRICKS, WIN_POINTS
-from qcards.skat.spec import Endgame
-from qcards.skat.stages import check_first
 
 
 def at_least(spec: Endgame, position: Position, forced: Card | None, points: int) -> bool:
@@ -53,7 +53,7 @@ class DoubleDummyOutcome:
 
     Attributes:
         points: the declarer's final card points under minimax on points.
-        tricks: the declarer's tricks (:attr:`~qcards.skat.spec.Endgame.declarer_tricks`
+        tricks: the declarer's tricks (:attr:`~qcards.skat.position.spec.Endgame.declarer_tricks`
             included) as the score sees them: all of the game's tricks when the declarer can
             take every one, none when the defenders can keep it from any, else a count in
             between (the exact count does not change a score).
@@ -89,7 +89,7 @@ def deal_outcome(
     any trick" (only when the points' minimax adds nothing). Null games score the win alone.
 
     Args:
-        spec: the endgame; in a declared game (:mod:`qcards.skat.declaration`) the spec's
+        spec: the endgame; in a declared game (:mod:`qcards.skat.position.declaration`) the spec's
             tricks are the game's last ``hand_size`` of ten.
         owner: the deal, as for :func:`solve_deal`.
         first: the declarer's forced first card.
@@ -99,8 +99,8 @@ def deal_outcome(
             target of 61 points; another target searches as ``True``), and a full deal after
             a pick-up is solved about six times faster.
         opening: cards already on the table of the first trick, played in turn from the
-            leader (:func:`qcards.skat.history.moment`); ``first`` is then the card the next
-            seat, declarer or defender, must play.
+            leader (:func:`qcards.skat.position.history.moment`); ``first`` is then the card the
+            next seat, declarer or defender, must play.
 
     Raises:
         ModelError: as :func:`solve_deal`; or the declarer holds more than 60 card points

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcards.skat.jit import njit
+from qcards.skat.compiled.jit import njit
 from qcards.skat.rules.table_kernel import LEADING, legal_mask, takes
 from qcards.skat.rules.turns_kernel import next_lead, seat_to_move
 

@@ -49,7 +49,7 @@ Design:
   half the points) saves nodes on some deals but not consistently, and is no faster in time
   (``benchmarks/results/cost-notes.md``), so it is not used; the full window also makes the
   root's best card exact (the principal variation).
-* Compiled with numba (``@njit(cache=True)``, :mod:`qcards.skat.jit`): about 10^7 nodes a
+* Compiled with numba (``@njit(cache=True)``, :mod:`qcards.skat.compiled.jit`): about 10^7 nodes a
   second (``benchmarks/results/full_game.md``). The search is iterative with an explicit
   stack, because numba's on-disk cache breaks recursive functions; the points and the null
   game's tricks are one search with a switch (the same nodes, moves and tricks). Without
@@ -73,13 +73,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from qcards.errors import ModelError
+from qcards.skat.compiled.jit import HAVE_NUMBA as HAVE_NUMBA
 from qcards.skat.double_dummy import search
-from qcards.skat.jit import HAVE_NUMBA as HAVE_NUMBA
+from qcards.skat.position.spec import SKAT, Endgame
+from qcards.skat.position.stages import check_first
 from qcards.skat.rules.cards import FULL_DECK, Card
 from qcards.skat.rules.rule_tables import CARD_INDEX, RuleTables, rule_tables
 from qcards.skat.rules.turns import leads_next, seat_to_move, winner_seat
-from qcards.skat.spec import SKAT, Endgame
-from qcards.skat.stages import check_first
 
 ALL_POINTS = 120
 """Every card point of the deck: a Schwarz's points."""
@@ -199,7 +199,7 @@ def start_position(spec: Endgame, owner: Mapping[Card, str]) -> Position:
 
     Args:
         spec: the endgame.
-        owner: card -> player name or :data:`~qcards.skat.spec.SKAT`, for every card of the
+        owner: card -> player name or :data:`~qcards.skat.position.spec.SKAT`, for every card of the
             spec (as :func:`qcards.skat.deals.enumeration.deals` yields them).
 
     Raises:
@@ -436,7 +436,7 @@ def solve_deal(
 
     Args:
         spec: the endgame.
-        owner: card -> player name or :data:`~qcards.skat.spec.SKAT` for every card of the
+        owner: card -> player name or :data:`~qcards.skat.position.spec.SKAT` for every card of the
             spec (a deal of :func:`qcards.skat.deals.enumeration.deals` or ``random_deal``).
         first: the declarer's forced first card (as for :func:`qcards.skat.referee.evaluate`).
 

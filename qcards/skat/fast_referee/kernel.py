@@ -4,9 +4,10 @@ positions of a game at trick boundaries, for both models of play.
 This module holds the search itself (:func:`solve_deals`: the frame stack, the enumeration of
 each trick, the memo's use); a trick's pieces are :mod:`qcards.skat.fast_referee.tricks`, the
 values and the memo table :mod:`qcards.skat.fast_referee.memo`, the rules the arrays of
-:mod:`qcards.skat.rules.rule_tables`. Everything is numba-compiled (:func:`qcards.skat.jit.njit`)
-and iterative with an explicit stack (numba's on-disk cache breaks recursive functions). The
-modules are private: the exact semantics, the arithmetic and the measurements are in
+:mod:`qcards.skat.rules.rule_tables`. Everything is numba-compiled
+(:func:`qcards.skat.compiled.jit.njit`) and iterative with an explicit stack (numba's on-disk cache
+breaks recursive functions). The modules are private: the exact semantics, the arithmetic and the
+measurements are in
 :mod:`qcards.skat.fast_referee`.
 
 Layout of a search:
@@ -33,9 +34,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from qcards.skat.compiled.jit import njit
 from qcards.skat.fast_referee import memo, tricks
 from qcards.skat.fast_referee.memo import C_HI, C_LO, KEYS, P_HI, P_LO, VALUES, W_HI, W_LO
-from qcards.skat.jit import njit
 from qcards.skat.rules.table_kernel import legal_mask, takes
 from qcards.skat.rules.turns_kernel import next_lead, seat_to_move
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcards.skat.bits import popcount
-from qcards.skat.jit import njit
+from qcards.skat.compiled.bits import popcount
+from qcards.skat.compiled.jit import njit
 
 # value columns of the accumulators: numerators as (high, low) words
 W_HI, W_LO, P_HI, P_LO, C_HI, C_LO = 0, 1, 2, 3, 4, 5

@@ -79,6 +79,8 @@ from qcards.plan import current_limits
 from qcards.progress import duration
 from qcards.skat.fast_referee import kernel
 from qcards.skat.fast_referee.memo import C_HI, EMPTY, KEYS, P_HI, VALUES, W_HI, rehash
+from qcards.skat.position.spec import SKAT, Endgame
+from qcards.skat.position.stages import check_first
 from qcards.skat.referee import MODELS, Evaluation
 from qcards.skat.referee_cost import (
     check_time,
@@ -88,8 +90,6 @@ from qcards.skat.referee_cost import (
 )
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.rule_tables import CARD_INDEX, SUIT_ROWS, card_mask, rule_tables
-from qcards.skat.spec import SKAT, Endgame
-from qcards.skat.stages import check_first
 
 
 def _memory() -> int:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from qcards.skat.compiled.jit import njit
 from qcards.skat.fast_referee.memo import C_HI, C_LO, P_HI, P_LO, W_HI, W_LO, add128, mul128
-from qcards.skat.jit import njit
 from qcards.skat.rules.table_kernel import legal_mask, takes
 from qcards.skat.rules.turns_kernel import next_lead, seat_to_move
 

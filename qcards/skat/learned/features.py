@@ -1,16 +1,17 @@
 """The features of the ``learned`` play model: one fixed-length vector per legal card of a
 seat's view (:func:`card_features`, the names in :data:`FEATURE_NAMES`).
 
-Every feature depends only on what the seat sees (:class:`~qcards.skat.seat_view.SeatView`):
-the card's effective suit and its order among the live cards, never its printed rank or suit.
-So, as for the ``softmax`` model's features, renaming a card that no live card separates from
-another (of the same points outside null) changes nothing, and the equivalent-card pruning of
+Every feature depends only on what the seat sees
+(:class:`~qcards.skat.position.seat_view.SeatView`): the card's effective suit and its order among
+the live cards, never its printed rank or suit. So, as for the ``softmax`` model's features,
+renaming a card that no live card separates from another (of the same points outside null) changes
+nothing, and the equivalent-card pruning of
 :mod:`qcards.analysis.decisions` stays exact for this policy. Card points are 0 in null games,
 where they do not count.
 
 Version 2 adds what the view's record of the finished tricks
-(:attr:`~qcards.skat.seat_view.SeatView.tricks`: who played which card) tells: the suits each
-other seat has shown it lacks and the points each side has taken. A view that records no
+(:attr:`~qcards.skat.position.seat_view.SeatView.tricks`: who played which card) tells: the suits
+each other seat has shown it lacks and the points each side has taken. A view that records no
 tricks (an engine that started mid-game, or a position written without them) reads as a
 game with nothing shown. What the view still lacks: the Skat the declarer put away (the
 declarer's view counts it as unseen), and the tricks of an endgame spec before its start.
@@ -24,9 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from qcards.skat.position.seat_view import SeatView
 from qcards.skat.rules.cards import TRUMP, Card
 from qcards.skat.rules.turns import winner_seat
-from qcards.skat.seat_view import SeatView
 
 FEATURE_VERSION = 2
 

@@ -42,8 +42,8 @@ from qcards.skat.learned.features import (
     FEATURE_VERSION,
     card_features,
 )
+from qcards.skat.position.seat_view import SeatView
 from qcards.skat.rules.cards import Card
-from qcards.skat.seat_view import SeatView
 
 FORMAT = "qcards-learned-policy"
 ENVIRONMENT = "QCARDS_LEARNED_MODEL"
@@ -272,7 +272,7 @@ class LearnedPolicy:
     @property
     def reads_history(self) -> bool:
         """Whether the model reads who played which card (feature version 2 on:
-        :func:`qcards.skat.seat_view.reads_history`); reads the model file."""
+        :func:`qcards.skat.position.seat_view.reads_history`); reads the model file."""
         return network(self.path).feature_version >= 2
 
     def __call__(self, view: SeatView) -> dict[Card, float]:

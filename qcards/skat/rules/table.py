@@ -17,11 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from qcards.errors import IllegalPlay
 from qcards.skat.rules.cards import Card, Rules
-from qcards.skat.rules.turns import next_lead, seat_to_move, winner_seat
-from qcards.skat.spec import Endgame
+from qcards.skat.rules.turns import Seating, next_lead, seat_to_move, winner_seat
+
+
+class Dealt(Seating, Protocol):
+    """What :meth:`Table.from_owner` reads of a game besides its seating: its rules (an
+    endgame spec, :class:`qcards.skat.position.spec.Endgame`)."""
+
+    @property
+    def rules(self) -> Rules: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +77,7 @@ class Table:
         return cls(rules, held, leader, (), zeros, zeros, (), winner_leads, leader)
 
     @classmethod
-    def from_owner(cls, spec: Endgame, owner: Mapping[Card, str]) -> Table:
+    def from_owner(cls, spec: Dealt, owner: Mapping[Card, str]) -> Table:
         """The table of an endgame spec's deal ``owner`` (card -> player or the Skat): the
         players' hands in the spec's seat order, its leader to lead, its leading rule."""
         players = spec.players
@@ -123,7 +131,7 @@ class Table:
 
     def hands_at_trick_start(self) -> tuple[frozenset[Card], ...]:
         """Each seat's cards when the open trick was led (the open trick's cards given back to
-        the seats that played them): what :func:`qcards.skat.seat_view.seat_view` reads."""
+        the seats that played them): what :func:`qcards.skat.position.seat_view.seat_view` reads."""
         if not self.trick:
             return self.hands
         back = {seat_to_move(self.leader, i, self.seats): c for i, c in enumerate(self.trick)}

@@ -9,7 +9,7 @@ compiled search asks them rather than spelling them again. A test plays random g
 
 from __future__ import annotations
 
-from qcards.skat.jit import njit
+from qcards.skat.compiled.jit import njit
 
 LEADING = -1
 """The led suit row of a trick not yet led: every card of the hand may be played."""

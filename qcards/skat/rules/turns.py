@@ -11,18 +11,31 @@ these questions; the compiled kernels call the same functions compiled
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 # imported, not only named for the checker: the API reference resolves the annotations to
-# these classes (a bare "Rules" or "Endgame" has two targets among qcards' modules)
+# these classes
 from qcards.skat.rules.cards import Card, Rules
-from qcards.skat.spec import Endgame
 
 if TYPE_CHECKING:
     import numpy as np
 
 # a seat, or an array of seats (a circuit's rows, vectorised: qcards.circuits.gates)
 Seats = TypeVar("Seats", int, "np.ndarray")
+
+
+class Seating(Protocol):
+    """What the turn order reads of a game: its players in seat order, the first trick's
+    leader and whether a trick's winner leads the next (an endgame spec,
+    :class:`qcards.skat.position.spec.Endgame`, which sits above the rules and is read here
+    through this Protocol)."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def leader(self) -> str: ...
+    @property
+    def winner_leads(self) -> bool: ...
 
 
 def seat_to_move(leader: Seats, played: int, n: int) -> Seats:
@@ -42,7 +55,7 @@ def winner_seat(rules: Rules, leader: int, trick: Sequence[Card], n: int) -> int
     return seat_to_move(leader, rules.trick_winner(trick), n)
 
 
-def leads_next(spec: Endgame, winner: int) -> int:
+def leads_next(spec: Seating, winner: int) -> int:
     """The seat that leads the next trick after seat ``winner`` took one: the winner, or the
     spec's leader again in the paper's fixed-leader variant (``winner_leads`` false)."""
     return next_lead(winner, spec.winner_leads, spec.players.index(spec.leader))
@@ -62,13 +75,13 @@ def hands_after(
     return tuple(hand - {trick[place_in_trick(seat, leader, n)]} for seat, hand in enumerate(hands))
 
 
-def player_to_move(spec: Endgame, leader: str, played: int) -> str:
+def player_to_move(spec: Seating, leader: str, played: int) -> str:
     """:func:`seat_to_move` by the players' names: who plays card number ``played`` of a trick
     that ``leader`` led."""
     players = spec.players
     return players[seat_to_move(players.index(leader), played, len(players))]
 
 
-def player_leads_next(spec: Endgame, winner: str) -> str:
+def player_leads_next(spec: Seating, winner: str) -> str:
     """:func:`leads_next` by the players' names."""
     return winner if spec.winner_leads else spec.leader

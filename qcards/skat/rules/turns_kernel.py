@@ -5,7 +5,7 @@ source."""
 
 from __future__ import annotations
 
-from qcards.skat.jit import njit
+from qcards.skat.compiled.jit import njit
 from qcards.skat.rules import turns
 
 seat_to_move = njit(turns.seat_to_move)
