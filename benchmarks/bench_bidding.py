@@ -38,7 +38,7 @@ import numpy as np
 from qcards.analysis.decision_plays import Runner
 from qcards.analysis.decisions import bid
 from qcards.analysis.match import deal_cards, match
-from qcards.skat.bidders import get_bidder
+from qcards.skat.players.bidders import get_bidder
 from qcards.skat.rules import bidding_rules
 from qcards.skat.rules.cards import FULL_DECK
 

@@ -14,12 +14,12 @@ Table 2 (crossover): for each N and epsilon, the wall time of
   schedule at amplitude 1/2), every shot in sequence, on each qubit model (Microsoft's
   resource estimator, :mod:`qcards.analysis.fault_tolerant`);
 * a plain Monte Carlo of the same model to the same epsilon: :math:`z^2 a(1-a)/\\epsilon^2`
-  samples at a = 1/2 (z for 95%) at the rate measured here (:mod:`qcards.skat.monte_carlo`,
+  samples at a = 1/2 (z for 95%) at the rate measured here (:mod:`qcards.skat.solvers.monte_carlo`,
   pure Python; median of R runs of at least a second);
 * the game circuit's ideal-device shots (:mod:`qcards.execution.shots`) to the same epsilon, at
   the rate measured here;
 * the exact answers, independent of epsilon: the fast referee's and the sparse engine's own
-  estimates from the play paths (:func:`qcards.skat.referee_cost.estimate_seconds`,
+  estimates from the play paths (:func:`qcards.skat.solvers.referee_cost.estimate_seconds`,
   :func:`qcards.analysis.evaluate.paths_seconds`).
 
 Then, at N = 10, for each algorithm on the fastest qubit model, the epsilon below which it would
@@ -44,8 +44,8 @@ from qcards.circuits.task import GameTask
 from qcards.estimation.schedules import normal_quantile
 from qcards.execution.physical import DEFAULT_MODELS
 from qcards.execution.shots import sample_game
-from qcards.skat import referee_cost
-from qcards.skat.monte_carlo import monte_carlo
+from qcards.skat.solvers import referee_cost
+from qcards.skat.solvers.monte_carlo import monte_carlo
 
 RESULTS = Path(__file__).resolve().parent / "results"
 EPSILONS = (1e-2, 1e-3, 1e-4)

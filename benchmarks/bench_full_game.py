@@ -13,7 +13,8 @@ taken rank by rank) and a strong clubs hand a declarer would bid (:data:`STRONG`
    start-up is timed on its own). The baseline, timed in the same run, is a plain-Python Monte
    Carlo of the same random-play model (:func:`playout`); the two p_win must agree within their
    combined 95% interval (the circuit's and the baseline's samples are independent).
-2. Double dummy: :func:`~qcards.skat.double_dummy.solver.solve_deal` on random fully known deals
+2. Double dummy: :func:`~qcards.skat.solvers.double_dummy.solver.solve_deal` on random fully known
+deals
    (3 x 10 cards and 2 in the Skat), the same deals as a clubs, a grand and a null game. The
    first call compiles the numba kernels; it is timed on its own, in child processes with an
    empty and then a filled numba cache. The public Rust solver (jenafrank/skatsearch) cannot run
@@ -22,8 +23,8 @@ taken rank by rank) and a strong clubs hand a declarer would bid (:data:`STRONG`
    here and with ``scheduler="local"`` (start-up included).
 4. Cost per sample: shots per second and double-dummy seconds per deal at N = 4, 6, 8, 10 cards
    a player, next to the circuit's instructions and the play paths (Knuth's estimate,
-   :func:`~qcards.skat.referee.estimate_paths`): the shot's cost follows the instructions, not
-   the paths.
+   :func:`~qcards.skat.solvers.referee.estimate_paths`): the shot's cost follows the instructions,
+   not the paths.
 
 Times are medians of ``--repeat`` runs (each Dask "local" run and each first call: one run,
 they include one-off costs). The tables are printed and written to
@@ -56,11 +57,11 @@ from qcards.execution.sweeps import LOCAL, local_cluster
 from qcards.intervals import Z95, mean_interval, wilson
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import sample_owners
-from qcards.skat.double_dummy.solver import solve_deal
-from qcards.skat.monte_carlo import playouts
 from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
-from qcards.skat.referee import estimate_paths
 from qcards.skat.rules.cards import FULL_DECK, Card
+from qcards.skat.solvers.double_dummy.solver import solve_deal
+from qcards.skat.solvers.monte_carlo import playouts
+from qcards.skat.solvers.referee import estimate_paths
 
 RESULTS = Path(__file__).resolve().parent / "results" / "full_game.md"
 STRONG = ["CJ", "HJ", "CA", "C10", "CQ", "C8", "C7", "SA", "S10", "HK"]
@@ -109,7 +110,7 @@ def loads() -> str:
 
 def monte_carlo(spec: Endgame, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The plain-Python baseline: ``games`` of the random-play model
-    (:func:`qcards.skat.monte_carlo.playouts`), the declarer's points and wins."""
+    (:func:`qcards.skat.solvers.monte_carlo.playouts`), the declarer's points and wins."""
     points, wins, *_ = playouts(spec, games, seed)
     return points, wins
 
@@ -262,7 +263,7 @@ def open_spec(deal: dict[str, list[str]], trump: str) -> tuple[Endgame, dict[Car
 
 FIRST_CALL = """
 import time
-from qcards.skat.double_dummy.solver import solve_deal
+from qcards.skat.solvers.double_dummy.solver import solve_deal
 from qcards.skat.deals.sample import random_deal
 from qcards.analysis.resources import resource_spec
 import random

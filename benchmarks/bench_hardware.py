@@ -40,8 +40,8 @@ from qcards.execution.transpile import (  # noqa: E402
     transpiled_size,
 )
 from qcards.paper.examples import FOUR_CARD, SIX_CARD  # noqa: E402
-from qcards.skat.referee import evaluate, stage_distributions  # noqa: E402
 from qcards.skat.rules.cards import Card  # noqa: E402
+from qcards.skat.solvers.referee import evaluate, stage_distributions  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

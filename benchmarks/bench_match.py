@@ -6,11 +6,12 @@ Each model sits in one seat against two ``heuristic`` players (or two ``--oppone
 through the seats, on the same ``--deals`` duplicate deals (the same seed for every row, so the
 same cards): its Seeger-Fabian points a game, the opponents' beside it, and the paired
 difference with its 95% interval. The rows: the paper's random play (``random``), the default
-``softmax`` policy, and PIMC under three beliefs about the deal (:mod:`qcards.skat.beliefs`):
-weighed by the random-play likelihood of the plays (``adversarial:WORLDS``), by the voids alone
-(``adversarial:WORLDS:voids``) and by the heuristic's likelihood of the plays, the model the
-opponents really play (``adversarial:WORLDS:heuristic``); the softmax policy with the
-parameters ``qcards fit`` found on the full-game example (``--theta``, default
+``softmax`` policy, and PIMC under three beliefs about the deal
+(:mod:`qcards.skat.players.beliefs`): weighed by the random-play likelihood of the plays
+(``adversarial:WORLDS``), by the voids alone (``adversarial:WORLDS:voids``) and by the heuristic's
+likelihood of the plays, the model the opponents really play (``adversarial:WORLDS:heuristic``); the
+softmax policy with the parameters ``qcards fit`` found on the full-game example (``--theta``,
+default
 ``benchmarks/results/fit-full-game.json``, written by ``qcards fit qcards/specs/full-game.toml
 --shots 300 --rounds 2 --maxiter 25 --seed 1 --json``); and the declarer's exact best response
 to heuristic opponents in the last four tricks, PIMC with heuristic beliefs before

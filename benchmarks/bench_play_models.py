@@ -14,7 +14,7 @@ Run ``python benchmarks/bench_play_models.py [--repeat 3] [--quick]``.
    both must give the same Fractions), with the clairvoyant declarer's search timed beside it.
    Targets: twelve cards in at most 10 s, fifteen in at most 2 minutes.
 4. The same against heuristic defenders (the compiled chooser plays the heuristic's compiled
-   twin, :mod:`qcards.skat.heuristic_kernel`).
+   twin, :mod:`qcards.skat.players.heuristic_kernel`).
 
 The load average is printed with each table; results go to ``benchmarks/results/play_models.md``.
 """
@@ -34,13 +34,13 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from qcards.skat.best_response import best_response  # noqa: E402
 from qcards.skat.deals.count import num_deals  # noqa: E402
-from qcards.skat.monte_carlo import playouts  # noqa: E402
-from qcards.skat.outcomes import outcome_distribution  # noqa: E402
-from qcards.skat.play_models import get_model  # noqa: E402
+from qcards.skat.players.best_response import best_response  # noqa: E402
+from qcards.skat.players.play_models import get_model  # noqa: E402
 from qcards.skat.position.spec import load_spec  # noqa: E402
 from qcards.skat.rules.cards import Trump  # noqa: E402
+from qcards.skat.solvers.monte_carlo import playouts  # noqa: E402
+from qcards.skat.solvers.outcomes import outcome_distribution  # noqa: E402
 
 from conftest import random_spec  # noqa: E402
 

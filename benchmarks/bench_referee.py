@@ -1,4 +1,5 @@
-"""Benchmark: the fast referee (:mod:`qcards.skat.fast_referee`) against the plain enumerator.
+"""Benchmark: the fast referee (:mod:`qcards.skat.solvers.fast_referee`) against the plain
+enumerator.
 
 Run ``python benchmarks/bench_referee.py [--repeat 3] [--max-k 7] [--budget 600]
 [--plain-budget 300] [--out FILE]``.
@@ -31,8 +32,8 @@ from pathlib import Path
 from bench_scale import scale_spec, with_budget
 
 from qcards.progress import duration
-from qcards.skat import referee
-from qcards.skat.fast_referee import solver as fast_referee
+from qcards.skat.solvers import referee
+from qcards.skat.solvers.fast_referee import solver as fast_referee
 
 RESULTS = Path(__file__).resolve().parent / "results" / "referee.md"
 PLAIN_PATHS_PER_SECOND = 150_000.0

@@ -11,9 +11,9 @@ N runs, ratio against the dense statevector on the paper construction in the sam
 Table 2 (scale): three players with k cards each (k = 1..K: 3 to 3K cards, :func:`scale_spec`),
 the declarer's hand known, random play. For each size: the deals; the play paths (exact, as
 the fast referee counts them, where it answered, else Knuth's estimate
-:func:`qcards.skat.referee.estimate_paths`); the distinct positions the fast referee memoizes
-(:class:`qcards.skat.fast_referee.solver.Search`); the fast referee's seconds
-(:func:`qcards.skat.fast_referee.solver.evaluate`, its own time check included: a refusal is
+:func:`qcards.skat.solvers.referee.estimate_paths`); the distinct positions the fast referee
+memoizes (:class:`qcards.skat.solvers.fast_referee.solver.Search`); the fast referee's seconds
+(:func:`qcards.skat.solvers.fast_referee.solver.evaluate`, its own time check included: a refusal is
 reported); the circuit's seconds (the efficient construction on the sparse engine, the deals in
 shards: :func:`qcards.execution.exact.sparse_final_outcomes`, building the circuit, simulating
 it and reducing the final rows to the declarer's (points, tricks); the engine's memory and time
@@ -55,8 +55,8 @@ from qcards.analysis.resources import resource_spec
 from qcards.errors import ResourceError
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 from qcards.skat.deals.count import num_deals
-from qcards.skat.fast_referee import solver as fast_referee
-from qcards.skat.referee import estimate_paths
+from qcards.skat.solvers.fast_referee import solver as fast_referee
+from qcards.skat.solvers.referee import estimate_paths
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GIB = 2**30

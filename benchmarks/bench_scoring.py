@@ -10,9 +10,9 @@ or ``--pimc-only`` for part 4 alone (written to ``benchmarks/results/scoring-pim
 2. The payoff from the circuit: shots per second of the full game declared as a clubs Hand
    game (the hand of ``qcards/specs/full-game.toml``), each shot's outcome read from the final
    state and scored (expected Seeger-Fabian points with its interval), beside a plain-Python
-   Monte Carlo of the same game and the same scoring (:func:`qcards.skat.monte_carlo.playouts`
-   with tricks), measured in the same run; the two means must agree within their combined 95%
-   interval.
+   Monte Carlo of the same game and the same scoring
+   (:func:`qcards.skat.solvers.monte_carlo.playouts` with tricks), measured in the same run; the two
+   means must agree within their combined 95% interval.
 3. The decisions at full size, 2,000 shots a play: ``declare`` on the twelve cards of
    ``qcards/specs/decisions/twelve-cards.toml`` and ``bid`` on the ten of ``full-game.toml``
    (8 Skats), each here (one process) and on a local Dask cluster of one worker per core (start-up
@@ -56,9 +56,9 @@ from qcards.analysis.decision_plays import Runner  # noqa: E402
 from qcards.analysis.decisions import bid, declare_twelve  # noqa: E402
 from qcards.intervals import mean_interval  # noqa: E402
 from qcards.skat.deals.sample import sample_owners, spec_receiver_table  # noqa: E402
-from qcards.skat.monte_carlo import play_random_game  # noqa: E402
-from qcards.skat.objectives import OBJECTIVES, per_sample  # noqa: E402
 from qcards.skat.position.spec import parse_spec  # noqa: E402
+from qcards.skat.solvers.monte_carlo import play_random_game  # noqa: E402
+from qcards.skat.solvers.objectives import OBJECTIVES, per_sample  # noqa: E402
 
 
 def load() -> str:
@@ -218,7 +218,7 @@ def bench_decisions(shots: int, skats: int) -> list[str]:
 
 def bench_pimc(deals_per_play: int, declare_deals: int, bid_deals: int, skats: int) -> list[str]:
     from qcards.analysis.decisions import _read, twelve_card_specs
-    from qcards.skat.double_dummy import outcome, solver
+    from qcards.skat.solvers.double_dummy import outcome, solver
 
     twelve = (REPO / "qcards/specs/decisions/twelve-cards.toml").read_text()
     full = (REPO / "qcards/specs/full-game.toml").read_text()

@@ -45,7 +45,7 @@ def one(case: str, cards: int, workers: int, shards: int) -> dict:
     from qcards.circuits.game import build_game
     from qcards.execution.sparse import engine as sparse
     from qcards.execution.sparse import shards as sparse_shards
-    from qcards.skat.referee import estimate_paths
+    from qcards.skat.solvers.referee import estimate_paths
 
     spec = scale_spec(cards)
     game = build_game(spec, None)
@@ -85,7 +85,7 @@ def one(case: str, cards: int, workers: int, shards: int) -> dict:
     p_win = sum(q for (v, t), q in out.items() if spec.declarer_wins(v, t))
     full = case == "whole" or shards == 0
     if full:  # the exact answer, against the memoized referee's Fraction
-        from qcards.skat.fast_referee.solver import evaluate
+        from qcards.skat.solvers.fast_referee.solver import evaluate
 
         exact = evaluate(spec, "random", None).p_win
     return {

@@ -37,10 +37,10 @@ from qcards.analysis.resources import count_resources  # noqa: E402
 from qcards.circuits.game import build_game  # noqa: E402
 from qcards.execution.exact import sparse_final_outcomes  # noqa: E402
 from qcards.skat.deals.count import num_deals  # noqa: E402
-from qcards.skat.outcomes import outcome_distribution  # noqa: E402
-from qcards.skat.play_models import get_model  # noqa: E402
+from qcards.skat.players.play_models import get_model  # noqa: E402
 from qcards.skat.position.spec import load_spec  # noqa: E402
 from qcards.skat.rules.cards import Trump  # noqa: E402
+from qcards.skat.solvers.outcomes import outcome_distribution  # noqa: E402
 
 from conftest import random_spec  # noqa: E402
 

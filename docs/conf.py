@@ -76,10 +76,13 @@ nb_execution_show_tb = True
 # warning, so it cannot fail a build run with -W.
 nb_output_stderr = "show"
 
-# API reference: one page per module, members documented from the docstrings.
+# API reference: one page per module, members documented from the docstrings. A module's
+# members are the ones defined in it, whatever its __all__ re-exports: a name is documented
+# once, where it is defined, and a moved module's old name (qcards.skat.moved.alias: the same
+# module object) documents nothing again.
 autosummary_generate = True
 autosummary_imported_members = False
-autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_default_options = {"members": True, "show-inheritance": True, "ignore-module-all": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_typehints_format = "short"

@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from qcards.execution.run import run
     from qcards.execution.shots import sample_game
     from qcards.plan import Limits, limits
-    from qcards.skat.double_dummy.solver import solve_deal
     from qcards.skat.position.history import after_history
     from qcards.skat.position.prior import Prior
     from qcards.skat.position.spec import (
@@ -48,8 +47,9 @@ if TYPE_CHECKING:
         load_spec,
         parse_spec,
     )
-    from qcards.skat.referee import Evaluation
     from qcards.skat.rules.cards import Card, Rules, Trump
+    from qcards.skat.solvers.double_dummy.solver import solve_deal
+    from qcards.skat.solvers.referee import Evaluation
 
 # Loaded on first use (PEP 562), so that importing a pure-Python part (a game's referee, the
 # Skat referee) does not pay for qiskit: name -> (module, attribute).
@@ -59,7 +59,7 @@ _API = {
     "CountResult": ("qcards.estimation.counting", "CountResult"),
     "Endgame": ("qcards.skat.position.spec", "Endgame"),
     "EstimationOptions": ("qcards.estimation.options", "EstimationOptions"),
-    "Evaluation": ("qcards.skat.referee", "Evaluation"),
+    "Evaluation": ("qcards.skat.solvers.referee", "Evaluation"),
     "EvaluationReport": ("qcards.analysis.methods.report", "EvaluationReport"),
     "GameChoice": ("qcards.analysis.declare", "GameChoice"),
     "GameCircuit": ("qcards.circuits.game", "GameCircuit"),
@@ -91,7 +91,7 @@ _API = {
     "recommend": ("qcards.analysis.evaluate", "recommend"),
     "run": ("qcards.execution.run", "run"),
     "sample_game": ("qcards.execution.shots", "sample_game"),
-    "solve_deal": ("qcards.skat.double_dummy.solver", "solve_deal"),
+    "solve_deal": ("qcards.skat.solvers.double_dummy.solver", "solve_deal"),
 }
 
 __all__ = [
@@ -143,8 +143,8 @@ _DEPRECATED = {
     "Target": ("qcards.Backend", "qcards.execution.backends", "Backend"),
     "parse_target": ("qcards.parse_backend", "qcards.execution.backends", "parse_backend"),
     "referee_evaluate": (
-        "qcards.evaluate(spec, method='classical') or qcards.skat.referee.evaluate",
-        "qcards.skat.referee",
+        "qcards.evaluate(spec, method='classical') or qcards.skat.solvers.referee.evaluate",
+        "qcards.skat.solvers.referee",
         "evaluate",
     ),
 }

@@ -1,7 +1,7 @@
 """A brute-force double-dummy oracle for the tests: the minimax of any score of a finished game
 over every play of one deal, with no levels, bounds or tables (the independent check of
-:func:`qcards.skat.double_dummy.outcome.deal_outcome` and of the decisions under the adversarial
-model)."""
+:func:`qcards.skat.solvers.double_dummy.outcome.deal_outcome` and of the decisions under the
+adversarial model)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The adversarial value's one module (qcards.skat.adversarial): its engines give one answer.
+"""The adversarial value's one module (qcards.skat.solvers.adversarial): its engines give one
+answer.
 
 The referees' minimax over every deal (:func:`adversarial.value`) and the double-dummy solver on
 every deal (:func:`adversarial.average`) must give the same Fractions; a declared game's outcome
@@ -15,10 +16,10 @@ from test_adversarial_scores import declared_spec
 
 from qcards import limits
 from qcards.errors import ResourceError
-from qcards.skat import adversarial
-from qcards.skat.objectives import expectation, scored_objectives
 from qcards.skat.position.spec import load_spec
-from qcards.skat.referee import evaluate
+from qcards.skat.solvers import adversarial
+from qcards.skat.solvers.objectives import expectation, scored_objectives
+from qcards.skat.solvers.referee import evaluate
 
 from conftest import REPO, generated_specs, random_spec
 
@@ -75,7 +76,7 @@ def test_the_solver_refuses_past_the_time_limit_and_names_shots():
 def test_the_time_is_planned_with_the_search_that_then_runs(spec, monkeypatch):
     """A declared game's deals are solved by ``deal_outcome`` (up to three searches a deal):
     timing the plain search instead planned too little."""
-    from qcards.skat.double_dummy import outcome, solver
+    from qcards.skat.solvers.double_dummy import outcome, solver
 
     calls = {"solve_deal": 0, "deal_outcome": 0}
 

@@ -1,8 +1,9 @@
 """A declared game's scores under the adversarial model (issue 38: scores "from every method",
-PIMC included): the double-dummy outcome of each deal (:func:`qcards.skat.double_dummy.solver.
-deal_outcome`, three searches) against a brute-force minimax of each score itself, on random
-declared endgames that reach every level (Schwarz both ways included); the levels argument
-checked on the ISkO scoring of every declaration; and every adversarial method reporting it.
+PIMC included): the double-dummy outcome of each deal
+(:func:`qcards.skat.solvers.double_dummy.solver. deal_outcome`, three searches) against a
+brute-force minimax of each score itself, on random declared endgames that reach every level
+(Schwarz both ways included); the levels argument checked on the ISkO scoring of every declaration;
+and every adversarial method reporting it.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from toml_text import toml_text
 
 from qcards.analysis.evaluate import evaluate
 from qcards.skat.deals.enumeration import weighted_deals
-from qcards.skat.double_dummy.outcome import deal_outcome
-from qcards.skat.objectives import OBJECTIVES, scored_objectives
 from qcards.skat.position.spec import parse_spec
 from qcards.skat.rules.cards import FULL_DECK, Trump
 from qcards.skat.rules.scoring import BID_VALUES, TRICKS, Declaration, settle
+from qcards.skat.solvers.double_dummy.outcome import deal_outcome
+from qcards.skat.solvers.objectives import OBJECTIVES, scored_objectives
 
 from conftest import breadth
 

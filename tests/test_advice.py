@@ -12,12 +12,12 @@ import pytest
 from qcards.analysis.advice import advise
 from qcards.cli import main
 from qcards.errors import ModelError, ParameterError, ResourceError
-from qcards.skat.objectives import get_objective
-from qcards.skat.play_models import get_model
+from qcards.skat.players.play_models import get_model
 from qcards.skat.position.history import moment
 from qcards.skat.position.seat_view import seat_view
 from qcards.skat.position.spec import parse_spec
 from qcards.skat.rules.cards import Card
+from qcards.skat.solvers.objectives import get_objective
 from tests.conftest import all_deals
 
 DEFENDER_VIEW = """

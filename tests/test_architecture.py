@@ -77,7 +77,7 @@ def own(imports: set[str]) -> set[str]:
 
 
 def test_every_module_is_seen():
-    assert "qcards.skat.referee" in MODULES and "qcards.cli" in MODULES
+    assert "qcards.skat.solvers.referee" in MODULES and "qcards.cli" in MODULES
     assert len(MODULES) > 80
 
 
@@ -221,7 +221,7 @@ def test_referees_import_without_qiskit():
 
     code = (
         "import sys, qcards.games.gofish, qcards.games.cats.referee, qcards.games.qgo.game, "
-        "qcards.skat.referee; print('qiskit' in sys.modules)"
+        "qcards.skat.solvers.referee; print('qiskit' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -301,7 +301,16 @@ def test_the_public_api_lists_each_name_three_times_alike():
     assert set(qcards.__all__) == set(qcards._API) == typed
 
 
-SKAT_ORDER = ("compiled", "rules", "deals.count", "position", "deals")
+SKAT_ORDER = (
+    "compiled",
+    "rules",
+    "deals.count",
+    "position",
+    "deals",
+    "solvers",
+    "learned",
+    "players",
+)
 """The sub-packages of ``qcards.skat``, bottom to top (docs/architecture.md); the deal count,
 bare arithmetic the prior's partition sums use, sits below the position, the rest of the deals
 above it. Every other module of ``qcards.skat`` is above them all."""
@@ -345,6 +354,14 @@ MOVED = {
        for m in ("spec", "prior", "declaration", "history", "seat_view", "stages",
                  "consistency")},
     **{f"qcards.skat.{m}": f"qcards.skat.compiled.{m}" for m in ("jit", "bits")},
+    **{f"qcards.skat.{m}": f"qcards.skat.solvers.{m}"
+       for m in ("referee", "exact_referee", "referee_cost", "adversarial", "pimc",
+                 "monte_carlo", "outcomes", "objectives", "double_dummy.solver",
+                 "double_dummy.search", "double_dummy.outcome", "fast_referee.solver",
+                 "fast_referee.kernel", "fast_referee.tricks", "fast_referee.memo")},
+    **{f"qcards.skat.{m}": f"qcards.skat.players.{m}"
+       for m in ("play_models", "heuristic", "heuristic_kernel", "beliefs", "best_response",
+                 "best_response_kernel", "bidders")},
 }  # fmt: skip
 """Modules moved into a sub-package: the old name kept for one release (docs/api)."""
 

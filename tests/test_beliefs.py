@@ -1,4 +1,4 @@
-"""Beliefs from a model's likelihood of the plays (:mod:`qcards.skat.beliefs`): the uniform
+"""Beliefs from a model's likelihood of the plays (:mod:`qcards.skat.players.beliefs`): the uniform
 policy's reweighing equals the count factors' posterior deal by deal, advice under a model's
 beliefs equals a brute force that weighs every deal by that model's likelihood of every play,
 sampling-importance-resampling approaches the exact values, and bad beliefs are refused."""
@@ -14,7 +14,7 @@ import pytest
 from qcards.analysis.advice import advise
 from qcards.cli import main
 from qcards.errors import ModelError, ResourceError
-from qcards.skat.beliefs import (
+from qcards.skat.players.beliefs import (
     MAX_OVERSAMPLE,
     MAX_REWEIGHED,
     Beliefs,

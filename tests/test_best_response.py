@@ -13,10 +13,10 @@ from test_advice import DECLARER_VIEW
 
 from qcards.analysis.evaluate import evaluate
 from qcards.errors import ModelError
-from qcards.skat.beliefs import Beliefs, believe, check_beliefs
-from qcards.skat.best_response import best_response, first_cards
 from qcards.skat.deals.enumeration import weighted_deals
-from qcards.skat.play_models import get_model
+from qcards.skat.players.beliefs import Beliefs, believe, check_beliefs
+from qcards.skat.players.best_response import best_response, first_cards
+from qcards.skat.players.play_models import get_model
 from qcards.skat.position.seat_view import seat_view
 from qcards.skat.position.spec import parse_spec
 from qcards.skat.rules.cards import Card, Trump
@@ -164,7 +164,7 @@ def test_the_compiled_chooser_on_a_twelve_card_endgame_and_a_score():
 def test_pruning_needs_a_monotone_objective():
     import numpy as np
 
-    from qcards.skat.best_response import _monotone
+    from qcards.skat.players.best_response import _monotone
 
     up = np.arange(2 * 121 * 3, dtype=float).reshape(2, 121, 3)
     assert _monotone(up) and _monotone(-up)

@@ -30,9 +30,9 @@ from qcards.cli import main
 from qcards.errors import ModelError, ParameterError, QcardsError, ResourceError, SpecError
 from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.position.declaration import skat_of
-from qcards.skat.referee import MODELS, paths
 from qcards.skat.rules.cards import Card, Rules
 from qcards.skat.rules.scoring import Declaration, settle
+from qcards.skat.solvers.referee import MODELS, paths
 
 from conftest import TEST_SPECS, spec_text
 

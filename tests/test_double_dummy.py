@@ -1,4 +1,5 @@
-"""The double-dummy solver (qcards.skat.double_dummy) against the referee's adversarial model.
+"""The double-dummy solver (qcards.skat.solvers.double_dummy) against the referee's adversarial
+model.
 
 Every comparison is exact: the solver's win and points, averaged over the deals of
 :func:`qcards.skat.deals.enumeration.weighted_deals` with their probabilities as Fractions,
@@ -18,14 +19,14 @@ import numpy as np
 import plain_referee_store
 import pytest
 
-import qcards.skat.double_dummy.search as dd_search
-import qcards.skat.double_dummy.solver as dd
+import qcards.skat.solvers.double_dummy.search as dd_search
+import qcards.skat.solvers.double_dummy.solver as dd
 from qcards.errors import ModelError
 from qcards.skat.deals.enumeration import deals, weighted_deals
 from qcards.skat.position.spec import SKAT, Endgame, load_spec, parse_spec, spec_from_dict
-from qcards.skat.referee import evaluate
 from qcards.skat.rules.cards import FULL_DECK, Card, Rules, Trump
 from qcards.skat.rules.rule_tables import rule_tables
+from qcards.skat.solvers.referee import evaluate
 
 from conftest import REPO, breadth, generated_specs, random_spec, sampled
 

@@ -13,8 +13,8 @@ from qiskit.circuit import QuantumCircuit
 
 from qcards.circuits.game import build_game
 from qcards.execution.ddsim import dd_amplitudes
-from qcards.skat.referee import stage_distributions
 from qcards.skat.rules.cards import Trump
+from qcards.skat.solvers.referee import stage_distributions
 
 from conftest import random_spec, spec_id
 

@@ -72,7 +72,7 @@ def test_the_circuit_values_a_policy_as_the_referee_does():
     """The fit's ``circuit`` method values a parameter set by the policy-weighted circuit's
     exact final state: the referee's expectation to 1e-9, so the fit takes the same steps."""
     from qcards.analysis.fit import declarer_value, fit
-    from qcards.skat.play_models import DEFAULT_THETA
+    from qcards.skat.players.play_models import DEFAULT_THETA
     from qcards.skat.position.spec import load_spec
 
     spec = load_spec("qcards/specs/six-card.toml")

@@ -1,4 +1,4 @@
-"""The compiled heuristic (:mod:`qcards.skat.heuristic_kernel`) picks the cards the Python
+"""The compiled heuristic (:mod:`qcards.skat.players.heuristic_kernel`) picks the cards the Python
 ``heuristic`` picks, on views of random positions of every kind of game: each seat, leading
 and following, early and late in the game."""
 
@@ -9,8 +9,8 @@ import random
 import numpy as np
 import pytest
 
-from qcards.skat.heuristic_kernel import heuristic_set
-from qcards.skat.play_models import heuristic
+from qcards.skat.players.heuristic_kernel import heuristic_set
+from qcards.skat.players.play_models import heuristic
 from qcards.skat.position.seat_view import seat_view
 from qcards.skat.rules.cards import FULL_DECK, Trump, rules_of
 from qcards.skat.rules.rule_tables import CARD_INDEX, TRUMP_ROW, card_mask, rule_tables

@@ -15,20 +15,20 @@ import pytest
 from qcards.circuits.decode import regroup
 from qcards.circuits.game import build_game
 from qcards.execution.exact import sparse_final_outcomes
-from qcards.skat.best_response import best_response
 from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.learned.features import (
     FEATURE_NAMES,
     FEATURE_NAMES_V1,
     card_features,
 )
-from qcards.skat.outcomes import outcome_distribution
-from qcards.skat.play_models import PlayModel
+from qcards.skat.players.best_response import best_response
+from qcards.skat.players.play_models import PlayModel
 from qcards.skat.position.seat_view import SeatView, reads_history, table_view
 from qcards.skat.position.spec import SKAT
 from qcards.skat.position.stages import skat_points
 from qcards.skat.rules.cards import FULL_DECK, TRUMP, Card, Trump, rules_of
 from qcards.skat.rules.table import Table
+from qcards.skat.solvers.outcomes import outcome_distribution
 
 from conftest import random_spec
 

@@ -34,7 +34,7 @@ from qcards.skat.learned.network import (
     model_file,
     save_network,
 )
-from qcards.skat.play_models import POLICY, get_model
+from qcards.skat.players.play_models import POLICY, get_model
 from qcards.skat.position.seat_view import seat_view
 from qcards.skat.position.spec import load_spec
 from qcards.skat.rules.cards import FULL_DECK, Trump, rules_of

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from qcards.skat import referee
-from qcards.skat.monte_carlo import monte_carlo
 from qcards.skat.position.spec import load_spec
+from qcards.skat.solvers import referee
+from qcards.skat.solvers.monte_carlo import monte_carlo
 
 from conftest import REPO
 

@@ -9,9 +9,9 @@ from open_spiel.python.algorithms import best_response as os_best_response
 from open_spiel.python.algorithms.expected_game_score import policy_value
 
 from qcards.analysis.evaluate import evaluate
-from qcards.skat.best_response import best_response
 from qcards.skat.openspiel_game import openspiel_game, openspiel_policy
-from qcards.skat.play_models import heuristic, uniform
+from qcards.skat.players.best_response import best_response
+from qcards.skat.players.play_models import heuristic, uniform
 from qcards.skat.rules.cards import Trump
 
 from conftest import generated_specs, random_spec, sampled

@@ -20,10 +20,10 @@ from qcards.errors import ModelError
 from qcards.estimation.counting import count_payoff
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.sparse.engine import simulate
-from qcards.skat.objectives import OBJECTIVES, expectation
-from qcards.skat.outcomes import outcome_distribution
 from qcards.skat.position.spec import parse_spec
-from qcards.skat.referee import evaluate as referee_evaluate
+from qcards.skat.solvers.objectives import OBJECTIVES, expectation
+from qcards.skat.solvers.outcomes import outcome_distribution
+from qcards.skat.solvers.referee import evaluate as referee_evaluate
 
 from conftest import TEST_SPECS, spec_text
 

@@ -119,8 +119,8 @@ def test_a_time_refusal_names_force_once_whatever_the_ways_say():
 
 def test_the_double_dummy_refusals_name_force_once():
     from qcards.analysis.sampled import pimc_samples
-    from qcards.skat import adversarial
     from qcards.skat.position.spec import load_spec
+    from qcards.skat.solvers import adversarial
 
     spec = load_spec(REPO / "qcards" / "specs" / "six-card.toml")
     flags = {"shots": "--shots", "force": "--force", "method": "--method"}

@@ -13,8 +13,7 @@ from qcards.analysis.decision_plays import Runner
 from qcards.analysis.decisions import declare_twelve
 from qcards.analysis.evaluate import evaluate
 from qcards.errors import ModelError
-from qcards.skat.outcomes import outcome_distribution
-from qcards.skat.play_models import (
+from qcards.skat.players.play_models import (
     BUILT_IN,
     SeatView,
     get_model,
@@ -23,8 +22,9 @@ from qcards.skat.play_models import (
     softmax_policy,
 )
 from qcards.skat.position.spec import parse_spec
-from qcards.skat.referee import paths
 from qcards.skat.rules.cards import Card, Rules, Trump
+from qcards.skat.solvers.outcomes import outcome_distribution
+from qcards.skat.solvers.referee import paths
 
 from conftest import generated_specs, random_spec, sampled, spec_text
 

@@ -20,8 +20,9 @@ from qcards.analysis.decision_plays import runner_for
 from qcards.analysis.evaluate import evaluate, recommend
 from qcards.analysis.methods.registry import method_names, reload_methods
 from qcards.errors import ModelError, ParameterError
-from qcards.skat import objectives, play_models
+from qcards.skat.players import play_models
 from qcards.skat.position.spec import load_spec, parse_spec
+from qcards.skat.solvers import objectives
 
 from conftest import REPO, spec_text
 

@@ -17,7 +17,8 @@ from qcards.cli import main
 from qcards.errors import PluginError, QcardsError
 from qcards.estimation import algorithms
 from qcards.plugins import entry_points_by_name, load_group, load_record
-from qcards.skat import objectives, play_models
+from qcards.skat.players import play_models
+from qcards.skat.solvers import objectives
 
 from conftest import REPO
 

@@ -33,7 +33,7 @@ from qcards.execution.sparse.shards import (
 )
 from qcards.paper.examples import SIX_CARD
 from qcards.plan import limits
-from qcards.skat.referee import estimate_paths
+from qcards.skat.solvers.referee import estimate_paths
 
 from conftest import generated_specs, random_spec, sampled
 
@@ -243,7 +243,7 @@ def test_fifteen_cards_sharded_equal_the_fast_referee():
     import sys
     from pathlib import Path
 
-    from qcards.skat.fast_referee.solver import evaluate
+    from qcards.skat.solvers.fast_referee.solver import evaluate
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     from bench_scale import scale_spec
@@ -273,7 +273,7 @@ def test_eighteen_cards_first_shard_equals_the_fast_referee_deal_by_deal():
     from test_prior import open_spec
 
     from qcards.execution.sparse.shards import FinalOutcomes, plan_shards, run_shard
-    from qcards.skat.fast_referee.solver import evaluate
+    from qcards.skat.solvers.fast_referee.solver import evaluate
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     from bench_scale import scale_spec

@@ -14,8 +14,8 @@ from qcards.cli import main
 from qcards.paper import tables
 from qcards.paper.printed import Printed, agrees
 from qcards.skat.position.spec import spec_from_dict
-from qcards.skat.referee import paths
 from qcards.skat.rules.cards import Card
+from qcards.skat.solvers.referee import paths
 
 KEYS = ["quantity", "paper", "computed", "agrees", "note"]
 

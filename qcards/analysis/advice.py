@@ -12,12 +12,12 @@ Each of the mover's legal cards is valued by the play model from there on, over 
 the posterior, on the same deals for every card (common random numbers):
 
 * ``adversarial``: every deal solved double dummy
-  (:func:`~qcards.skat.double_dummy.outcome.deal_outcome`), exactly over every deal or over
+  (:func:`~qcards.skat.solvers.double_dummy.outcome.deal_outcome`), exactly over every deal or over
   sampled deals (PIMC: what a strong Skat program plays; its known flaw, strategy fusion, is
-  measured in :mod:`qcards.skat.best_response`);
+  measured in :mod:`qcards.skat.players.best_response`);
 * ``random`` and the policy models (``heuristic``, ``softmax``): the exact outcome distribution
-  under the model's play (:func:`qcards.skat.outcomes.outcome_distribution`), or games played
-  by the model on sampled deals (:func:`qcards.skat.monte_carlo.playouts`).
+  under the model's play (:func:`qcards.skat.solvers.outcomes.outcome_distribution`), or games
+  played by the model on sampled deals (:func:`qcards.skat.solvers.monte_carlo.playouts`).
 
 The values are the declarer's (p_win, expected points, a declared game's expected score: the
 ``objective``); a defender's best card is the one the declarer likes least. For the scores this
@@ -42,21 +42,21 @@ from qcards.execution.sweeps import CORES, sweep
 from qcards.intervals import mean_interval
 from qcards.plan import Plan, check
 from qcards.progress import duration
-from qcards.skat.beliefs import RANDOM, TREMBLE, believe, check_beliefs
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import fresh_seed, sample_owners
-from qcards.skat.double_dummy.outcome import deal_outcome
-from qcards.skat.monte_carlo import playouts
-from qcards.skat.objectives import Objective, check_objective
-from qcards.skat.outcomes import outcome_distribution
-from qcards.skat.play_models import PlayModel, get_model
+from qcards.skat.players.beliefs import RANDOM, TREMBLE, believe, check_beliefs
+from qcards.skat.players.play_models import PlayModel, get_model
 from qcards.skat.position.declaration import deal_matadors
 from qcards.skat.position.history import OPTION, Moment
 from qcards.skat.position.seat_view import Policy, SeatView
 from qcards.skat.position.spec import Endgame
-from qcards.skat.referee import game_over
 from qcards.skat.rules.cards import FULL_DECK, Card
 from qcards.skat.rules.scoring import WIN_POINTS
+from qcards.skat.solvers.double_dummy.outcome import deal_outcome
+from qcards.skat.solvers.monte_carlo import playouts
+from qcards.skat.solvers.objectives import Objective, check_objective
+from qcards.skat.solvers.outcomes import outcome_distribution
+from qcards.skat.solvers.referee import game_over
 
 EXACT = "exact"
 SAMPLED = "sampled"
@@ -153,7 +153,7 @@ class Advice:
             ``pimc``, ``classical``, ``monte-carlo``); ``reason``: why that method.
         deals: the posterior's deals (exact) or those sampled; ``seed`` when sampled.
         cards: the values, best first.
-        beliefs: how the history weighed the deals (:mod:`qcards.skat.beliefs`).
+        beliefs: how the history weighed the deals (:mod:`qcards.skat.players.beliefs`).
     """
 
     mover: str
@@ -208,8 +208,9 @@ def advise(
     Args:
         spec: the game as the mover knows it (its own hand among the known hands).
         history: the cards played since the spec's position, in order.
-        model: a play model (:mod:`qcards.skat.play_models`) with a policy, or ``adversarial``.
-        objective: what the declarer scores (:mod:`qcards.skat.objectives`): ``win``, or
+        model: a play model (:mod:`qcards.skat.players.play_models`) with a policy, or
+            ``adversarial``.
+        objective: what the declarer scores (:mod:`qcards.skat.solvers.objectives`): ``win``, or
             ``score`` or ``seeger-fabian`` for a declared game; equal values are ranked by
             the chance to win, then by the expected points.
         method: ``exact``, ``sampled`` or ``auto`` (:data:`ADVICE_METHODS`); ``samples``
@@ -220,7 +221,7 @@ def advise(
         scheduler: solve the double-dummy deals as Dask tasks (``"local"`` or an address;
             :func:`~qcards.execution.sweeps.sweep`); ``None`` spreads them over this
             process's cores in threads.
-        beliefs: how the deals are weighed by the history (:mod:`qcards.skat.beliefs`):
+        beliefs: how the deals are weighed by the history (:mod:`qcards.skat.players.beliefs`):
             ``random``, the random-play likelihood (how often each player followed suit);
             ``voids``, only the cards played and the voids; or a play model with a policy
             (``heuristic``, ``softmax``), the likelihood of the plays under that model, mixed
@@ -356,7 +357,7 @@ def default_deals(spec: Endgame, legal: Sequence[Card]) -> int:
 def levels_only(spec: Endgame) -> bool:
     """Whether PIMC solves levels only: on the ISkO's target of 61 every objective depends on
     the play through the declarer's level alone
-    (:func:`~qcards.skat.double_dummy.outcome.deal_outcome`), and the level searches are two
+    (:func:`~qcards.skat.solvers.double_dummy.outcome.deal_outcome`), and the level searches are two
     to six times faster than the points'. The
     expected card points are then not reported; equal values are ranked by the mean level."""
     return spec.target == WIN_POINTS or spec.is_null
@@ -487,8 +488,8 @@ def _sampled_advice(
 ) -> Advice:
     """The sampled values ranked, with 95% intervals; ``effective``: the sample's effective
     size when its deals were resampled by weight
-    (:meth:`~qcards.skat.beliefs.BelievedDeals.effective_size`), which widens every interval by
-    sqrt(count / effective)."""
+    (:meth:`~qcards.skat.players.beliefs.BelievedDeals.effective_size`), which widens every interval
+    by sqrt(count / effective)."""
     spec = where.spec
     widen = 1.0 if effective is None else float(np.sqrt(count / effective))
     per_card = []

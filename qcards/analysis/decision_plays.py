@@ -27,15 +27,15 @@ from qcards.execution.budget import check_shots
 from qcards.execution.shots import sample_game
 from qcards.execution.sweeps import LOCAL, sweep
 from qcards.intervals import Z95
-from qcards.skat.adversarial import check_solving_time, deal_level, levels
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import chunks, fresh_seed
-from qcards.skat.monte_carlo import playouts
-from qcards.skat.outcomes import check_paths, outcome_distribution
-from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
-from qcards.skat.play_models import MINIMAX, POLICY, SOLVER, PlayModel, get_model
+from qcards.skat.players.play_models import MINIMAX, POLICY, SOLVER, PlayModel, get_model
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.scoring import TRICKS, Declaration, settle
+from qcards.skat.solvers.adversarial import check_solving_time, deal_level, levels
+from qcards.skat.solvers.monte_carlo import playouts
+from qcards.skat.solvers.outcomes import check_paths, outcome_distribution
+from qcards.skat.solvers.pimc import PIMC_CHUNK, pimc_chunk
 
 DOUBLE_DUMMY, PIMC = builtin.DOUBLE_DUMMY.name, builtin.PIMC.name
 MONTE_CARLO = builtin.MONTE_CARLO.name

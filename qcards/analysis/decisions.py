@@ -5,7 +5,7 @@ high to bid (:func:`bid`). The paper's outlook (Sec. X.1) asks for exactly these
 the declarer, the suit declaration from the hand, how to put the Skat.
 
 How an option is valued. A *play* is a kind of game and the declarer's hand (a discard):
-its outcomes (card points, tricks, matadors; :mod:`qcards.skat.outcomes`) are computed once,
+its outcomes (card points, tricks, matadors; :mod:`qcards.skat.solvers.outcomes`) are computed once,
 exactly by the referee's outcome search or from ``shots`` of the game circuit, and every
 declaration on the same play (the announcements, null and null ouvert, every bid) is scored
 from the same outcomes (:func:`qcards.skat.rules.scoring.settle`). Every play of one call is shot
@@ -191,7 +191,7 @@ RANK_BY = {
     "score": lambda f: f.score_exact if f.score_exact is not None else f.expected_score,
     "win": lambda f: f.p_won,
 }
-"""How options rank under each objective (:mod:`qcards.skat.objectives`): the expected
+"""How options rank under each objective (:mod:`qcards.skat.solvers.objectives`): the expected
 Seeger-Fabian points (the decisions' default), the expected list score, or the chance the
 game is won."""
 

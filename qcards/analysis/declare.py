@@ -22,9 +22,9 @@ from qcards.analysis.evaluate import EvaluationReport, evaluate
 from qcards.analysis.scores import objective_value
 from qcards.errors import QcardsError
 from qcards.skat.deals.sample import fresh_seed
-from qcards.skat.objectives import get_objective
 from qcards.skat.position.spec import Endgame, parse_spec
 from qcards.skat.rules.cards import Trump
+from qcards.skat.solvers.objectives import get_objective
 
 GAME_TYPES = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
 """The games a declarer may announce (ISkO 5.1); null ouvert plays like null here."""

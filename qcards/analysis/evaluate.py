@@ -24,12 +24,12 @@ from qcards.errors import ModelError, ParameterError
 from qcards.execution.budget import check_work
 from qcards.execution.sweeps import sweep
 from qcards.skat.deals.sample import fresh_seed
-from qcards.skat.objectives import check_objective
-from qcards.skat.play_models import get_model
+from qcards.skat.players.play_models import get_model
 from qcards.skat.position.history import Moment
 from qcards.skat.position.spec import Endgame
-from qcards.skat.referee import game_over
 from qcards.skat.rules.cards import Card
+from qcards.skat.solvers.objectives import check_objective
+from qcards.skat.solvers.referee import game_over
 
 FINISHED = "every card has been played: the referee reads the outcome exactly"
 """The reason of a spec with no trick left."""
@@ -153,7 +153,7 @@ def recommend(
     more expected points first; exact ties in the order of Skat's conventions,
     :func:`qcards.analysis.advice.conventions`); with ``objective`` ``score`` or
     ``seeger-fabian``, by a declared game's expected score instead
-    (:mod:`qcards.skat.objectives`).
+    (:mod:`qcards.skat.solvers.objectives`).
 
     Exact methods: each first card is one independent :func:`evaluate`; ``scheduler`` runs
     them as Dask tasks (:func:`~qcards.execution.sweeps.sweep`: ``"local"`` or a scheduler

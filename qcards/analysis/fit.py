@@ -2,15 +2,15 @@
 
 The paper's outlook replaces the uniform amplitudes 1/sqrt(k) of each card-play gate by
 parameters CP_k^n(c_1, ..., c_k), fitted variationally "to a more realistic assignment of
-weights". Here the weights come from the softmax family of :mod:`qcards.skat.play_models`
+weights". Here the weights come from the softmax family of :mod:`qcards.skat.players.play_models`
 (pi_theta(card | view), one theta per role), and one role's theta is fitted to its payoff, the
 other role's held fixed; the roles alternate (fictitious play), and every round reports how
 the declarer's value moved.
 
-The payoff is an objective of :mod:`qcards.skat.objectives` (the win, the list score or the
+The payoff is an objective of :mod:`qcards.skat.solvers.objectives` (the win, the list score or the
 Seeger-Fabian points): the declarer maximises its expectation, the defenders minimise it (the
 game is zero-sum between the two sides for these objectives). On endgames the expectation is
-the referee's, exact for the policy (:func:`~qcards.skat.outcomes.outcome_distribution`), or
+the referee's, exact for the policy (:func:`~qcards.skat.solvers.outcomes.outcome_distribution`), or
 with ``method="circuit"`` the policy-weighted game circuit's own exact final state (the sparse
 engine running the CP_k^n(c_1, ..., c_k) gates of :mod:`qcards.circuits.gates.policy_play`: the
 paper's proposal taken literally, the circuit's expectation optimised); with
@@ -36,11 +36,11 @@ import numpy as np
 from qcards.errors import ParameterError
 from qcards.plan import Plan, check, current_limits
 from qcards.skat.deals.sample import OWNER_BYTES, fresh_seed
-from qcards.skat.monte_carlo import playouts
-from qcards.skat.objectives import check_objective, expectation, per_sample
-from qcards.skat.outcomes import outcome_distribution
-from qcards.skat.play_models import DEFAULT_THETA, FEATURES, PlayModel, softmax_policy
+from qcards.skat.players.play_models import DEFAULT_THETA, FEATURES, PlayModel, softmax_policy
 from qcards.skat.position.spec import Endgame
+from qcards.skat.solvers.monte_carlo import playouts
+from qcards.skat.solvers.objectives import check_objective, expectation, per_sample
+from qcards.skat.solvers.outcomes import outcome_distribution
 
 ROLES = ("declarer", "defender")
 OPTIMIZERS = ("cobyla", "spsa", "nelder-mead")
@@ -220,7 +220,7 @@ def fit(
     """Fit the softmax policy's parameters role by role: ``rounds`` rounds, each fitting the
     declarer's theta (maximising its expected ``objective``) and then the defenders' (minimising
     it), each by ``optimizer`` with at most ``maxiter`` iterations, from ``start`` (default
-    :data:`~qcards.skat.play_models.DEFAULT_THETA`). ``method`` values each parameter set
+    :data:`~qcards.skat.players.play_models.DEFAULT_THETA`). ``method`` values each parameter set
     (:data:`FIT_METHODS`; default ``classical``, or ``monte-carlo`` with ``shots``).
 
     The fit is planned before its rounds (:func:`plan_fit`): with ``shots`` before any game

@@ -9,7 +9,7 @@ in the last tricks). Every deal is played three
 times with the players rotated through the seats (forehand, middlehand, rearhand), so each
 player holds every hand once and luck of the deal cancels in the differences between players.
 A game goes as at the table: the auction and the declarer's choice (Hand or a pick-up, the
-game and the discard) by each player's bidder (:mod:`qcards.skat.bidders`: the club rules of
+game and the discard) by each player's bidder (:mod:`qcards.skat.players.bidders`: the club rules of
 :mod:`qcards.skat.rules.bidding_rules` unless ``bidding`` says otherwise, the same for every player
 then, so that a match compares card play), ten tricks in which each seat plays its player's
 card (chosen from what its seat has seen), and the ISkO settlement
@@ -55,9 +55,9 @@ from qcards.execution.sweeps import CORES, LOCAL, sweep
 from qcards.files import write_text
 from qcards.intervals import mean_interval
 from qcards.plan import Plan, check, current_limits
-from qcards.skat.bidders import get_bidder
 from qcards.skat.deals.sample import fresh_seed
 from qcards.skat.game_record import parse_record, record_toml
+from qcards.skat.players.bidders import get_bidder
 from qcards.skat.position.seat_view import table_view
 from qcards.skat.rules import bidding_rules
 from qcards.skat.rules.cards import FULL_DECK, Card, Trump, points, rules_of
@@ -163,7 +163,7 @@ def match(
     directory ``records`` when given (``deal-0001-r0.toml``, ...; a record already there is
     refused, never overwritten). ``scheduler`` spreads the deals over Dask workers
     (:func:`~qcards.execution.sweeps.sweep`), with the same results. ``bidding`` names the
-    bidder (:data:`qcards.skat.bidders.BIDDERS`) of every player, or of each in turn (three
+    bidder (:data:`qcards.skat.players.bidders.BIDDERS`) of every player, or of each in turn (three
     names); ``None`` keeps each player's own (the club rules unless set). ``resume`` is a
     journal file (:mod:`qcards.analysis.match_journal`): each deal's games are written to it as
     the deal ends, and the deals already there are not played again, so an interrupted match

@@ -5,7 +5,7 @@ what its seat has seen.
 
 ``random``, ``heuristic``, ``softmax``
     a policy model draws from its policy over the seat's view
-    (:mod:`qcards.skat.play_models`);
+    (:mod:`qcards.skat.players.play_models`);
 ``softmax:FILE``
     the softmax family with the parameters of ``FILE``, the JSON that ``qcards fit --json``
     writes (its ``theta``) or a bare ``{"declarer": {...}, "defender": {...}}``: the fitted
@@ -16,11 +16,11 @@ what its seat has seen.
 ``adversarial[:WORLDS[:BELIEFS]]``
     PIMC: the seat's game as a spec (its own cards known, everything else unseen; the declarer
     knows its discard), the history so far weighed by ``BELIEFS``
-    (:mod:`qcards.skat.beliefs`: ``random`` by default, ``voids``, or a play model such as
+    (:mod:`qcards.skat.players.beliefs`: ``random`` by default, ``voids``, or a play model such as
     ``heuristic``), and the card :func:`qcards.analysis.advice.advise` ranks first on WORLDS
     sampled deals (default :data:`DEFAULT_WORLDS`);
 ``best-response[:WORLDS[:BELIEFS]]``
-    the declarer's exact best response (:func:`qcards.skat.best_response.first_cards`) to
+    the declarer's exact best response (:func:`qcards.skat.players.best_response.first_cards`) to
     opponents who play the ``BELIEFS`` model (``random`` by default: random opponents; ``voids``
     also assumes random play), from the deals it believes in, once they are at most
     :data:`BEST_RESPONSE_DEALS`; before that, and as a defender (the best response is the
@@ -49,17 +49,17 @@ from qcards.analysis import exec_player, openspiel_player
 from qcards.analysis.advice import advise
 from qcards.errors import FileError, ModelError, ParameterError
 from qcards.files import read_text
-from qcards.skat.adversarial import ADVERSARIAL
-from qcards.skat.beliefs import MAX_OVERSAMPLE, RANDOM, VOIDS, believe, check_beliefs
-from qcards.skat.best_response import first_cards
-from qcards.skat.bidders import RULES
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import OWNER_BYTES
 from qcards.skat.learned.network import LearnedPolicy, load_network
-from qcards.skat.play_models import get_model, model_names, softmax_policy
+from qcards.skat.players.beliefs import MAX_OVERSAMPLE, RANDOM, VOIDS, believe, check_beliefs
+from qcards.skat.players.best_response import first_cards
+from qcards.skat.players.bidders import RULES
+from qcards.skat.players.play_models import get_model, model_names, softmax_policy
 from qcards.skat.position.seat_view import SeatView, uniform
 from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.rules.cards import Card
+from qcards.skat.solvers.adversarial import ADVERSARIAL
 
 DEFAULT_WORLDS = 10
 """PIMC's sampled deals a card decision when a player gives no budget."""
@@ -119,7 +119,7 @@ class Player:
     iterations: int = 0
     """An OpenSpiel bot's simulations a card decision (``openspiel-ismcts:ITERATIONS``)."""
     bidding: str = RULES
-    """How the player bids and declares (:data:`qcards.skat.bidders.BIDDERS`)."""
+    """How the player bids and declares (:data:`qcards.skat.players.bidders.BIDDERS`)."""
 
     @property
     def parameters(self) -> dict[str, dict[str, float]] | None:
@@ -177,7 +177,7 @@ def bidding_seconds(players) -> float:
 
 def decision_bytes(player: Player) -> float:
     """The bytes a searching player's card decision holds: its worlds' sampled deals (each
-    with up to :data:`~qcards.skat.beliefs.MAX_OVERSAMPLE` candidates when its beliefs
+    with up to :data:`~qcards.skat.players.beliefs.MAX_OVERSAMPLE` candidates when its beliefs
     reweigh the deals) and their solved outcomes; 0 for a policy player."""
     if player.model not in SEARCHERS:
         return 0.0

@@ -33,7 +33,7 @@ import numpy as np
 
 from qcards.errors import ParameterError, PlayerError
 from qcards.execution.extras import require
-from qcards.skat.beliefs import RANDOM, believe, check_beliefs
+from qcards.skat.players.beliefs import RANDOM, believe, check_beliefs
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import FULL_DECK, Card
 from qcards.skat.rules.rule_tables import CARD_INDEX

@@ -154,7 +154,7 @@ def count_resources(
         use_formula: count from the construction's formula (default: beyond its
             ``build_limit``); constructions without a formula are always built.
         prior: TOML text of a ``[prior]`` table (:mod:`qcards.skat.position.prior`) for the
-        endgame's
+            endgame's
             deal: the deal is then the construction's weighted deal. Problems are
             :class:`~qcards.errors.SpecError` naming ``prior_source`` and the field.
         model: the play model the card plays prepare: ``random`` (Eq. 9), or a policy

@@ -4,9 +4,9 @@
   would return it (:mod:`qcards.execution.shots`); p_win with Wilson's 95% interval, expected
   points with the normal interval of the mean.
 * Adversarial play, ``shots`` given: perfect-information Monte Carlo, the double-dummy value of
-  ``shots`` deals drawn from the prior (:mod:`qcards.skat.pimc`), with the same intervals.
+  ``shots`` deals drawn from the prior (:mod:`qcards.skat.solvers.pimc`), with the same intervals.
 
-Without shots the adversarial model's exact value is :mod:`qcards.skat.adversarial`'s.
+Without shots the adversarial model's exact value is :mod:`qcards.skat.solvers.adversarial`'s.
 
 Every sampled method of one seed draws the same deals chunk by chunk, so answers compared on
 one seed (first cards, game types) differ by their play, not by their luck of the deal.
@@ -26,11 +26,11 @@ from qcards.circuits.task import GameTask
 from qcards.execution.budget import check_result_memory, check_shots
 from qcards.execution.sweeps import sweep
 from qcards.intervals import mean_interval, wilson
-from qcards.skat.adversarial import check_solving_time
 from qcards.skat.deals.sample import chunks, fresh_seed
-from qcards.skat.pimc import PIMC_CHUNK, pimc_chunk
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
+from qcards.skat.solvers.adversarial import check_solving_time
+from qcards.skat.solvers.pimc import PIMC_CHUNK, pimc_chunk
 
 
 @dataclass(frozen=True)

@@ -52,11 +52,11 @@ from qcards.files import (
 )
 from qcards.plan import Plan, check, current_limits
 from qcards.progress import step
-from qcards.skat.adversarial import ADVERSARIAL
 from qcards.skat.learned.features import NUM_FEATURES, card_features
 from qcards.skat.learned.network import Network, save_network
 from qcards.skat.position.seat_view import SeatView
 from qcards.skat.rules.cards import Card, Trump, rules_of
+from qcards.skat.solvers.adversarial import ADVERSARIAL
 
 POSITIONS_FORMAT = "qcards-learned-positions"
 BEHAVIOUR = "heuristic"

@@ -41,7 +41,7 @@ def _packaged(name: str) -> Endgame:
 
 
 def _referee() -> None:
-    from qcards.skat.fast_referee import solver as fast_referee
+    from qcards.skat.solvers.fast_referee import solver as fast_referee
 
     spec = _packaged("six-card.toml")
     fast_referee.evaluate(spec, "random")
@@ -52,8 +52,8 @@ def _double_dummy() -> None:
     import numpy as np
 
     from qcards.skat.deals.sample import sample_owners
-    from qcards.skat.double_dummy.outcome import deal_outcome
-    from qcards.skat.double_dummy.solver import solve_deal
+    from qcards.skat.solvers.double_dummy.outcome import deal_outcome
+    from qcards.skat.solvers.double_dummy.solver import solve_deal
 
     spec = _packaged("full-game.toml")
     owner = sample_owners(spec, np.random.default_rng(0), 1)[0]
@@ -62,8 +62,8 @@ def _double_dummy() -> None:
 
 
 def _best_response() -> None:
-    from qcards.skat.best_response import best_response
-    from qcards.skat.heuristic import heuristic
+    from qcards.skat.players.best_response import best_response
+    from qcards.skat.players.heuristic import heuristic
     from qcards.skat.position.seat_view import uniform
 
     spec = _packaged("six-card.toml")

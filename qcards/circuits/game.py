@@ -19,7 +19,7 @@ from qcards.circuits.gates.trick import TrickTakingGate
 from qcards.circuits.layout import GameLayout
 from qcards.circuits.syntheses.hardware import WeightedPlays
 from qcards.errors import ModelError, ParameterError
-from qcards.skat.play_models import PlayModel, get_model
+from qcards.skat.players.play_models import PlayModel, get_model
 from qcards.skat.position.spec import Endgame
 from qcards.skat.position.stages import Stage, check_first, stages
 from qcards.skat.rules.cards import Card

@@ -1,5 +1,5 @@
 """The payoff oracle: the score operator of Eq. (18) generalised from "the declarer won" to any
-objective of :mod:`qcards.skat.objectives` (the ISkO list score, Seeger-Fabian points).
+objective of :mod:`qcards.skat.solvers.objectives` (the ISkO list score, Seeger-Fabian points).
 
 After the game circuit, :class:`OutcomeGate` computes the outcome a game is scored by into
 three registers: the card points the declarer gains in the endgame (its tricks and the Skat,
@@ -32,9 +32,9 @@ from qcards.circuits.gates.cubes import cube_x
 from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.layout import GameLayout
 from qcards.circuits.oracle import _cube_value, _point_conditions, add_terms_sparse, draper_add
-from qcards.skat.objectives import Objective, check_objective
 from qcards.skat.position.spec import SKAT, Endgame
 from qcards.skat.rules.cards import Card
+from qcards.skat.solvers.objectives import Objective, check_objective
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, cast
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 from qcards.errors import ParameterError
-from qcards.skat.play_models import get_model
+from qcards.skat.players.play_models import get_model
 from qcards.skat.position.spec import Endgame, parse_spec
 from qcards.skat.rules.cards import Card
 

@@ -19,7 +19,7 @@ from qcards.errors import SpecError
 from qcards.estimation.options import EstimationOptions
 from qcards.execution.backend_names import IBM_PREFIX
 from qcards.execution.backends import backend_names
-from qcards.skat import play_models
+from qcards.skat.players import play_models
 from qcards.skat.position.spec import Endgame, load_spec
 from qcards.skat.rules.cards import Card, CardError
 
@@ -171,8 +171,8 @@ def evaluation_arguments(parser, method_help: str, history: bool = True) -> None
 
 
 def objective_argument(parser, default: str | None = "win", note: str = "") -> None:
-    """``--objective``: what a ranking optimises (:mod:`qcards.skat.objectives`)."""
-    from qcards.skat.objectives import registry
+    """``--objective``: what a ranking optimises (:mod:`qcards.skat.solvers.objectives`)."""
+    from qcards.skat.solvers.objectives import registry
 
     parser.add_argument(
         "--objective",

@@ -23,10 +23,10 @@ from qcards.cli.common import (
 )
 from qcards.cli.output import print_note
 from qcards.errors import ModelError, ParameterError
-from qcards.skat.beliefs import RANDOM, TREMBLE, check_beliefs
 from qcards.skat.deals.count import num_deals
+from qcards.skat.players.beliefs import RANDOM, TREMBLE, check_beliefs
 from qcards.skat.position.history import OPTION, moment
-from qcards.skat.referee import game_over
+from qcards.skat.solvers.referee import game_over
 
 ADVICE_METHOD = {
     "auto": AUTO,

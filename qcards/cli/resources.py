@@ -22,7 +22,7 @@ from qcards.errors import ParameterError, SpecError
 from qcards.estimation.algorithms import algorithm_names
 from qcards.execution.physical import DEFAULT_MODELS, QUBIT_MODELS
 from qcards.files import read_text
-from qcards.skat.play_models import get_model, model_names
+from qcards.skat.players.play_models import get_model, model_names
 
 
 def add_parser(sub) -> None:

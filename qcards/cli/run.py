@@ -25,7 +25,7 @@ from qcards.execution.backends import LOCAL_BACKENDS
 from qcards.execution.mitigation import MITIGATIONS
 from qcards.execution.run import run as run_game
 from qcards.files import figure_format
-from qcards.skat.play_models import get_model, model_names
+from qcards.skat.players.play_models import get_model, model_names
 from qcards.viz.plots import save_histogram, save_points_histogram
 
 

@@ -2,8 +2,8 @@
 
 An exact method (:class:`~qcards.execution.exact_methods.ExactMethod`) estimates its peak
 memory and its time from the circuit and the number of play paths, which comes from Knuth's
-estimator (:func:`qcards.skat.referee.estimate_paths`, milliseconds); the shots of a run hold
-their samples. Each estimate here becomes a :class:`~qcards.plan.Plan` checked against the
+estimator (:func:`qcards.skat.solvers.referee.estimate_paths`, milliseconds); the shots of a run
+hold their samples. Each estimate here becomes a :class:`~qcards.plan.Plan` checked against the
 limits in force (:func:`qcards.plan.check`): a request that would exhaust the machine, or run
 past the ten-minute limit, is refused with one clear error naming the estimate and the way
 out, instead of being killed by the operating system minutes later.
@@ -27,8 +27,8 @@ from qcards.plan import (
     current_limits,
 )
 from qcards.skat.position.spec import Endgame
-from qcards.skat.referee import estimate_paths
 from qcards.skat.rules.cards import Card
+from qcards.skat.solvers.referee import estimate_paths
 
 if TYPE_CHECKING:
     from qcards.execution.exact_methods import ExactMethod
@@ -226,7 +226,7 @@ twice (the chunks and the joined arrays), and the wins and their pairs when read
 
 DECLARED_BYTES = 48
 """What a declared game's shot adds: its matadors (8 bytes, twice) and its two scores with
-their unique-outcome indices (:func:`qcards.skat.objectives.per_sample`)."""
+their unique-outcome indices (:func:`qcards.skat.solvers.objectives.per_sample`)."""
 
 
 def check_result_memory(shots: int, outcomes: bool, num_bits: int, declared: bool = False) -> None:

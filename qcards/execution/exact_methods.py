@@ -4,7 +4,7 @@ costs.
 Each exact backend of :mod:`qcards.execution.backends` holds one :class:`ExactMethod` record:
 its stage probabilities, its peak memory and its time, both estimated before any work from the
 circuit's width, gates and play paths (Knuth's estimator,
-:func:`qcards.skat.referee.estimate_paths`). The guards of :mod:`qcards.execution.budget`
+:func:`qcards.skat.solvers.referee.estimate_paths`). The guards of :mod:`qcards.execution.budget`
 refuse by these estimates; nothing else needs to know which method is which.
 
 Memory: the dense statevector holds all :math:`2^n` amplitudes, the sparse engine and decision
@@ -204,7 +204,7 @@ def sparse_stage_probabilities(
     the deals in shards (:func:`qcards.execution.sparse.shards.sharded_stage_probabilities`:
     peak memory set by a shard, not by the whole state)."""
     from qcards.execution.sparse.shards import sharded_stage_probabilities
-    from qcards.skat.referee import estimate_paths
+    from qcards.skat.solvers.referee import estimate_paths
 
     positions = [game.circuit.find_bit(q).index for q in qubits]
     paths = estimate_paths(game.spec, game.first)

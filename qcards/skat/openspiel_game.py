@@ -6,8 +6,8 @@ with its probability, :func:`qcards.skat.deals.enumeration.weighted_deals`), the
 play their cards in turn by the spec's rules; an action is a card's index in
 :data:`~qcards.skat.rules.cards.FULL_DECK`. A seat's information state is its hand as dealt and
 every card played (who played it): perfect recall of what it has seen. The returns are the
-declarer's objective (:mod:`qcards.skat.objectives`; the win by default) for the declarer, and
-its negative for each defender.
+declarer's objective (:mod:`qcards.skat.solvers.objectives`; the win by default) for the declarer,
+and its negative for each defender.
 
 A state resamples itself from a seat's information state (``resample_from_infostate``, what
 OpenSpiel's information-set MCTS asks): a deal drawn by its probability among those that give
@@ -23,13 +23,13 @@ from typing import Any, cast
 
 from qcards.errors import IllegalPlay, ModelError
 from qcards.skat.deals.enumeration import weighted_deals
-from qcards.skat.objectives import check_objective
 from qcards.skat.position.declaration import deal_matadors
 from qcards.skat.position.spec import Endgame
 from qcards.skat.position.stages import skat_points
 from qcards.skat.rules.cards import FULL_DECK, Card
 from qcards.skat.rules.rule_tables import CARD_INDEX
 from qcards.skat.rules.table import Table
+from qcards.skat.solvers.objectives import check_objective
 
 
 def _pyspiel():
@@ -224,7 +224,7 @@ def openspiel_game(spec: Endgame, objective: str = "win", dealt=None):
 
 
 def openspiel_policy(game, spec: Endgame, policy):
-    """A play model's policy (:mod:`qcards.skat.play_models`) as an OpenSpiel policy of
+    """A play model's policy (:mod:`qcards.skat.players.play_models`) as an OpenSpiel policy of
     ``game`` (:func:`openspiel_game`), for every seat: what OpenSpiel's best response and
     evaluation algorithms take as the other players' strategies."""
     from open_spiel.python import policy as os_policy

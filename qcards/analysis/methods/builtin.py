@@ -25,7 +25,7 @@ from qcards.analysis.methods import runs
 from qcards.analysis.methods.record import EvaluationMethod, Request
 from qcards.errors import ResourceError
 from qcards.execution.backends import BACKEND_KINDS, EXACT_BACKENDS
-from qcards.skat.play_models import CIRCUIT, MINIMAX, POLICY, SOLVER
+from qcards.skat.players.play_models import CIRCUIT, MINIMAX, POLICY, SOLVER
 
 AER_DEFAULT_SHOTS = 1000
 """Aer's shots when none are given."""

@@ -1,7 +1,7 @@
 """An evaluation method as a record: what it answers, what it costs, how it runs.
 
 A :class:`EvaluationMethod` declares the play models it computes by their kind
-(:attr:`qcards.skat.play_models.PlayModel.kind`: exactly, or from shots), the objectives it
+(:attr:`qcards.skat.players.play_models.PlayModel.kind`: exactly, or from shots), the objectives it
 scores, the seconds it expects before any work, and the function that runs it on a
 :class:`Request`. :mod:`qcards.analysis.methods.registry` holds the records and chooses among
 them; nothing else compares method names.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from qcards.analysis.methods.report import EvaluationReport
 from qcards.circuits.construction import Construction
 from qcards.circuits.task import GameTask
-from qcards.skat.play_models import PlayModel
+from qcards.skat.players.play_models import PlayModel
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
 
@@ -72,7 +72,7 @@ class EvaluationMethod:
         with_shots: the method that runs when ``shots`` are given (``double-dummy`` on sampled
             deals is ``pimc``).
         circuit: it runs the game circuit (there is none once every card has been played).
-        objectives: the objectives it scores (:mod:`qcards.skat.objectives`); None: all.
+        objectives: the objectives it scores (:mod:`qcards.skat.solvers.objectives`); None: all.
     """
 
     name: str

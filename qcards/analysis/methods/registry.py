@@ -20,8 +20,8 @@ from qcards.errors import ModelError, ParameterError, ResourceError
 from qcards.execution.budget import check_shots
 from qcards.plugins import load_group, lookup
 from qcards.progress import duration
-from qcards.skat.play_models import PlayModel, get_model
-from qcards.skat.play_models import registry as model_registry
+from qcards.skat.players.play_models import PlayModel, get_model
+from qcards.skat.players.play_models import registry as model_registry
 
 AUTO = "auto"
 """The name that asks the registry to choose (:func:`choose_auto`)."""

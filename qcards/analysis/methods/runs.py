@@ -27,15 +27,15 @@ from qcards.analysis.scores import (
 )
 from qcards.errors import ResourceError
 from qcards.execution.backends import EXACT_BACKENDS, parse_backend
-from qcards.skat import adversarial, exact_referee
 from qcards.skat.deals.count import num_deals
-from qcards.skat.objectives import expectation, scored_objectives
-from qcards.skat.outcomes import outcome_distribution
-from qcards.skat.play_models import CIRCUIT, MINIMAX, PlayModel
+from qcards.skat.players.play_models import CIRCUIT, MINIMAX, PlayModel
 from qcards.skat.position.spec import Endgame
 from qcards.skat.position.stages import Snapshot
-from qcards.skat.referee import Evaluation
 from qcards.skat.rules.cards import Card
+from qcards.skat.solvers import adversarial, exact_referee
+from qcards.skat.solvers.objectives import expectation, scored_objectives
+from qcards.skat.solvers.outcomes import outcome_distribution
+from qcards.skat.solvers.referee import Evaluation
 
 if TYPE_CHECKING:
     from qcards.circuits.game import GameCircuit  # qiskit: imported when a circuit is built
@@ -63,7 +63,7 @@ def referee_seconds(spec: Endgame, first: Card | None, model: PlayModel) -> floa
 def paths_seconds(spec: Endgame, first: Card | None) -> float:
     """The sparse engine's estimated seconds on the game's play paths."""
     from qcards.execution.exact_methods import SPARSE
-    from qcards.skat.referee import estimate_paths
+    from qcards.skat.solvers.referee import estimate_paths
 
     return SPARSE.seconds(0, estimate_paths(spec, first), 0)
 
@@ -279,10 +279,10 @@ def run_double_dummy(request: Request) -> EvaluationReport:
 
 def run_monte_carlo(request: Request) -> EvaluationReport:
     """``shots`` games played card by card by the model's policy on sampled deals
-    (:func:`qcards.skat.monte_carlo.playouts`)."""
+    (:func:`qcards.skat.solvers.monte_carlo.playouts`)."""
     from qcards.analysis.sampled import Samples
     from qcards.skat.deals.sample import fresh_seed
-    from qcards.skat.monte_carlo import playouts
+    from qcards.skat.solvers.monte_carlo import playouts
 
     spec, model = request.spec, request.model
     seed = fresh_seed(request.seed)

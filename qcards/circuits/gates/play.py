@@ -60,7 +60,7 @@ class CardPlayGate(Gate):
         first: force the declarer's first card (the declarer must lead trick 1).
         construction: whose play synthesis defines the gate.
         plan: what the construction prepared for this game (:attr:`Construction.plan`).
-        policy: a play model's policy (:mod:`qcards.skat.play_models`), or None for the
+        policy: a play model's policy (:mod:`qcards.skat.players.play_models`), or None for the
             uniform choice of Eq. (9).
         policy_name: the model's name, in the gate's name (``cp_t1_p0_heuristic``).
         weighted: with ``policy``, the definition of the weighted gate: a function of the

@@ -2,8 +2,8 @@
 
 Sec. X.1 of the paper proposes parameterised card-play gates CP_k^n(c_1, ..., c_k) whose
 amplitudes replace the uniform :math:`1/\\sqrt{k}` of Eq. (9). A play model's policy
-(:mod:`qcards.skat.play_models`) gives them: on a game state, the player to move sees its view
-(:meth:`qcards.skat.position.stages.Snapshot.view`: its hand, the trick, the tricks played, the
+(:mod:`qcards.skat.players.play_models`) gives them: on a game state, the player to move sees its
+view (:meth:`qcards.skat.position.stages.Snapshot.view`: its hand, the trick, the tricks played, the
 cards it cannot see), and each legal card ``c`` gets the amplitude :math:`\\sqrt{\\pi(c)}`. This
 module computes those weights on the rows of the sparse engine's state, for the card play's
 classical action (:meth:`qcards.circuits.gates.play.CardPlayGate.sparse_apply`); the circuits' own

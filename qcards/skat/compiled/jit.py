@@ -1,8 +1,8 @@
-"""The decorator of qcards' compiled searches (:mod:`qcards.skat.double_dummy.search` and the
-fast referee's :mod:`~qcards.skat.fast_referee.kernel`, :mod:`~qcards.skat.fast_referee.tricks`
-and :mod:`~qcards.skat.fast_referee.memo`): numba's ``njit`` with its on-disk cache, or the
-plain function where numba is not installed (:data:`HAVE_NUMBA` is then false and the searches
-run as Python, about 150 times slower).
+"""The decorator of qcards' compiled searches (:mod:`qcards.skat.solvers.double_dummy.search` and
+the fast referee's :mod:`~qcards.skat.solvers.fast_referee.kernel`,
+:mod:`~qcards.skat.solvers.fast_referee.tricks` and :mod:`~qcards.skat.solvers.fast_referee.memo`):
+numba's ``njit`` with its on-disk cache, or the plain function where numba is not installed
+(:data:`HAVE_NUMBA` is then false and the searches run as Python, about 150 times slower).
 
 numba's on-disk cache breaks recursive functions (numba issues #6061 and #6713: a segfault on
 the second run), so every search built on this decorator is iterative, with an explicit stack.

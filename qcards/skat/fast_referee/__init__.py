@@ -1,7 +1,6 @@
-"""The fast referee: the exact referee's answers (every deal, every path of play, as
-:mod:`qcards.skat.referee` defines them) from a compiled, memoized search.
+"""Deprecated: the package moved to :mod:`qcards.skat.solvers.fast_referee`; its modules answer
+under their old names for one release."""
 
-``solver`` holds the public functions (:func:`solver.evaluate`) and the spec's encoding,
-``kernel`` the numba search, ``tricks`` a trick's pieces and the last two tricks played out,
-``memo`` the 128-bit values and the memo table.
-"""
+from qcards.skat.moved import package
+
+package(__name__, "qcards.skat.solvers.fast_referee")

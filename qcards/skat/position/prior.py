@@ -14,8 +14,8 @@ deal's probability is :math:`W(d)/Z` with :math:`Z = \\sum_d W(d)`.
 
 :func:`deal_partition` computes Z (and everything the circuits need) by dynamic programming over
 the cards, in time polynomial in the number of cards: no deal is enumerated. The referee
-(:mod:`qcards.skat.referee`) enumerates the deals and weighs each by :meth:`Prior.deal_weight`;
-the two agree exactly (``tests/test_prior.py``).
+(:mod:`qcards.skat.solvers.referee`) enumerates the deals and weighs each by
+:meth:`Prior.deal_weight`; the two agree exactly (``tests/test_prior.py``).
 
 Spec syntax (a ``[prior]`` table, every part optional)::
 
@@ -44,7 +44,7 @@ from qcards.skat.deals.count import multinomial
 from qcards.skat.rules.cards import SUIT_NAMES, TRUMP, Card, CardError, Rules
 
 
-class Endgame(Protocol):
+class PriorSpec(Protocol):
     """What this module reads of a spec (:class:`qcards.skat.position.spec.Endgame`, which holds a
     :class:`Prior` and so cannot be imported here); a dataclass, since :func:`parse_prior`
     replaces its prior."""
@@ -67,6 +67,8 @@ class Endgame(Protocol):
     def prior(self) -> Prior: ...
     def owner_of_known(self, card: Card) -> str | None: ...
 
+
+Endgame = PriorSpec  # the Protocol's former name (deprecated; the spec class is spec.Endgame)
 
 CATEGORIES = (*SUIT_NAMES.values(), "trumps")
 """Names a void or an ``at_least`` may use: the four suits and ``trumps``."""
@@ -128,7 +130,7 @@ class Prior:
         """No constraint and no weight: the paper's uniform deal."""
         return not (self.void or self.holds or self.at_least or self.weight or self.likelihood)
 
-    def card_weight(self, spec: Endgame, card: Card, receiver: str) -> Fraction:
+    def card_weight(self, spec: PriorSpec, card: Card, receiver: str) -> Fraction:
         """:math:`w_r(c)`: 0 where a void or a ``holds`` forbids it, else the card's weight."""
         rules = spec.rules
         voids = {category_suit(rules, v) for v in self.void.get(receiver, ())}
@@ -139,7 +141,7 @@ class Prior:
                 return Fraction(0)
         return self.weight.get(receiver, {}).get(card, Fraction(1))
 
-    def count_factors(self, spec: Endgame) -> tuple[CountFactor, ...]:
+    def count_factors(self, spec: PriorSpec) -> tuple[CountFactor, ...]:
         """The ``at_least`` constraints as indicator factors on the unknown cards, then the
         likelihood's factors."""
         out = []
@@ -156,11 +158,11 @@ class Prior:
                 )
         return (*out, *self.likelihood)
 
-    def deal_weight(self, spec: Endgame, owner: Mapping[Card, str]) -> Fraction:
+    def deal_weight(self, spec: PriorSpec, owner: Mapping[Card, str]) -> Fraction:
         """W(d) of one deal (card -> receiver, known cards may be included)."""
         return self.weigher(spec)(owner)
 
-    def weigher(self, spec: Endgame) -> Callable[[Mapping[Card, str]], Fraction]:
+    def weigher(self, spec: PriorSpec) -> Callable[[Mapping[Card, str]], Fraction]:
         """:meth:`deal_weight` with the card weights and count factors worked out once (the
         referee weighs every deal with it)."""
         table = {(c, r): self.card_weight(spec, c, r) for c in spec.unknown for r in spec.receivers}
@@ -180,10 +182,10 @@ class Prior:
         return weight_of
 
     def tables(
-        self, spec: Endgame
+        self, spec: PriorSpec
     ) -> tuple[list[list[Fraction]], list[tuple[int, frozenset[int], tuple[Fraction, ...]]]]:
         """The prior in the circuits' terms: ``weights[j][r]`` for unknown card j (spec order)
-        and receiver r (:attr:`Endgame.receivers` order), and the count factors as
+        and receiver r (:attr:`PriorSpec.receivers` order), and the count factors as
         ``(receiver index, card indices, factors)``."""
         receivers = spec.receivers
         weights = [[self.card_weight(spec, c, r) for r in receivers] for c in spec.unknown]
@@ -296,7 +298,7 @@ def deal_partition(
     return out
 
 
-def partition_function(spec: Endgame) -> Fraction:
+def partition_function(spec: PriorSpec) -> Fraction:
     """Z, the total weight of the spec's deals under its prior (the number of deals if uniform)."""
     if spec.prior.is_uniform:
         return Fraction(multinomial(spec.sizes[r] for r in spec.receivers))
@@ -364,7 +366,7 @@ def exact_weight(value: Any, zero: bool = False) -> Fraction:
     return weight
 
 
-def parse_prior(raw: Any, spec: Endgame, fail: Callable[[str, str], SpecError]) -> Prior:
+def parse_prior(raw: Any, spec: PriorSpec, fail: Callable[[str, str], SpecError]) -> Prior:
     """Read and check a spec's ``[prior]`` table against the validated ``spec``.
 
     Every problem is raised as ``fail(field, message)``, naming the field (``prior.void.B``,
@@ -394,7 +396,7 @@ class _PriorReader:
     """The fields of one ``[prior]`` table, each read and checked by a method of its own (in
     the order :func:`parse_prior` calls them, which is the order errors are found in)."""
 
-    def __init__(self, raw: dict, spec: Endgame, fail: Callable[[str, str], SpecError]) -> None:
+    def __init__(self, raw: dict, spec: PriorSpec, fail: Callable[[str, str], SpecError]) -> None:
         self.raw, self.spec, self.fail = raw, spec, fail
 
     # -- the pieces every field is made of

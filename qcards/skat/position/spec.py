@@ -84,7 +84,7 @@ class Endgame:
             :data:`SKAT` for the cards dealt into the Skat (receivers of none omitted).
         declarer_tricks: tricks the declarer has already taken (decides null games).
         prior: what is known about the deal beyond the hands
-        (:class:`~qcards.skat.position.prior.Prior`;
+            (:class:`~qcards.skat.position.prior.Prior`;
             empty: every deal equally likely).
         declaration: how the game was declared (:mod:`qcards.skat.position.declaration`), for its
             score; ``None``: only the win and the card points are asked. Its discard's points

@@ -132,7 +132,7 @@ class Snapshot:
     def view(self, spec: Endgame, trick: int, position: int) -> SeatView:
         """What the player at ``position`` of ``trick`` sees (:class:`SeatView`): the view a
         play model's policy reads, the same one the referee builds
-        (:func:`qcards.skat.outcomes.outcome_distribution`)."""
+        (:func:`qcards.skat.solvers.outcomes.outcome_distribution`)."""
         players = spec.players
         n = len(players)
         leader = players.index(self.leader(spec, trick))

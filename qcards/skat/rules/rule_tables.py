@@ -1,12 +1,13 @@
 """The rules of one kind of game as numpy tables, for the compiled searches.
 
-Both compiled solvers (:mod:`qcards.skat.double_dummy` and :mod:`qcards.skat.fast_referee`)
-read cards as bits of a 32-bit mask (their index in :data:`~qcards.skat.rules.cards.FULL_DECK`) and
-the rules only through these tables: effective suit, card points, the cards of each effective
-suit in order of strength, and the "power" of a card against each led suit that decides tricks.
-They are built from :class:`~qcards.skat.rules.cards.Rules` (``effective_suit``, ``strength``) once
-per kind of game; the tests check them against ``Rules.trick_winner`` on every three-card trick
-and ``Rules.legal_cards`` on random hands.
+Both compiled solvers (:mod:`qcards.skat.solvers.double_dummy` and
+:mod:`qcards.skat.solvers.fast_referee`) read cards as bits of a 32-bit mask (their index in
+:data:`~qcards.skat.rules.cards.FULL_DECK`) and the rules only through these tables: effective suit,
+card points, the cards of each effective suit in order of strength, and the "power" of a card
+against each led suit that decides tricks. They are built from
+:class:`~qcards.skat.rules.cards.Rules` (``effective_suit``, ``strength``) once per kind of game;
+the tests check them against ``Rules.trick_winner`` on every three-card trick and
+``Rules.legal_cards`` on random hands.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ answers are known.
 import dataclasses
 
 from qcards.analysis.methods.builtin import CLASSICAL
-from qcards.skat.objectives import OBJECTIVES
-from qcards.skat.play_models import BUILT_IN
+from qcards.skat.players.play_models import BUILT_IN
+from qcards.skat.solvers.objectives import OBJECTIVES
 
 METHOD = dataclasses.replace(CLASSICAL, name="probe")
 MODEL = dataclasses.replace(BUILT_IN["heuristic"], name="probe")
