@@ -42,3 +42,30 @@ def test_openspiel_evaluation_equals_the_referee(params, model):
     values = policy_value(game.new_initial_state(), [policy] * len(spec.players))
     exact = evaluate(spec, model=model, method="classical").p_win
     assert values[0] == pytest.approx(exact, abs=1e-9)
+
+
+def test_the_game_is_registered_and_loads_a_spec_file():
+    """``pyspiel.load_game`` by the registered name gives the module's classes, and the game a
+    spec file loads is the one :func:`openspiel_game` makes of the spec."""
+    from pathlib import Path
+
+    import pyspiel
+    from open_spiel.python.policy import UniformRandomPolicy
+
+    from qcards.skat.openspiel_game import GAME_NAME, EndgameGame, EndgameState
+    from qcards.skat.position.spec import load_spec
+
+    path = str(Path(__file__).resolve().parents[1] / "qcards" / "specs" / "four-card.toml")
+    loaded = pyspiel.load_game(GAME_NAME, {"spec": path})
+    made = openspiel_game(load_spec(path))
+    assert GAME_NAME in pyspiel.registered_names()
+    assert isinstance(loaded, EndgameGame) and isinstance(loaded.new_initial_state(), EndgameState)
+    values = [
+        policy_value(g.new_initial_state(), [UniformRandomPolicy(g)] * g.num_players())[0]
+        for g in (loaded, made)
+    ]
+    exact = evaluate(load_spec(path), model="random", method="classical").p_win
+    assert values[0] == values[1] == pytest.approx(exact, abs=1e-9)
+    state = loaded.new_initial_state()
+    state.apply_action(0)
+    assert state.clone().deal == 0 and str(state.clone()) == str(state)
