@@ -302,15 +302,9 @@ def test_the_public_api_lists_each_name_three_times_alike():
 
 
 SKAT_ORDER = (
-    "compiled",
-    "rules",
-    "deals.count",
-    "position",
-    "deals",
-    "solvers",
-    "learned",
-    "players",
-)
+    "compiled", "rules", "deals.count", "position", "deals", "solvers", "learned", "players",
+    "records", "openspiel",
+)  # fmt: skip
 """The sub-packages of ``qcards.skat``, bottom to top (docs/architecture.md); the deal count,
 bare arithmetic the prior's partition sums use, sits below the position, the rest of the deals
 above it. Every other module of ``qcards.skat`` is above them all."""
@@ -359,6 +353,8 @@ MOVED = {
                  "monte_carlo", "outcomes", "objectives", "double_dummy.solver",
                  "double_dummy.search", "double_dummy.outcome", "fast_referee.solver",
                  "fast_referee.kernel", "fast_referee.tricks", "fast_referee.memo")},
+    "qcards.skat.game_record": "qcards.skat.records.game_record",
+    "qcards.skat.openspiel_game": "qcards.skat.openspiel",
     **{f"qcards.skat.{m}": f"qcards.skat.players.{m}"
        for m in ("play_models", "heuristic", "heuristic_kernel", "beliefs", "best_response",
                  "best_response_kernel", "bidders")},

@@ -17,7 +17,6 @@ from qcards.analysis.match import deal_cards, match
 from qcards.analysis.train_bidder import play_out, train_bidder
 from qcards.cli import main
 from qcards.errors import ModelError, ParameterError
-from qcards.skat.game_record import parse_record
 from qcards.skat.learned import hand_value
 from qcards.skat.learned.hand_value import (
     FEATURE_NAMES,
@@ -35,6 +34,7 @@ from qcards.skat.learned.hand_value import (
 from qcards.skat.learned.network import SHIPPED as PLAY_SHIPPED
 from qcards.skat.learned.network import load_network, save_network
 from qcards.skat.players.bidders import BIDDERS, RulesBidder, get_bidder
+from qcards.skat.records.game_record import parse_record
 from qcards.skat.rules import bidding_rules
 from qcards.skat.rules.cards import FULL_DECK, Card
 from qcards.skat.rules.scoring import BID_VALUES, Declaration, matadors, settle

@@ -17,7 +17,7 @@ from qcards.analysis.match import match, plan_match
 from qcards.analysis.match_players import game_seconds, parse_player
 from qcards.cli import main
 from qcards.errors import PlayerError
-from qcards.skat.game_record import load_record, score_record
+from qcards.skat.records.game_record import load_record, score_record
 from qcards.skat.rules.cards import points
 
 PLAYERS = Path(__file__).parent / "players"

@@ -1,5 +1,5 @@
-"""Game records (qcards.skat.game_record) and ``qcards score``: the shipped records, the replay
-of a played game, and every rule a record can break (one error naming the file and field)."""
+"""Game records (qcards.skat.records.game_record) and ``qcards score``: the shipped records, the
+replay of a played game, and every rule a record can break (one error naming the file and field)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from qcards.cli import main
 from qcards.errors import GameRecordError
-from qcards.skat.game_record import load_record, parse_record, score_files, score_record
+from qcards.skat.records.game_record import load_record, parse_record, score_files, score_record
 
 from conftest import REPO
 

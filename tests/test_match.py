@@ -12,8 +12,8 @@ from qcards.analysis.match_players import Player, parse_player
 from qcards.cli import main
 from qcards.errors import FileError, ParameterError, ResourceError
 from qcards.plan import limits
-from qcards.skat.game_record import load_record, score_record
 from qcards.skat.players.play_models import FEATURES
+from qcards.skat.records.game_record import load_record, score_record
 from qcards.skat.rules import bidding_rules as rules
 from qcards.skat.rules.cards import Card
 from qcards.skat.rules.scoring import BID_VALUES

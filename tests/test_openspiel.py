@@ -9,7 +9,7 @@ from open_spiel.python.algorithms import best_response as os_best_response
 from open_spiel.python.algorithms.expected_game_score import policy_value
 
 from qcards.analysis.evaluate import evaluate
-from qcards.skat.openspiel_game import openspiel_game, openspiel_policy
+from qcards.skat.openspiel import openspiel_game, openspiel_policy
 from qcards.skat.players.best_response import best_response
 from qcards.skat.players.play_models import heuristic, uniform
 from qcards.skat.rules.cards import Trump
@@ -52,7 +52,7 @@ def test_the_game_is_registered_and_loads_a_spec_file():
     import pyspiel
     from open_spiel.python.policy import UniformRandomPolicy
 
-    from qcards.skat.openspiel_game import GAME_NAME, EndgameGame, EndgameState
+    from qcards.skat.openspiel import GAME_NAME, EndgameGame, EndgameState
     from qcards.skat.position.spec import load_spec
 
     path = str(Path(__file__).resolve().parents[1] / "qcards" / "specs" / "four-card.toml")

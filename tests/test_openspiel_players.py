@@ -13,9 +13,9 @@ from qcards.analysis.match_players import Player, parse_player, seat_spec
 from qcards.cli import main
 from qcards.errors import ParameterError, PlayerError
 from qcards.execution import extras
-from qcards.skat.game_record import load_record, score_record
-from qcards.skat.openspiel_game import openspiel_game
+from qcards.skat.openspiel import openspiel_game
 from qcards.skat.players.beliefs import believe, check_beliefs
+from qcards.skat.records.game_record import load_record, score_record
 
 pytest.importorskip("pyspiel", reason="OpenSpiel is the optional extra qcards[openspiel]")
 

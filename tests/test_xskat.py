@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from qcards.skat.game_record import record_from_dict, score_record
+from qcards.skat.records.game_record import record_from_dict, score_record
 from qcards.skat.rules.cards import Card, points
 
 HERE = Path(__file__).resolve().parent

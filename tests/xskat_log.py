@@ -458,7 +458,7 @@ def parse_xskat(
 
 
 def to_game_record(game: dict[str, Any], with_play: bool = True) -> dict[str, Any]:
-    """A fixture game as the table ``qcards.skat.game_record.record_from_dict`` reads.
+    """A fixture game as the table ``qcards.skat.records.game_record.record_from_dict`` reads.
 
     That format keeps the discard under ``deal``, the tricks as ``play = {tricks = [...]}``,
     and takes *either* ``play`` *or* ``result``: the play when there is one and ``with_play``,

@@ -15,7 +15,7 @@ then, so that a match compares card play), ten tricks in which each seat plays i
 card (chosen from what its seat has seen), and the ISkO settlement
 (:func:`qcards.skat.rules.scoring.settle`; Seeger-Fabian points, a deal everyone passes scores 0).
 
-Every game is written as a record (:mod:`qcards.skat.game_record`) that ``qcards score``
+Every game is written as a record (:mod:`qcards.skat.records.game_record`) that ``qcards score``
 replays card by card, and the whole match repeats from its seed.
 
 A match is planned before it plays (:func:`plan_match`, :mod:`qcards.plan`): its time from each
@@ -56,9 +56,9 @@ from qcards.files import write_text
 from qcards.intervals import mean_interval
 from qcards.plan import Plan, check, current_limits
 from qcards.skat.deals.sample import fresh_seed
-from qcards.skat.game_record import parse_record, record_toml
 from qcards.skat.players.bidders import get_bidder
 from qcards.skat.position.seat_view import table_view
+from qcards.skat.records.game_record import parse_record, record_toml
 from qcards.skat.rules import bidding_rules
 from qcards.skat.rules.cards import FULL_DECK, Card, Trump, points, rules_of
 from qcards.skat.rules.scoring import Declaration, matadors, settle

@@ -6,7 +6,7 @@ the history so far is the moment from the current trick's start
 (:func:`qcards.skat.position.history.moment`: the finished tricks credited, the posterior over the
 unseen cards given every play under random-play beliefs); :data:`WORLDS` deals are sampled
 from that posterior, and the moment becomes an OpenSpiel game
-(:func:`~qcards.skat.openspiel_game.openspiel_game`) whose chance node deals one of them, each
+(:func:`~qcards.skat.openspiel.openspiel_game`) whose chance node deals one of them, each
 as likely, and whose returns are the declarer's chance to win (its negative for a defender),
 as PIMC's. The current trick's cards are replayed on it to reach the seat's decision.
 
@@ -95,7 +95,7 @@ def bot_card(label: str, model: str, iterations: int, spec: Endgame, history, se
     try:
         from open_spiel.python.algorithms import ismcts, mcts
 
-        from qcards.skat.openspiel_game import openspiel_game
+        from qcards.skat.openspiel import openspiel_game
 
         game = openspiel_game(where.spec, "win", [(o, 1.0 / len(owners)) for o in owners])
         search = np.random.RandomState(int(rng.integers(2**31)))

@@ -10,7 +10,7 @@ from pathlib import Path
 from qcards.cli.commands import SUMMARIES
 from qcards.cli.output import json_argument, print_json, print_table
 from qcards.errors import GameRecordError
-from qcards.skat.game_record import RecordScore, score_files, seeger_fabian_totals
+from qcards.skat.records.game_record import RecordScore, score_files, seeger_fabian_totals
 from qcards.skat.rules.scoring import Settlement
 
 

@@ -16,7 +16,7 @@ never below the best response's; the gap is what seeing the cards (strategy fusi
 is worth (:attr:`BestResponse.clairvoyant`).
 
 Hand-written, not OpenSpiel's exact best response: OpenSpiel's walks the game tree deal by
-deal in Python (:mod:`qcards.skat.openspiel_game`; the tests hold the two equal), where this
+deal in Python (:mod:`qcards.skat.openspiel`; the tests hold the two equal), where this
 walk carries the deals of a public history together. Against random or heuristic opponents
 the declarer's choices come from a compiled floating-point walk (:class:`CompiledChooser`,
 :mod:`qcards.skat.players.best_response_kernel`) and this walk follows only the chosen cards,

@@ -2,7 +2,7 @@
 matadors, overbidding, the list score and Seeger-Fabian points.
 
 Pure Python (no qiskit), and the one place in qcards that knows these rules: game records
-(:mod:`qcards.skat.game_record`), the evaluation objectives and the payoff oracle all score
+(:mod:`qcards.skat.records.game_record`), the evaluation objectives and the payoff oracle all score
 through :func:`settle`.
 
 The rules, as implemented (section numbers of the ISkO):
