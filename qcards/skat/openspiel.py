@@ -131,8 +131,7 @@ if pyspiel is not None:
                 utility_sum=None,
                 max_game_length=n * spec.hand_size + 1,
             )
-            source = str(spec.source) if getattr(spec, "source", None) else ""
-            super().__init__(GAME_TYPE, info, {"spec": source, "objective": self.goal.name})
+            super().__init__(GAME_TYPE, info, {"spec": spec.source, "objective": self.goal.name})
 
         def dealt_table(self, deal: int) -> Table:
             """The table of chance outcome ``deal`` before its first card."""

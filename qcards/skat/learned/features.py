@@ -27,7 +27,6 @@ import numpy as np
 
 from qcards.skat.position.seat_view import SeatView
 from qcards.skat.rules.cards import TRUMP, Card
-from qcards.skat.rules.turns import winner_seat
 
 FEATURE_VERSION = 2
 
@@ -94,11 +93,13 @@ def card_features(
     an array of shape ``(len(legal), features)``, float64, columns as the names of
     ``version`` in :data:`FEATURE_NAMES_BY_VERSION`."""
     names = FEATURE_NAMES_BY_VERSION[version]
-    return _features(view, view.legal if legal is None else legal)[:, : len(names)]
+    legal = view.legal if legal is None else legal
+    return _features(view, legal, history=version >= 2)[:, : len(names)]
 
 
-def _features(view: SeatView, legal: tuple[Card, ...]) -> np.ndarray:
-    """Every column of :data:`FEATURE_NAMES` for the cards ``legal``."""
+def _features(view: SeatView, legal: tuple[Card, ...], history: bool) -> np.ndarray:
+    """The columns of :data:`FEATURE_NAMES` for the cards ``legal``; those of version 2 (read
+    from the finished tricks) only with ``history``, zero otherwise."""
     rules = view.rules
     null = rules.trump.is_null
     suit_of = rules.effective_suit
@@ -141,20 +142,6 @@ def _features(view: SeatView, legal: tuple[Card, ...]) -> np.ndarray:
     common[_INDEX["trumps_unseen"]] = unseen.get(TRUMP, 0) / 11
     common[_INDEX["tricks_played"]] = len(view.played) / view.players / 10
     common[_INDEX["points_played"]] = worth * sum(c.value for c in view.played) / 120
-    voids = view.voids()
-    foes = [s for s in range(view.players) if not view.friend(s)]
-    friends = [s for s in range(view.players) if s != view.seat and view.friend(s)]
-
-    def share(seats, suit: str) -> float:
-        return sum((s, suit) in voids for s in seats) / len(seats) if seats else 0.0
-
-    common[_INDEX["foes_void_trump"]] = share(foes, TRUMP)
-    common[_INDEX["friend_void_trump"]] = share(friends, TRUMP)
-    own, other = view.taken()
-    common[_INDEX["own_points"]] = worth * own / 120
-    common[_INDEX["foe_points"]] = worth * other / 120
-    common[_INDEX["declarer_tricks"]] = _declarer_tricks(view) / 10
-    foes_after = [s for s in after if not view.friend(s)]
 
     out = np.tile(common, (len(legal), 1))
     for row, card in zip(out, legal, strict=True):
@@ -174,16 +161,36 @@ def _features(view: SeatView, legal: tuple[Card, ...]) -> np.ndarray:
         row[_INDEX["suit_unseen"]] = unseen.get(suit, 0) / 11
         row[_INDEX["suit_played"]] = played.get(suit, 0) / 11
         row[_INDEX["friend_winning_points"]] = worth * card.value / 11 if friend_winning else 0.0
-        row[_INDEX["foes_void"]] = share(foes, suit)
-        row[_INDEX["friend_void"]] = share(friends, suit)
-        row[_INDEX["foe_after_void"]] = float(share(foes_after, suit) > 0)
+    if history:
+        _history_columns(view, legal, out, after, worth)
     return out
 
 
-def _declarer_tricks(view: SeatView) -> int:
-    """The recorded tricks the declarer (seat 0) took."""
-    n = view.players
-    return sum(winner_seat(view.rules, leader, cards, n) == 0 for leader, cards in view.tricks)
+def _history_columns(
+    view: SeatView, legal: tuple[Card, ...], out: np.ndarray, after: list[int], worth: float
+) -> None:
+    """Fill version 2's columns of ``out`` (a row per card of ``legal``) from the finished
+    tricks: the voids shown (``after``: the seats still to play this trick), the points each
+    side took (``worth`` 0 in null) and the declarer's tricks."""
+    voids = view.voids()
+    foes = [s for s in range(view.players) if not view.friend(s)]
+    friends = [s for s in range(view.players) if s != view.seat and view.friend(s)]
+    foes_after = [s for s in after if not view.friend(s)]
+
+    def share(seats, suit: str) -> float:
+        return sum((s, suit) in voids for s in seats) / len(seats) if seats else 0.0
+
+    own, other = view.taken()
+    out[:, _INDEX["foes_void_trump"]] = share(foes, TRUMP)
+    out[:, _INDEX["friend_void_trump"]] = share(friends, TRUMP)
+    out[:, _INDEX["own_points"]] = worth * own / 120
+    out[:, _INDEX["foe_points"]] = worth * other / 120
+    out[:, _INDEX["declarer_tricks"]] = view.winners.count(0) / 10
+    for row, card in zip(out, legal, strict=True):
+        suit = view.rules.effective_suit(card)
+        row[_INDEX["foes_void"]] = share(foes, suit)
+        row[_INDEX["friend_void"]] = share(friends, suit)
+        row[_INDEX["foe_after_void"]] = float(share(foes_after, suit) > 0)
 
 
 def _rank(value: int, values: list[int]) -> float:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from qcards.skat.rules.cards import Card, Rules
 from qcards.skat.rules.table import Table, shown_voids
@@ -89,13 +90,19 @@ class SeatView:
         (:func:`qcards.skat.rules.table.shown_voids`)."""
         return shown_voids(self.rules, self.plays(), self.players)
 
+    @cached_property
+    def winners(self) -> tuple[int, ...]:
+        """The seat that took each trick of :attr:`tricks`."""
+        return tuple(winner_seat(self.rules, leader, cards, self.players)
+                     for leader, cards in self.tricks)  # fmt: skip
+
     def taken(self) -> tuple[int, int]:
         """The card points of :attr:`tricks` taken by the mover's side and by the other
         side."""
         own = other = 0
-        for leader, cards in self.tricks:
+        for (_leader, cards), winner in zip(self.tricks, self.winners, strict=True):
             points = sum(c.value for c in cards)
-            if self.friend(winner_seat(self.rules, leader, cards, self.players)):
+            if self.friend(winner):
                 own += points
             else:
                 other += points

@@ -17,7 +17,7 @@ from qcards.errors import ModelError
 from qcards.skat.position.seat_view import Policy, SeatView, Weights, seat_view
 from qcards.skat.position.spec import SKAT, Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.rules.turns import player_to_move, seat_to_move
+from qcards.skat.rules.turns import player_to_move
 
 STAGE_KINDS = ("deal", "play", "trick")
 """What a stage follows: the deal (U_ini), one card played (CP), one trick taken (TT)."""
@@ -133,32 +133,28 @@ class Snapshot:
         """What the player at ``position`` of ``trick`` sees (:class:`SeatView`): the view a
         play model's policy reads, the same one the referee builds
         (:func:`qcards.skat.solvers.outcomes.outcome_distribution`)."""
-        players = spec.players
-        n = len(players)
-        leader = players.index(self.leader(spec, trick))
         owner, played = dict(self.owner), dict(self.played)
         hands = tuple(
             frozenset(c for c in spec.cards if owner[c] == p and played[c] in (0, trick))
-            for p in players
+            for p in spec.players
         )
-        seats = [players[seat_to_move(leader, i, n)] for i in range(position)]
-        table = tuple(
-            next(c for c in spec.cards if played[c] == trick and owner[c] == seat) for seat in seats
-        )
+        leader, table = self._trick(spec, trick, position, owner, played)
         skat = frozenset(c for c in spec.cards if owner[c] == SKAT) | spec.put_away
-        tricks = tuple(self._trick(spec, t) for t in range(1, trick))
+        tricks = tuple(self._trick(spec, t, len(spec.players), owner, played)
+                       for t in range(1, trick))  # fmt: skip
         return seat_view(spec.rules, frozenset(spec.cards) | spec.put_away, hands, leader, table,
                          skat, tricks)  # fmt: skip
 
-    def _trick(self, spec: Endgame, trick: int) -> tuple[int, tuple[Card, ...]]:
-        """The finished ``trick``'s leader (a seat) and cards in play order."""
-        players = spec.players
+    def _trick(
+        self, spec: Endgame, trick: int, count: int, owner: dict, played: dict
+    ) -> tuple[int, tuple[Card, ...]]:
+        """``trick``'s leader (a seat) and its first ``count`` cards in play order (``owner``
+        and ``played``: the snapshot's as dicts)."""
         leader = self.leader(spec, trick)
-        owner, played = dict(self.owner), dict(self.played)
-        seats = [player_to_move(spec, leader, i) for i in range(len(players))]
+        seats = [player_to_move(spec, leader, i) for i in range(count)]
         cards = tuple(next(c for c in spec.cards if played[c] == trick and owner[c] == seat)
                       for seat in seats)  # fmt: skip
-        return players.index(leader), cards
+        return spec.players.index(leader), cards
 
     def play_weights(
         self,
@@ -180,7 +176,8 @@ class Snapshot:
 
     def trick_winner(self, spec: Endgame, trick: int) -> str:
         """Who takes ``trick``, from the cards on the table (:meth:`Rules.trick_winner`)."""
-        leader, cards = self._trick(spec, trick)
+        owner, played = dict(self.owner), dict(self.played)
+        leader, cards = self._trick(spec, trick, len(spec.players), owner, played)
         return player_to_move(spec, spec.players[leader], spec.rules.trick_winner(cards))
 
     def locations(self) -> dict[Card, tuple[str, str]]:
