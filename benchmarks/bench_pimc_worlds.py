@@ -40,11 +40,12 @@ def main() -> int:
     times: dict[int, list[tuple[float, float]]] = {t: [] for t in TRICKS}
     loads = []
 
-    def observe(view, seat_game, history) -> None:
+    def observe(decision) -> None:
+        history = decision.history
         trick = len(history) // 3 + 1
-        if len(history) % 3 or trick not in TRICKS or len(view.legal) < 2:
+        if len(history) % 3 or trick not in TRICKS or len(decision.legal) < 2:
             return
-        spec = seat_game()
+        spec = decision.game
         pair = []
         for player in (many, base):
             start = time.perf_counter()
@@ -83,9 +84,9 @@ def _first_position():
     """A position to warm the solver on: forehand's first card of deal 0."""
     found = []
 
-    def observe(view, seat_game, history) -> None:
-        if not found and len(view.legal) > 1:
-            found.append((seat_game(), list(history), 0))
+    def observe(decision) -> None:
+        if not found and len(decision.legal) > 1:
+            found.append((decision.game, list(decision.history), 0))
 
     _game((Player("heuristic"),) * 3, 1, 0, 0, deal_cards(1, 0), observe)
     return found[0]

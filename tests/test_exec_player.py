@@ -144,14 +144,14 @@ def test_an_outside_player_pickles_plans_at_its_assumed_pace_and_starts_lazily()
 
 
 def test_ctrl_c_during_a_match_ends_the_program(tmp_path, monkeypatch):
-    import qcards.analysis.match as match_module
+    import qcards.analysis.match_players as players_module
 
     log = tmp_path / "requests.jsonl"
 
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(match_module, "policy_card", interrupted)  # a heuristic seat's card
+    monkeypatch.setattr(players_module, "policy_card", interrupted)  # a heuristic seat's card
     with pytest.raises(KeyboardInterrupt):
         match([command("first_legal.py", str(log)), "heuristic", "heuristic"], 2, seed=0)
     lines = [json.loads(line) for line in log.read_text().splitlines()]

@@ -48,9 +48,9 @@ from qcards.skat.players.beliefs import RANDOM, TREMBLE, believe, check_beliefs
 from qcards.skat.players.play_models import PlayModel, get_model
 from qcards.skat.position.declaration import deal_matadors
 from qcards.skat.position.history import OPTION, Moment
-from qcards.skat.position.seat_view import Policy, SeatView
+from qcards.skat.position.seat_view import Policy
 from qcards.skat.position.spec import Endgame
-from qcards.skat.rules.cards import FULL_DECK, Card
+from qcards.skat.rules.cards import Card
 from qcards.skat.rules.scoring import WIN_POINTS
 from qcards.skat.solvers.double_dummy.outcome import deal_outcome
 from qcards.skat.solvers.monte_carlo import playouts
@@ -534,21 +534,12 @@ def _widened(interval: tuple[float, float], mean: float, factor: float) -> tuple
 
 def conventions(where: Moment) -> dict[Card, float]:
     """The ``heuristic`` play model's weights for the mover's legal cards, from what the mover
-    sees (its hand, the table; every other card still in play counts as unseen): the order
-    among cards the valuation cannot tell apart (an exact tie: the cards are worth the same
-    under the model, so a strong player's habit decides, as following low)."""
-    spec = where.spec
-    players = spec.players
-    hand = frozenset(spec.hands[where.mover])
-    trick = where.opening
-    in_play = frozenset(spec.cards)
-    unseen = in_play - hand - frozenset(trick)
-    view = SeatView(
-        spec.rules, players.index(where.mover), len(players), hand, trick,
-        players.index(spec.leader), frozenset(FULL_DECK) - in_play, unseen,
-    )  # fmt: skip
+    sees (:meth:`Moment.view`: its hand, the table; every other card still in play counts as
+    unseen): the order among cards the valuation cannot tell apart (an exact tie: the cards
+    are worth the same under the model, so a strong player's habit decides, as following
+    low)."""
     policy = cast(Policy, get_model("heuristic").policy)  # the heuristic model has one
-    return {card: float(w) for card, w in policy(view).items()}
+    return {card: float(w) for card, w in policy(where.view()).items()}
 
 
 def _ranked(where, goal: Objective, model, method, reason, deals, seed, values) -> Advice:

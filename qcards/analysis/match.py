@@ -34,22 +34,21 @@ from typing import Any, cast
 
 import numpy as np
 
-from qcards.analysis import exec_player, openspiel_player
+from qcards.analysis import exec_player
 from qcards.analysis.exec_player import EXEC
 from qcards.analysis.match_journal import add_deal, journal_header, read_journal, start_journal
 from qcards.analysis.match_players import (
     DEFAULT_WORLDS,
     HAND,
-    SEARCHERS,
     Player,
     bidding_seconds,
     decision_bytes,
     game_seconds,
     parse_player,
-    policy_card,
-    search_card,
+    play,
     seat_spec,
 )
+from qcards.analysis.seat_players import Decision
 from qcards.errors import FileError, ParameterError
 from qcards.execution.sweeps import CORES, LOCAL, sweep
 from qcards.files import write_text
@@ -410,14 +409,29 @@ def _tell(players, seats, seat: int, request: dict) -> None:
     exec_player.tell(_key(players, seats, seat), player.label, player.argv, request)
 
 
+def _card_request(
+    about, seat, rules, table, number, finished, declarer_seat, discard, hand_game
+) -> dict:
+    """The ``card`` request of the outside programs' protocol for the seat to move."""
+    own = table.taken[declarer_seat]
+    return exec_player.request(
+        "card", about, seat, hand=_spelled(rules, table.hands[seat]), trick_number=number,
+        leader=table.leader, trick=[str(c) for c in table.trick], tricks=list(finished),
+        points={"declarer": own, "defenders": sum(table.taken) - own},
+        legal=_spelled(rules, table.legal()), **_discard(seat, declarer_seat, discard, hand_game),
+    )  # fmt: skip
+
+
 def _play(
     players, seats, hands, declarer_seat, game, discard, about, rng, observe=None
 ) -> tuple[list[tuple[Card, ...]], tuple[int, int]]:
-    """Ten tricks: each seat's player picks its card. Returns the tricks (leader's card first)
+    """Ten tricks: each seat's player picks its card, asked through the one player interface
+    (:func:`~qcards.analysis.match_players.play` on a
+    :class:`~qcards.analysis.seat_players.Decision`). Returns the tricks (leader's card first)
     and the declarer's (card points, tricks) from them. ``about`` is the game as the outside
     programs' requests give it (:func:`exec_player.request`). ``observe``, when given, is
-    called before each card with the mover's view, its game as a spec (a function of no
-    arguments: :func:`seat_spec`, built when called) and the history so far."""
+    called with each decision before its card is played (its view, game and history are
+    built when read)."""
     bid, hand_game = about["bid"], about.get("hand_game", False)
     rules = rules_of(_trump(game))
     # the spec order puts the declarer first (seat_view and the specs count seats from it)
@@ -438,31 +452,17 @@ def _play(
             seat_game = partial(seat_spec, names, game, me, names[order.index(0)], at_start[seat],
                                 hidden, discard, seat == declarer_seat, bid,
                                 hand_game)  # fmt: skip
-            policy = player.model not in (EXEC, *SEARCHERS, *openspiel_player.MODELS)
-            if policy or observe is not None:  # the view only where a policy or observer reads it
-                view = table_view(table, all_cards, frozenset(discard), order)
+            decision = Decision(
+                table.legal(), tuple(history), rng,
+                view=partial(table_view, table, all_cards, frozenset(discard), order),
+                game=seat_game,
+                request=partial(_card_request, about, seat, rules, table, number, finished,
+                                declarer_seat, discard, hand_game),
+                index=seats[seat],
+            )  # fmt: skip
             if observe is not None:
-                observe(view, seat_game, tuple(history))
-            if player.model == EXEC:
-                own = table.taken[declarer_seat]
-                request = exec_player.request(
-                    "card", about, seat, hand=_spelled(rules, table.hands[seat]),
-                    trick_number=number, leader=leader, trick=[str(c) for c in table.trick],
-                    tricks=finished,
-                    points={"declarer": own, "defenders": sum(table.taken) - own},
-                    legal=_spelled(rules, table.legal()),
-                    **_discard(seat, declarer_seat, discard, hand_game),
-                )  # fmt: skip
-                card = exec_player.card(_key(players, seats, seat), player.label, player.argv,
-                                        request)  # fmt: skip
-            elif player.model in SEARCHERS:
-                card = search_card(player, seat_game(), history, int(rng.integers(2**31)))
-            elif player.model in openspiel_player.MODELS:
-                bot = (player.label, player.model, player.iterations)
-                card = openspiel_player.bot_card(*bot, seat_game(), history,
-                                                 int(rng.integers(2**31)))  # fmt: skip
-            else:
-                card = policy_card(player, view, rng)
+                observe(decision)
+            card = play(player, decision)
             table = table.play(card)
             history.append((me, card))
         trick = table.tricks()[-1][1]

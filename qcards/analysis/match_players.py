@@ -33,13 +33,21 @@ what its seat has seen.
 ``openspiel-ismcts:ITERATIONS``, ``openspiel-mcts:ITERATIONS``
     OpenSpiel's information-set MCTS, or determinized MCTS, with ITERATIONS simulations a
     card, on the seat's game as an OpenSpiel game (:mod:`qcards.analysis.openspiel_player`;
-    the ``openspiel`` extra).
+    the ``openspiel`` extra);
+``NAME[:OPTIONS]``
+    a player kind another package registers (:mod:`qcards.analysis.seat_players`, entry-point
+    group ``qcards.players``), made from ``OPTIONS``.
+
+Every one of them is a :class:`~qcards.analysis.seat_players.CardPlayer`
+(:func:`seated`): the match, ``recommend --player`` (:func:`player_card`) and the training
+data's behaviour player ask each the same way, :func:`play`.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -47,19 +55,22 @@ import numpy as np
 
 from qcards.analysis import exec_player, openspiel_player
 from qcards.analysis.advice import advise
-from qcards.errors import FileError, ModelError, ParameterError
+from qcards.analysis.seat_players import CardPlayer, Decision, checked_card, player_kinds
+from qcards.errors import FileError, ModelError, ParameterError, QcardsError
 from qcards.files import read_text
 from qcards.skat.deals.count import num_deals
-from qcards.skat.deals.sample import OWNER_BYTES
+from qcards.skat.deals.sample import OWNER_BYTES, fresh_seed
 from qcards.skat.learned.network import LearnedPolicy, load_network
 from qcards.skat.players.beliefs import MAX_OVERSAMPLE, RANDOM, VOIDS, believe, check_beliefs
 from qcards.skat.players.best_response import first_cards
 from qcards.skat.players.bidders import RULES
 from qcards.skat.players.play_models import get_model, model_names, softmax_policy
+from qcards.skat.position.history import OPTION, as_plays, moment, mover_view
 from qcards.skat.position.seat_view import SeatView, uniform
 from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.rules.cards import Card
 from qcards.skat.solvers.adversarial import ADVERSARIAL
+from qcards.skat.solvers.referee import game_over
 
 DEFAULT_WORLDS = 10
 """PIMC's sampled deals a card decision when a player gives no budget."""
@@ -120,6 +131,8 @@ class Player:
     """An OpenSpiel bot's simulations a card decision (``openspiel-ismcts:ITERATIONS``)."""
     bidding: str = RULES
     """How the player bids and declares (:data:`qcards.skat.players.bidders.BIDDERS`)."""
+    options: str = ""
+    """A registered player kind's options, the text after ``NAME:``."""
 
     @property
     def parameters(self) -> dict[str, dict[str, float]] | None:
@@ -138,6 +151,8 @@ class Player:
             return f"{exec_player.EXEC}:{self.command}"
         if self.model in openspiel_player.MODELS:
             return f"{self.model}:{self.iterations}"
+        if self.options:
+            return f"{self.model}:{self.options}"
         if self.theta_file is not None:
             return f"{self.model}:{self.theta_file}"
         if self.model not in SEARCHERS:
@@ -157,6 +172,9 @@ def game_seconds(player: Player) -> float:
         return exec_player.DECISION_SECONDS * (HAND + 2)
     if player.model in openspiel_player.MODELS:
         return openspiel_player.game_seconds(player.model, player.iterations)
+    kind = registered().get(player.model)
+    if kind is not None:
+        return kind.game_seconds
     if player.model not in SEARCHERS:
         return POLICY_GAME_SECONDS.get(player.model, max(POLICY_GAME_SECONDS.values()))
     seconds = SEARCH_GAME_SECONDS + WORLD_GAME_SECONDS * player.worlds
@@ -195,13 +213,21 @@ def parse_player(text: str) -> Player:
         return Player(model, command=rest, argv=exec_player.split_command(text, rest))
     if model in openspiel_player.MODELS:
         return Player(model, iterations=openspiel_player.parse(text, model, sep, rest))
+    kinds = registered()
+    if model in kinds:
+        try:
+            kinds[model].make(rest)  # options refused before any game
+        except (ValueError, TypeError, QcardsError) as exc:
+            raise ParameterError("player", f"{{player}} {text!r}: {exc}") from None
+        return Player(model, options=rest)
     usable = [m for m in model_names() if get_model(m).solver is None or m == BEST_RESPONSE]
     if model not in usable:
+        plugins = "".join(f", {name}[:OPTIONS]" for name in kinds)
         raise ParameterError(
             "player", f"{{player}} {text!r}: unknown or unusable model {model!r} (expected one of "
             f"{', '.join(usable)}, optionally :WORLDS[:BELIEFS] for {ADVERSARIAL} and "
             f"{BEST_RESPONSE}, :FILE for softmax and learned; or {exec_player.EXEC}:COMMAND, "
-            f"{openspiel_player.ISMCTS}:ITERATIONS, {openspiel_player.MCTS}:ITERATIONS)",
+            f"{openspiel_player.ISMCTS}:ITERATIONS, {openspiel_player.MCTS}:ITERATIONS{plugins})",
         )  # fmt: skip
     if not rest and not sep:
         return Player(model)
@@ -350,3 +376,113 @@ def _best_response_card(player: Player, spec: Endgame, history) -> Card | None:
     others = source.beliefs.policy or uniform
     rows = first_cards(where.spec, "win", others, where.opening, source.exact(), clairvoyant=False)
     return rows[0].card
+
+
+def registered() -> dict:
+    """The player kinds other packages register (:func:`~qcards.analysis.seat_players.
+    player_kinds`), none of them named as a built-in player or a play model."""
+    return player_kinds((*model_names(), exec_player.EXEC, *openspiel_player.MODELS))
+
+
+# ----------------------------------------------------------------------------- one interface
+
+
+@dataclass(frozen=True)
+class PolicyPlayer:
+    """A policy model (random, heuristic, a softmax, the learned network) as a player: its
+    card drawn from its policy over the seat's view."""
+
+    player: Player
+
+    def step(self, decision: Decision) -> Card:
+        return policy_card(self.player, decision.view, decision.rng)
+
+
+@dataclass(frozen=True)
+class SearchPlayer:
+    """PIMC or the declarer's best response as a player: its search from the seat's game
+    and the history (:func:`search_card`)."""
+
+    player: Player
+
+    def step(self, decision: Decision) -> Card:
+        return search_card(self.player, decision.game, list(decision.history), decision.seed())
+
+
+@dataclass(frozen=True)
+class OpenSpielPlayer:
+    """One of OpenSpiel's bots as a player, on the seat's game as an OpenSpiel game."""
+
+    player: Player
+
+    def step(self, decision: Decision) -> Card:
+        p = self.player
+        return openspiel_player.bot_card(p.label, p.model, p.iterations, decision.game,
+                                         decision.history, decision.seed())  # fmt: skip
+
+
+@dataclass(frozen=True)
+class OutsideProgram:
+    """An outside program as a player: one ``card`` request of the JSON-lines protocol a
+    decision, to the program this match started for the player."""
+
+    player: Player
+
+    def step(self, decision: Decision) -> Card:
+        p = self.player
+        return exec_player.card((decision.index, p.label), p.label, p.argv, decision.request)
+
+
+@cache
+def seated(player: Player) -> CardPlayer:
+    """``player`` as a :class:`~qcards.analysis.seat_players.CardPlayer` (one for each
+    player, made once a process)."""
+    if player.model == exec_player.EXEC:
+        return OutsideProgram(player)
+    if player.model in openspiel_player.MODELS:
+        return OpenSpielPlayer(player)
+    if player.model in SEARCHERS:
+        return SearchPlayer(player)
+    kind = registered().get(player.model)
+    if kind is not None:
+        return kind.make(player.options)
+    return PolicyPlayer(player)
+
+
+def play(player: Player, decision: Decision) -> Card:
+    """``player``'s card at ``decision``, checked: an answer that is not a legal card is a
+    :class:`~qcards.errors.ModelError` naming the player."""
+    return checked_card(player.label, decision, seated(player).step(decision))
+
+
+def player_card(
+    spec: Endgame,
+    history: Sequence[tuple[str, Card]] | str,
+    player: Player | str,
+    seed: int | None = None,
+) -> Card:
+    """The card ``player`` (a :class:`Player` or its ``--player`` text) plays for the seat to
+    move in ``spec`` after ``history`` (``"A:SA B:S7"``, may end in the middle of a trick):
+    ``spec`` is the game as that seat knows it, its own cards among the known hands. A
+    player that draws draws from ``seed`` (fresh when ``None``).
+
+    Raises:
+        ParameterError: a bad player text, or an outside program (asked only within a
+            match).
+        ModelError: a history that breaks a rule, a mover whose cards the spec does not
+            know, a finished game, or a player's answer that is not a legal card.
+    """
+    chosen = player if isinstance(player, Player) else parse_player(player)
+    if chosen.model == exec_player.EXEC:
+        raise ParameterError(
+            "player", f"{{player}} {chosen.label!r}: an outside program plays within a match, "
+            "whose table its requests describe; ask it there (qcards match)",
+        )  # fmt: skip
+    plays = as_plays(spec, history)
+    where = moment(spec, plays)
+    if where.spec.num_tricks == 0:
+        raise ModelError(f"{OPTION}: {game_over(where.spec)}")
+    legal = where.legal_cards()
+    decision = Decision(legal, tuple(plays), np.random.default_rng(fresh_seed(seed)),
+                        view=lambda: mover_view(spec, plays), game=lambda: spec)  # fmt: skip
+    return play(chosen, decision)

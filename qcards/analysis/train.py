@@ -180,9 +180,9 @@ def replay_game(seed: int, game: int, behaviour: str = BEHAVIOUR) -> list[list]:
     views: list[SeatView] = []
     players = (behaviour_player(behaviour),) * SEATS
 
-    def watch(view, _seat_game, history) -> None:
-        if len(view.legal) > 1:
-            views.append(view)
+    def watch(decision) -> None:
+        if len(decision.legal) > 1:
+            views.append(decision.view)
 
     _game(players, seed, game, 0, deal_cards(seed, game), watch)
     # the label field of a replayed row is not the teacher's: callers keep only the tricks
@@ -324,10 +324,11 @@ def label_game(
     players = (behaviour_player(behaviour),) * SEATS
     teacher = Player(ADVERSARIAL, worlds)
 
-    def label(view, seat_game, history) -> None:
-        if len(view.legal) > 1:
-            card = search_card(teacher, seat_game(), list(history), int(rng.integers(2**31)))
-            rows.append(encode_position(view, card))
+    def label(decision) -> None:
+        if len(decision.legal) > 1:
+            card = search_card(teacher, decision.game, list(decision.history),
+                               int(rng.integers(2**31)))  # fmt: skip
+            rows.append(encode_position(decision.view, card))
 
     _game(players, seed, game, 0, deal_cards(seed, game), label)
     return rows

@@ -4,14 +4,18 @@ The declarer at the start of a trick is ranked by :func:`qcards.analysis.evaluat
 (every method, the circuits' included); anyone else, any seat in the middle of a trick, and a
 model other than random on more deals than an exact ranking takes (with ``auto`` and no
 shots), by :func:`qcards.analysis.advice.advise` (the referee, double dummy or sampled
-deals).
+deals). ``--player`` asks one player instead (any ``qcards match --player``, a registered
+player kind included) which card it plays there
+(:func:`qcards.analysis.match_players.player_card`).
 """
 
 from __future__ import annotations
 
 from qcards.analysis.advice import AUTO, EXACT, MAX_EXACT_DEALS, SAMPLED, Advice, advise
 from qcards.analysis.evaluate import card_differences, recommend
+from qcards.analysis.match_players import parse_player, player_card
 from qcards.analysis.methods.builtin import DOUBLE_DUMMY
+from qcards.circuits.construction import DEFAULT_CONSTRUCTION
 from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     evaluation_arguments,
@@ -61,11 +65,24 @@ def add_parser(sub) -> None:
         help=f"with a model's beliefs, each legal card's share when a player leaves the model "
         f"(0 to 1, default {float(TREMBLE):g})",
     )
+    p.add_argument(
+        "--player",
+        metavar="PLAYER",
+        help="the card this player plays for the seat to move, instead of a ranking: any "
+        "player qcards match seats (a play model, adversarial:WORLDS[:BELIEFS], "
+        "openspiel-ismcts:N, a player kind another package registers); draws from --seed",
+    )
     p.set_defaults(run=run)
+
+
+RANKING_OPTIONS = ("model", "method", "shots", "construction", "objective", "beliefs")
+"""The options of a ranking, which a ``--player`` question does not read."""
 
 
 def run(args) -> int:
     spec = load_spec(args.spec)
+    if args.player is not None:
+        return _player(args, spec)
     beliefs = check_beliefs(args.beliefs, args.tremble)
     rest = spec
     if args.history and beliefs.name != RANDOM:
@@ -133,6 +150,29 @@ def run(args) -> int:
         ],
     )  # fmt: skip
     print(f"{sampled.count:,} shots per card, seed {sampled.seed}: the same deals for every card")
+    return 0
+
+
+def _player(args, spec) -> int:
+    """``--player``: the player's card for the seat to move; a ranking option given beside it
+    is refused rather than silently ignored."""
+    defaults = {"model": "random", "method": AUTO, "shots": None,
+                "construction": DEFAULT_CONSTRUCTION, "objective": "win",
+                "beliefs": RANDOM}  # fmt: skip
+    given = [name for name in RANKING_OPTIONS
+             if getattr(args, name, defaults[name]) not in (defaults[name], None)]  # fmt: skip
+    if given:
+        raise ParameterError(
+            "player",
+            f"{{player}} asks one player for its card; --{given[0]} sets how a "
+            "ranking values the cards: leave it out",
+        )
+    chosen = parse_player(args.player)
+    card = player_card(spec, args.history or (), chosen, args.seed)
+    if args.json:
+        print_json({"player": chosen.label, "card": str(card)})
+    else:
+        print(f"{chosen.label} plays {card}")
     return 0
 
 

@@ -31,8 +31,9 @@ from fractions import Fraction
 
 from qcards.errors import ModelError
 from qcards.skat.position.prior import CountFactor, Prior, category_cards, partition_function
+from qcards.skat.position.seat_view import SeatView
 from qcards.skat.position.spec import Endgame
-from qcards.skat.rules.cards import SUIT_NAMES, TRUMP, Card, CardError
+from qcards.skat.rules.cards import FULL_DECK, SUIT_NAMES, TRUMP, Card, CardError
 from qcards.skat.rules.turns import player_leads_next, player_to_move
 
 OPTION = "--history"
@@ -96,6 +97,19 @@ class Moment:
         if not hand:  # the callers say the game's result first (referee.game_over)
             raise ModelError(f"{OPTION}: the game is over, every card has been played")
         return spec.rules.legal_cards(hand, self.opening[0] if self.trick else None)
+
+    def view(self, tricks: tuple[tuple[int, tuple[Card, ...]], ...] = ()) -> SeatView:
+        """The mover's view: its hand, the open trick, every card not in :attr:`spec` as
+        played, every other card it does not hold as unseen; ``tricks`` the finished tricks
+        it has seen (:attr:`SeatView.tricks`; :func:`mover_view` passes the history's)."""
+        spec = self.spec
+        players = spec.players
+        hand = frozenset(spec.hands[self.mover]) - frozenset(self.opening)
+        in_play = frozenset(spec.cards)
+        unseen = in_play - hand - frozenset(self.opening)
+        return SeatView(spec.rules, players.index(self.mover), len(players), hand, self.opening,
+                        players.index(spec.leader), frozenset(FULL_DECK) - in_play, unseen,
+                        tricks)  # fmt: skip
 
 
 def after_history(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> Endgame:
@@ -206,6 +220,24 @@ def moment(
     if not partition_function(rest):
         raise ModelError(f"{OPTION}: no deal is consistent with this history and the spec's prior")
     return Moment(rest, tuple(current))
+
+
+def mover_view(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> SeatView:
+    """The view of the seat to move after ``history`` (:meth:`Moment.view`), the history's
+    finished tricks among its :attr:`~qcards.skat.position.seat_view.SeatView.tricks`, each led
+    by its first player (seats numbered in ``spec.players``' order, the declarer 0).
+
+    Raises:
+        ModelError: as :func:`moment`.
+    """
+    plays = as_plays(spec, history)
+    n = len(spec.players)
+    finished = len(plays) - len(plays) % n
+    tricks = tuple(
+        (spec.players.index(plays[t][0]), tuple(card for _, card in plays[t : t + n]))
+        for t in range(0, finished, n)
+    )
+    return moment(spec, plays).view(tricks)
 
 
 def as_plays(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> tuple:
