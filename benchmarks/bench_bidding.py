@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from qcards.analysis.decision_plays import Runner
+from qcards.analysis.decision_plays import PlayComputation
 from qcards.analysis.decisions import bid
 from qcards.analysis.match import deal_cards, match
 from qcards.skat.players.bidders import get_bidder
@@ -164,7 +164,9 @@ def main() -> int:
     same_choice, gaps = 0, []
     for cards in hands:
         hand = cards[0]
-        decision = bid(_spec(hand), "<hand>", Runner(model="heuristic", shots=args.shots, seed=1))
+        decision = bid(
+            _spec(hand), "<hand>", PlayComputation(model="heuristic", shots=args.shots, seed=1)
+        )
         pick_ups, hand_games = evaluator.values(hand, 0)
         plan = evaluator.limit(hand, 0)
         at = 0 if plan is None else bidding_rules.BID_VALUES.index(plan.value)

@@ -16,7 +16,7 @@ from qcards.circuits.game import build_game
 from qcards.circuits.layout import GameLayout
 from qcards.paper.examples import EXAMPLES
 from qcards.paper.reproduce import reproduce_example
-from qcards.skat.solvers.referee import evaluate
+from qcards.skat.solvers.plain_referee import evaluate
 
 
 def median_time(fn, repeat: int) -> float:

@@ -30,7 +30,7 @@ from qcards.errors import ResourceError  # noqa: E402
 from qcards.execution.backends import parse_backend  # noqa: E402
 from qcards.execution.exact import exact_stage_probabilities, gate_count  # noqa: E402
 from qcards.paper.examples import FOUR_CARD, SIX_CARD  # noqa: E402
-from qcards.skat.solvers.referee import estimate_paths  # noqa: E402
+from qcards.skat.solvers.plain_referee import estimate_paths  # noqa: E402
 
 METHODS = ("statevector", "mps", "ddsim", "sparse")
 

@@ -43,7 +43,7 @@ from bench_scale import scale_spec  # noqa: E402
 
 from qcards.circuits.game import GameCircuit, build_game  # noqa: E402
 from qcards.paper.examples import FOUR_CARD, SIX_CARD  # noqa: E402
-from qcards.skat.solvers.referee import evaluate  # noqa: E402
+from qcards.skat.solvers.plain_referee import evaluate  # noqa: E402
 
 CASES = {
     "four-card paper": (FOUR_CARD.spec, "paper"),

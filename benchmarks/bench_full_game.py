@@ -23,8 +23,8 @@ deals
    here and with ``scheduler="local"`` (start-up included).
 4. Cost per sample: shots per second and double-dummy seconds per deal at N = 4, 6, 8, 10 cards
    a player, next to the circuit's instructions and the play paths (Knuth's estimate,
-   :func:`~qcards.skat.solvers.referee.estimate_paths`): the shot's cost follows the instructions,
-   not the paths.
+   :func:`~qcards.skat.solvers.plain_referee.estimate_paths`): the shot's cost follows the
+   instructions, not the paths.
 
 Times are medians of ``--repeat`` runs (each Dask "local" run and each first call: one run,
 they include one-off costs). The tables are printed and written to
@@ -61,7 +61,7 @@ from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.rules.cards import FULL_DECK, Card
 from qcards.skat.solvers.double_dummy.solver import solve_deal
 from qcards.skat.solvers.monte_carlo import playouts
-from qcards.skat.solvers.referee import estimate_paths
+from qcards.skat.solvers.plain_referee import estimate_paths
 
 RESULTS = Path(__file__).resolve().parent / "results" / "full_game.md"
 STRONG = ["CJ", "HJ", "CA", "C10", "CQ", "C8", "C7", "SA", "S10", "HK"]

@@ -41,7 +41,7 @@ from qcards.execution.transpile import (  # noqa: E402
 )
 from qcards.paper.examples import FOUR_CARD, SIX_CARD  # noqa: E402
 from qcards.skat.rules.cards import Card  # noqa: E402
-from qcards.skat.solvers.referee import evaluate, stage_distributions  # noqa: E402
+from qcards.skat.solvers.plain_referee import evaluate, stage_distributions  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

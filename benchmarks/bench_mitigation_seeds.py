@@ -44,7 +44,7 @@ from qcards.execution.backends import parse_backend  # noqa: E402
 from qcards.execution.mitigation import Mitigation, mitigated_report, mitigation_circuits  # noqa: E402
 from qcards.execution.run import sampled_counts  # noqa: E402
 from qcards.execution.transpile import measured_circuit, transpile_to, transpiled_size  # noqa: E402
-from qcards.skat.solvers.referee import evaluate  # noqa: E402
+from qcards.skat.solvers.plain_referee import evaluate  # noqa: E402
 
 BACKEND = "fake:FakeTorino"
 RECORD = Path(__file__).parent / "results" / "mitigation_seeds.jsonl"

@@ -35,7 +35,7 @@ from qcards.execution.transpile import (
     transpiled_size,
 )
 from qcards.paper.examples import FOUR_CARD
-from qcards.skat.solvers.referee import evaluate, stage_distributions
+from qcards.skat.solvers.plain_referee import evaluate, stage_distributions
 from qcards.viz.plots import save_comparison
 
 RESULTS = Path(__file__).resolve().parent / "results"

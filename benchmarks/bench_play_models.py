@@ -40,7 +40,7 @@ from qcards.skat.players.play_models import get_model  # noqa: E402
 from qcards.skat.position.spec import load_spec  # noqa: E402
 from qcards.skat.rules.cards import Trump  # noqa: E402
 from qcards.skat.solvers.monte_carlo import playouts  # noqa: E402
-from qcards.skat.solvers.outcomes import outcome_distribution  # noqa: E402
+from qcards.skat.solvers.outcome_distributions import outcome_distribution  # noqa: E402
 
 from conftest import random_spec  # noqa: E402
 

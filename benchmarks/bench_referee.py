@@ -32,7 +32,7 @@ from pathlib import Path
 from bench_scale import scale_spec, with_budget
 
 from qcards.progress import duration
-from qcards.skat.solvers import referee
+from qcards.skat.solvers import plain_referee as referee
 from qcards.skat.solvers.fast_referee import solver as fast_referee
 
 RESULTS = Path(__file__).resolve().parent / "results" / "referee.md"

@@ -11,7 +11,7 @@ N runs, ratio against the dense statevector on the paper construction in the sam
 Table 2 (scale): three players with k cards each (k = 1..K: 3 to 3K cards, :func:`scale_spec`),
 the declarer's hand known, random play. For each size: the deals; the play paths (exact, as
 the fast referee counts them, where it answered, else Knuth's estimate
-:func:`qcards.skat.solvers.referee.estimate_paths`); the distinct positions the fast referee
+:func:`qcards.skat.solvers.plain_referee.estimate_paths`); the distinct positions the fast referee
 memoizes (:class:`qcards.skat.solvers.fast_referee.solver.Search`); the fast referee's seconds
 (:func:`qcards.skat.solvers.fast_referee.solver.evaluate`, its own time check included: a refusal is
 reported); the circuit's seconds (the efficient construction on the sparse engine, the deals in
@@ -56,7 +56,7 @@ from qcards.errors import ResourceError
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
 from qcards.skat.deals.count import num_deals
 from qcards.skat.solvers.fast_referee import solver as fast_referee
-from qcards.skat.solvers.referee import estimate_paths
+from qcards.skat.solvers.plain_referee import estimate_paths
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GIB = 2**30

@@ -52,7 +52,7 @@ sys.path.insert(0, str(REPO / "tests"))
 from toml_text import toml_text  # noqa: E402
 from xskat_log import to_game_record  # noqa: E402
 
-from qcards.analysis.decision_plays import Runner  # noqa: E402
+from qcards.analysis.decision_plays import PlayComputation  # noqa: E402
 from qcards.analysis.decisions import bid, declare_twelve  # noqa: E402
 from qcards.intervals import mean_interval  # noqa: E402
 from qcards.skat.deals.sample import sample_owners, spec_receiver_table  # noqa: E402
@@ -174,7 +174,7 @@ def bench_decisions(shots: int, skats: int) -> list[str]:
     full = (REPO / "qcards/specs/full-game.toml").read_text()
     results = {}
     for where, scheduler in (("one process", None), ("Dask local, 2 workers", "local")):
-        runner = Runner(shots=shots, seed=1, scheduler=scheduler)
+        runner = PlayComputation(shots=shots, seed=1, scheduler=scheduler)
         start = time.perf_counter()
         d = declare_twelve(twelve, "twelve-cards", runner=runner)
         seconds = time.perf_counter() - start
@@ -252,12 +252,14 @@ def bench_pimc(deals_per_play: int, declare_deals: int, bid_deals: int, skats: i
         f"{np.mean(all_level) * 1e3:.1f} | {np.mean(all_full) / np.mean(all_level):.1f} |"
     )
     print(*rows, sep="\n", flush=True)
-    runner = Runner(shots=declare_deals, seed=1, scheduler="local", model="adversarial")
+    runner = PlayComputation(shots=declare_deals, seed=1, scheduler="local", model="adversarial")
     start = time.perf_counter()
     d = declare_twelve(twelve, "twelve-cards", runner=runner)
     declare_seconds = time.perf_counter() - start
     best, ci = d.best, d.best.figures.seeger_fabian_ci
-    runner = Runner(shots=bid_deals, seed=1, scheduler="local", force=True, model="adversarial")
+    runner = PlayComputation(
+        shots=bid_deals, seed=1, scheduler="local", force=True, model="adversarial"
+    )
     start = time.perf_counter()
     b = bid(full, "full-game", runner, skats=skats)
     bid_seconds = time.perf_counter() - start

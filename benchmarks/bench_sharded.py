@@ -45,7 +45,7 @@ def one(case: str, cards: int, workers: int, shards: int) -> dict:
     from qcards.circuits.game import build_game
     from qcards.execution.sparse import engine as sparse
     from qcards.execution.sparse import shards as sparse_shards
-    from qcards.skat.solvers.referee import estimate_paths
+    from qcards.skat.solvers.plain_referee import estimate_paths
 
     spec = scale_spec(cards)
     game = build_game(spec, None)

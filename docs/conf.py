@@ -78,7 +78,7 @@ nb_output_stderr = "show"
 
 # API reference: one page per module, members documented from the docstrings. A module's
 # members are the ones defined in it, whatever its __all__ re-exports: a name is documented
-# once, where it is defined, and a moved module's old name (qcards.skat.moved.alias: the same
+# once, where it is defined, and a moved module's old name (qcards.moved.alias: the same
 # module object) documents nothing again.
 autosummary_generate = True
 autosummary_imported_members = False

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     )
     from qcards.skat.rules.cards import Card, Rules, Trump
     from qcards.skat.solvers.double_dummy.solver import solve_deal
-    from qcards.skat.solvers.referee import Evaluation
+    from qcards.skat.solvers.plain_referee import Evaluation
 
 # Loaded on first use (PEP 562), so that importing a pure-Python part (a game's referee, the
 # Skat referee) does not pay for qiskit: name -> (module, attribute).
@@ -59,7 +59,7 @@ _API = {
     "CountResult": ("qcards.estimation.counting", "CountResult"),
     "Endgame": ("qcards.skat.position.spec", "Endgame"),
     "EstimationOptions": ("qcards.estimation.options", "EstimationOptions"),
-    "Evaluation": ("qcards.skat.solvers.referee", "Evaluation"),
+    "Evaluation": ("qcards.skat.solvers.plain_referee", "Evaluation"),
     "EvaluationReport": ("qcards.analysis.methods.report", "EvaluationReport"),
     "GameChoice": ("qcards.analysis.declare", "GameChoice"),
     "GameCircuit": ("qcards.circuits.game", "GameCircuit"),
@@ -143,8 +143,8 @@ _DEPRECATED = {
     "Target": ("qcards.Backend", "qcards.execution.backends", "Backend"),
     "parse_target": ("qcards.parse_backend", "qcards.execution.backends", "parse_backend"),
     "referee_evaluate": (
-        "qcards.evaluate(spec, method='classical') or qcards.skat.solvers.referee.evaluate",
-        "qcards.skat.solvers.referee",
+        "qcards.evaluate(spec, method='classical') or qcards.skat.solvers.plain_referee.evaluate",
+        "qcards.skat.solvers.plain_referee",
         "evaluate",
     ),
 }

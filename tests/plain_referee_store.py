@@ -1,8 +1,8 @@
 """The plain referee's answers for the cross-check specs it takes seconds to minutes on.
 
-The plain enumerator (:mod:`qcards.skat.solvers.referee`) is the oracle of the fast referee, the
-double-dummy solver and the circuits. On a few of the 200 cross-check specs (four players,
-three tricks, eight unknown cards) it needs 30-100 s a model, which made CI pay about 1,000 s
+The plain enumerator (:mod:`qcards.skat.solvers.plain_referee`) is the oracle of the fast referee,
+the double-dummy solver and the circuits. On a few of the 200 cross-check specs (four players, three
+tricks, eight unknown cards) it needs 30-100 s a model, which made CI pay about 1,000 s
 of CPU for the same numbers in three test files. Those answers are stored here once, in
 ``tests/data/plain_referee.json``, computed by the plain referee itself:
 
@@ -26,8 +26,8 @@ from pathlib import Path
 
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers import referee
-from qcards.skat.solvers.referee import Evaluation
+from qcards.skat.solvers import plain_referee as referee
+from qcards.skat.solvers.plain_referee import Evaluation
 
 STORE = Path(__file__).resolve().parent / "data" / "plain_referee.json"
 SLOW_SECONDS = 0.5
@@ -79,8 +79,8 @@ def _row(evaluation: Evaluation) -> dict:
 
 
 def evaluate_each(spec: Endgame, model: str = "random", firsts=(None,)) -> list[Evaluation]:
-    """:func:`qcards.skat.solvers.referee.evaluate_each`, from the store where every answer is in
-    it."""
+    """:func:`qcards.skat.solvers.plain_referee.evaluate_each`, from the store where every answer
+    is in it."""
     table = stored()
     keys = [entry_key(spec, model, first) for first in firsts]
     if all(key in table for key in keys):

@@ -77,13 +77,15 @@ def own(imports: set[str]) -> set[str]:
 
 
 def test_every_module_is_seen():
-    assert "qcards.skat.solvers.referee" in MODULES and "qcards.cli" in MODULES
+    assert "qcards.skat.solvers.plain_referee" in MODULES and "qcards.cli" in MODULES
     assert len(MODULES) > 80
 
 
 def test_few_files_at_the_top():
+    """The API module and the support modules below every layer (errors, files, intervals,
+    interrupts, plugins, progress, moved); everything else lives in a layer's package."""
     top = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert len(top) <= 7, top
+    assert len(top) <= 8, top
 
 
 def test_no_upward_imports_between_layers():
@@ -130,6 +132,7 @@ BELOW_ALL_LAYERS = (
     "qcards.intervals",
     "qcards.plan",
     "qcards.plugins",
+    "qcards.moved",
 )
 """Modules every layer may import: they import no layer (docs/architecture.md)."""
 
@@ -221,7 +224,7 @@ def test_referees_import_without_qiskit():
 
     code = (
         "import sys, qcards.games.gofish, qcards.games.cats.referee, qcards.games.qgo.game, "
-        "qcards.skat.solvers.referee; print('qiskit' in sys.modules)"
+        "qcards.skat.solvers.plain_referee; print('qiskit' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -337,7 +340,15 @@ def test_skat_sub_packages_import_only_downward():
     assert skat_rank("qcards.skat.deals.sample") == SKAT_ORDER.index("deals")
 
 
+RENAMED_SOLVERS = {"referee": "plain_referee", "exact_referee": "evaluation",
+                   "adversarial": "minimax", "outcomes": "outcome_distributions"}  # fmt: skip
+"""Modules of ``qcards.skat.solvers`` renamed so that the name says what the module holds."""
+
 MOVED = {
+    **{f"qcards.skat.solvers.{old}": f"qcards.skat.solvers.{new}"
+       for old, new in RENAMED_SOLVERS.items()},
+    "qcards.games.work": "qcards.games.time_budget",
+    "qcards.circuits.gates.codes": "qcards.circuits.gates.card_code_updates",
     **{f"qcards.skat.{m}": f"qcards.skat.rules.{m}"
        for m in ("cards", "scoring", "rule_tables", "bidding_rules")},
     "qcards.skat.play_core": "qcards.skat.rules.turns",
@@ -348,7 +359,7 @@ MOVED = {
        for m in ("spec", "prior", "declaration", "history", "seat_view", "stages",
                  "consistency")},
     **{f"qcards.skat.{m}": f"qcards.skat.compiled.{m}" for m in ("jit", "bits")},
-    **{f"qcards.skat.{m}": f"qcards.skat.solvers.{m}"
+    **{f"qcards.skat.{m}": f"qcards.skat.solvers.{RENAMED_SOLVERS.get(m, m)}"
        for m in ("referee", "exact_referee", "referee_cost", "adversarial", "pimc",
                  "monte_carlo", "outcomes", "objectives", "double_dummy.solver",
                  "double_dummy.search", "double_dummy.outcome", "fast_referee.solver",
@@ -359,7 +370,7 @@ MOVED = {
        for m in ("play_models", "heuristic", "heuristic_kernel", "beliefs", "best_response",
                  "best_response_kernel", "bidders")},
 }  # fmt: skip
-"""Modules moved into a sub-package: the old name kept for one release (docs/api)."""
+"""Modules moved into a sub-package or renamed: the old name kept for one release (docs/api)."""
 
 
 @pytest.mark.parametrize("old", sorted(MOVED))
@@ -376,3 +387,30 @@ def test_a_moved_module_answers_under_its_old_name(old):
     assert module is importlib.import_module(MOVED[old])
     said = [str(w.message) for w in caught if w.category is DeprecationWarning]
     assert f"{old} moved to {MOVED[old]}; the old name goes in the next release" in said
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [("Play", "GameOutcomes"), ("Figures", "OptionValue"), ("Runner", "PlayComputation")],
+)
+def test_a_renamed_class_answers_under_its_old_name(old, new):
+    import warnings
+
+    from qcards.analysis import decision_plays
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = getattr(decision_plays, old)
+    assert found is getattr(decision_plays, new)
+    module = "qcards.analysis.decision_plays"
+    said = [str(w.message) for w in caught if w.category is DeprecationWarning]
+    assert f"{module}.{old} moved to {module}.{new}; the old name goes in the next release" in said
+    with pytest.raises(AttributeError):
+        decision_plays.NoSuchName  # noqa: B018
+
+
+def test_the_solvers_front_is_the_exact_evaluation():
+    from qcards.skat import solvers
+    from qcards.skat.solvers.evaluation import evaluate
+
+    assert solvers.evaluate is evaluate

@@ -12,7 +12,7 @@ from qcards.skat.deals.enumeration import deals
 from qcards.skat.position.spec import SKAT, parse_spec
 from qcards.skat.position.stages import skat_points
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers.referee import evaluate, paths, recommend, stage_distributions
+from qcards.skat.solvers.plain_referee import evaluate, paths, recommend, stage_distributions
 
 from conftest import generated_specs, random_spec, spec_id
 

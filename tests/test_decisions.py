@@ -14,7 +14,7 @@ import pytest
 from brute_minimax import minimax_score
 from toml_text import toml_text
 
-from qcards.analysis.decision_plays import Runner, run_plays, runner_for
+from qcards.analysis.decision_plays import PlayComputation, run_plays, runner_for
 from qcards.analysis.decisions import (
     PLAYS,
     _declarations,
@@ -32,7 +32,7 @@ from qcards.skat.deals.enumeration import weighted_deals
 from qcards.skat.position.declaration import skat_of
 from qcards.skat.rules.cards import Card, Rules
 from qcards.skat.rules.scoring import Declaration, settle
-from qcards.skat.solvers.referee import MODELS, paths
+from qcards.skat.solvers.plain_referee import MODELS, paths
 
 from conftest import TEST_SPECS, spec_text
 
@@ -81,7 +81,7 @@ def every_option(
 
 @pytest.mark.parametrize("model", MODELS)
 def test_twelve_cards_equal_brute_force_and_pruning_keeps_every_value(model):
-    decision = declare_twelve(TWELVE, "twelve-small", runner=Runner(model=model))
+    decision = declare_twelve(TWELVE, "twelve-small", runner=PlayComputation(model=model))
     brute = every_option(TWELVE, "twelve-small", model=model)
     seen = 0
     for option in decision.options:
@@ -110,7 +110,7 @@ def test_equivalent_cards():
 
 @pytest.mark.parametrize("model", MODELS)
 def test_bid_equals_brute_force(model):
-    decision = bid(BID, "bid-small", Runner(model=model))
+    decision = bid(BID, "bid-small", PlayComputation(model=model))
     data = _read(BID, "bid-small")
     declarer = data["players"][0]
     hand = [Card.parse(c) for c in data["hands"][declarer]]
@@ -153,9 +153,9 @@ def test_bid_equals_brute_force(model):
 def test_sampled_decisions_cover_the_exact_values(model, shots):
     exact = {
         (o.game, o.discard): o.figures.seeger_fabian_exact
-        for o in declare_twelve(TWELVE, "t", runner=Runner(model=model)).options
+        for o in declare_twelve(TWELVE, "t", runner=PlayComputation(model=model)).options
     }
-    sampled = declare_twelve(TWELVE, "t", runner=Runner(shots=shots, seed=3, model=model))
+    sampled = declare_twelve(TWELVE, "t", runner=PlayComputation(shots=shots, seed=3, model=model))
     method = {"random": "shots", "adversarial": "pimc"}.get(model, "monte-carlo")
     assert sampled.method == method and sampled.seed == 3
     # the learned policy's weights are floats: its exact values carry rounding (1e-8 in a
@@ -173,7 +173,7 @@ def test_sampled_decisions_cover_the_exact_values(model, shots):
 
 
 def test_sampled_bid_runs_on_drawn_skats():
-    decision = bid(BID, "bid-small", Runner(shots=2000, seed=4), skats=3)
+    decision = bid(BID, "bid-small", PlayComputation(shots=2000, seed=4), skats=3)
     assert decision.skats == 3 and decision.method == "shots"
     low, high = decision.pick_up.seeger_fabian_ci
     assert low <= decision.pick_up.expected_seeger_fabian <= high
@@ -248,7 +248,7 @@ def test_run_plays_seeds_a_sampling_runner_given_none():
     (as declare and bid give theirs) instead of failing inside numpy."""
     spec = twelve_card_specs(_read(TWELVE, "t"), "t")[0][-1]
     for model in ("random", "heuristic", "adversarial"):
-        (play,) = run_plays([spec], Runner(shots=40, model=model))
+        (play,) = run_plays([spec], PlayComputation(shots=40, model=model))
         assert play.counts is not None and play.counts.sum() == 40
 
 
@@ -257,7 +257,7 @@ def test_declare_refuses_a_bid_that_is_no_bid_value(capsys, bid_value):
     """Issue 53 item 4: the ScoringError escaped as a traceback; now one line naming --bid,
     before any play is computed."""
     with pytest.raises(ParameterError, match=r"^bid: .* is not a Skat bid value") as refused:
-        declare_twelve(TWELVE, "t", bid_value, Runner())
+        declare_twelve(TWELVE, "t", bid_value, PlayComputation())
     assert refused.value.parameter == "bid"
     twelve = str(TEST_SPECS / "twelve-small.toml")
     assert main(["declare", twelve, "--bid", str(bid_value)]) == 2
@@ -283,18 +283,18 @@ def test_decisions_refuse_shots_that_are_not_positive(capsys, command, model, sh
     err = capsys.readouterr().err
     assert err.startswith("error: --shots must be a whole number in 1..") and err.count("\n") == 1
     with pytest.raises(ParameterError, match="shots must be a whole number"):
-        declare_twelve(TWELVE, "t", runner=Runner(shots=int(shots), model=model))
+        declare_twelve(TWELVE, "t", runner=PlayComputation(shots=int(shots), model=model))
 
 
 def test_bid_refuses_a_single_shot(capsys, recwarn):
     """Issue 53 item 16: one shot left the half the best Hand game is valued on empty (NumPy's
     RuntimeWarning, a nan value and a pass); a bid needs a shot in each half."""
     with pytest.raises(ParameterError, match="shots must be at least 2 for a bid, got 1"):
-        bid(BID, "b", Runner(shots=1, seed=1))
+        bid(BID, "b", PlayComputation(shots=1, seed=1))
     assert main(["bid", str(TEST_SPECS / "bid-small.toml"), "--shots", "1"]) == 2
     assert capsys.readouterr().err.startswith("error: --shots must be at least 2 for a bid")
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
-    decision = bid(BID, "b", Runner(shots=2, seed=1), skats=2)
+    decision = bid(BID, "b", PlayComputation(shots=2, seed=1), skats=2)
     assert math.isfinite(decision.hand.expected_seeger_fabian)
 
 
@@ -313,7 +313,7 @@ def test_flags_a_decision_would_ignore_are_refused(capsys):
         "leave it out (the exact bid values every Skat)\n"
     )
     with pytest.raises(ModelError, match="skats is the number of Skats"):
-        bid(BID, "b", Runner(), skats=3)
+        bid(BID, "b", PlayComputation(), skats=3)
     assert main(["declare", str(TEST_SPECS / "twelve-small.toml"), "--top", "0"]) == 2
     assert capsys.readouterr().err == "error: --top must be at least 1\n"
 

@@ -18,9 +18,9 @@ from qcards.skat.position.declaration import skat_of
 from qcards.skat.position.spec import parse_spec
 from qcards.skat.rules.scoring import settle
 from qcards.skat.solvers.objectives import OBJECTIVES, check_objective, get_objective
-from qcards.skat.solvers.outcomes import outcome_distribution
-from qcards.skat.solvers.referee import evaluate as referee_evaluate
-from qcards.skat.solvers.referee import paths
+from qcards.skat.solvers.outcome_distributions import outcome_distribution
+from qcards.skat.solvers.plain_referee import evaluate as referee_evaluate
+from qcards.skat.solvers.plain_referee import paths
 
 from conftest import TEST_SPECS, generated_specs, random_spec, sampled, spec_text
 

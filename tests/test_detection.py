@@ -11,7 +11,7 @@ from qcards.circuits.decode import decode_counts, outcome_verdicts
 from qcards.circuits.game import build_game
 from qcards.paper.examples import CA, FOUR_CARD, SIX_CARD
 from qcards.skat.position.consistency import violation
-from qcards.skat.solvers.referee import stage_distributions
+from qcards.skat.solvers.plain_referee import stage_distributions
 
 from conftest import generated_specs, random_spec
 

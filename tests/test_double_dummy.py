@@ -26,7 +26,7 @@ from qcards.skat.deals.enumeration import deals, weighted_deals
 from qcards.skat.position.spec import SKAT, Endgame, load_spec, parse_spec, spec_from_dict
 from qcards.skat.rules.cards import FULL_DECK, Card, Rules, Trump
 from qcards.skat.rules.rule_tables import rule_tables
-from qcards.skat.solvers.referee import evaluate
+from qcards.skat.solvers.plain_referee import evaluate
 
 from conftest import REPO, breadth, generated_specs, random_spec, sampled
 

@@ -15,7 +15,7 @@ from qcards.circuits.layout import GameLayout
 from qcards.errors import SpecError
 from qcards.paper.examples import SIX_CARD
 from qcards.skat.position.spec import SKAT, parse_spec
-from qcards.skat.solvers.referee import stage_distributions
+from qcards.skat.solvers.plain_referee import stage_distributions
 
 
 @pytest.mark.parametrize("code,players", [(TABLE4, 2), (TABLE6, 3), (TABLE1, 3)])

@@ -14,7 +14,7 @@ from qiskit.circuit import QuantumCircuit
 from qcards.circuits.game import build_game
 from qcards.execution.ddsim import dd_amplitudes
 from qcards.skat.rules.cards import Trump
-from qcards.skat.solvers.referee import stage_distributions
+from qcards.skat.solvers.plain_referee import stage_distributions
 
 from conftest import random_spec, spec_id
 

@@ -11,7 +11,7 @@ from qiskit_aer import AerSimulator
 from qcards.cli import main
 from qcards.paper.examples import FOUR_CARD
 from qcards.paper.export import exported_circuits
-from qcards.skat.solvers.referee import evaluate
+from qcards.skat.solvers.plain_referee import evaluate
 
 REPO_CIRCUITS = Path(__file__).resolve().parents[1] / "circuits"
 

@@ -1,7 +1,7 @@
 """The fast referee (qcards.skat.solvers.fast_referee) against the plain enumerator
-(qcards.skat.solvers.referee).
+(qcards.skat.solvers.plain_referee).
 
-Every comparison is of the whole :class:`~qcards.skat.solvers.referee.Evaluation`: the same
+Every comparison is of the whole :class:`~qcards.skat.solvers.plain_referee.Evaluation`: the same
 Fractions, the same number of deals and play paths, for both models, every packaged spec the plain
 referee answers, the generated specs of every kind of game (a Skat, 2 to 4 players, null
 games, fixed first cards), priors, histories and the 200-spec cross-check.
@@ -28,7 +28,7 @@ from qcards.skat.position.history import after_history
 from qcards.skat.position.spec import Endgame, load_spec, parse_spec, spec_from_dict
 from qcards.skat.rules.cards import FULL_DECK, Card, Trump
 from qcards.skat.rules.rule_tables import rule_tables
-from qcards.skat.solvers import referee
+from qcards.skat.solvers import plain_referee as referee
 
 from conftest import REPO, breadth, generated_specs, random_spec, sampled
 
@@ -281,8 +281,8 @@ LIBRARY_REFEREE_CASES = [random_spec(*p) for p in generated_specs()[::4]] + [
 
 
 def test_the_library_referee_cases_lie_on_both_sides_of_its_threshold():
-    from qcards.skat.solvers.exact_referee import PLAIN_PATHS
-    from qcards.skat.solvers.referee import estimate_paths
+    from qcards.skat.solvers.evaluation import PLAIN_PATHS
+    from qcards.skat.solvers.plain_referee import estimate_paths
 
     paths = [estimate_paths(spec, None) for spec in LIBRARY_REFEREE_CASES]
     assert min(paths) <= PLAIN_PATHS < max(paths)
@@ -290,12 +290,12 @@ def test_the_library_referee_cases_lie_on_both_sides_of_its_threshold():
 
 @pytest.mark.parametrize("spec", LIBRARY_REFEREE_CASES, ids=range(len(LIBRARY_REFEREE_CASES)))
 def test_the_library_referee_answers_as_the_compiled_one(spec):
-    """qcards.skat.solvers.exact_referee hands tiny endgames to the plain referee (pure Python) and
+    """qcards.skat.solvers.evaluation hands tiny endgames to the plain referee (pure Python) and
     the rest to the compiled search: the same Evaluation as the compiled search alone."""
-    from qcards.skat.solvers import exact_referee
+    from qcards.skat.solvers import evaluation
 
     for model in ("random", "adversarial"):
-        assert exact_referee.evaluate(spec, model) == fast.evaluate(spec, model)
+        assert evaluation.evaluate(spec, model) == fast.evaluate(spec, model)
 
 
 def test_numerators_beyond_128_bits_are_refused():

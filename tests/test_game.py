@@ -13,7 +13,7 @@ from qcards.circuits.game import build_game
 from qcards.execution.exact import exact_stage_probabilities
 from qcards.execution.sparse.engine import simulate_prefixes
 from qcards.skat.rules.cards import Card, Trump
-from qcards.skat.solvers.referee import evaluate, stage_distributions
+from qcards.skat.solvers.plain_referee import evaluate, stage_distributions
 
 from conftest import generated_specs, random_spec, sampled, spec_id
 

@@ -164,7 +164,7 @@ def test_game_gates_take_a_record_not_a_name():
 
 
 def test_hand_codes_gate_needs_paper_layout():
-    from qcards.circuits.gates.codes import HandCodesGate
+    from qcards.circuits.gates.card_code_updates import HandCodesGate
 
     with pytest.raises(ValueError, match="paper_codes=True"):
         HandCodesGate(GameLayout(FOUR_CARD.spec()))

@@ -28,7 +28,7 @@ from qcards.skat.position.spec import SKAT
 from qcards.skat.position.stages import skat_points
 from qcards.skat.rules.cards import FULL_DECK, TRUMP, Card, Trump, rules_of
 from qcards.skat.rules.table import Table
-from qcards.skat.solvers.outcomes import outcome_distribution
+from qcards.skat.solvers.outcome_distributions import outcome_distribution
 
 from conftest import random_spec
 

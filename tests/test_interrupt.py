@@ -250,7 +250,7 @@ def test_a_classical_evaluation_does_not_import_the_estimation_stack():
     never loads Qiskit (the construction records and the circuit's width are read without it),
     qiskit-algorithms (with scipy.stats), Aer, the IBM runtime or Dask: they are imported when
     a circuit is built or runs. Nor numba: a tiny endgame is answered by the plain referee
-    (:mod:`qcards.skat.solvers.exact_referee`) before the compiled one could load."""
+    (:mod:`qcards.skat.solvers.evaluation`) before the compiled one could load."""
     import subprocess
     import sys
 

@@ -22,7 +22,7 @@ from qcards.execution.mitigation import (
 )
 from qcards.execution.run import run
 from qcards.paper.examples import FOUR_CARD
-from qcards.skat.solvers.referee import stage_distributions
+from qcards.skat.solvers.plain_referee import stage_distributions
 
 from conftest import breadth
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from qcards.skat.position.spec import load_spec
-from qcards.skat.solvers import referee
+from qcards.skat.solvers import plain_referee as referee
 from qcards.skat.solvers.monte_carlo import monte_carlo
 
 from conftest import REPO

@@ -18,7 +18,7 @@ from qcards.cli import main
 from qcards.execution.sparse import engine as sparse
 from qcards.skat.position.spec import parse_spec
 from qcards.skat.rules.cards import Card, Rules, Trump
-from qcards.skat.solvers.referee import evaluate, recommend
+from qcards.skat.solvers.plain_referee import evaluate, recommend
 
 from conftest import all_deals, random_spec
 

@@ -22,8 +22,8 @@ from qcards.estimation.options import EstimationOptions
 from qcards.execution.sparse.engine import simulate
 from qcards.skat.position.spec import parse_spec
 from qcards.skat.solvers.objectives import OBJECTIVES, expectation
-from qcards.skat.solvers.outcomes import outcome_distribution
-from qcards.skat.solvers.referee import evaluate as referee_evaluate
+from qcards.skat.solvers.outcome_distributions import outcome_distribution
+from qcards.skat.solvers.plain_referee import evaluate as referee_evaluate
 
 from conftest import TEST_SPECS, spec_text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import plain_referee_store as store
 import pytest
 
-from qcards.skat.solvers import referee
+from qcards.skat.solvers import plain_referee as referee
 
 
 def groups() -> dict[str, list[str]]:

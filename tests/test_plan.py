@@ -120,14 +120,14 @@ def test_a_time_refusal_names_force_once_whatever_the_ways_say():
 def test_the_double_dummy_refusals_name_force_once():
     from qcards.analysis.sampled import pimc_samples
     from qcards.skat.position.spec import load_spec
-    from qcards.skat.solvers import adversarial
+    from qcards.skat.solvers import minimax
 
     spec = load_spec(REPO / "qcards" / "specs" / "six-card.toml")
     flags = {"shots": "--shots", "force": "--force", "method": "--method"}
     with limits(seconds=1e-9):
         for work in (
-            lambda: adversarial.average(spec),
-            lambda: adversarial.levels(spec),
+            lambda: minimax.average(spec),
+            lambda: minimax.levels(spec),
             lambda: pimc_samples(spec, None, 1000, 1),
         ):
             with pytest.raises(ResourceError) as refused:

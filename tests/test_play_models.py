@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from qcards.analysis.decision_plays import Runner
+from qcards.analysis.decision_plays import PlayComputation
 from qcards.analysis.decisions import declare_twelve
 from qcards.analysis.evaluate import evaluate
 from qcards.errors import ModelError
@@ -23,8 +23,8 @@ from qcards.skat.players.play_models import (
 )
 from qcards.skat.position.spec import parse_spec
 from qcards.skat.rules.cards import Card, Rules, Trump
-from qcards.skat.solvers.outcomes import outcome_distribution
-from qcards.skat.solvers.referee import paths
+from qcards.skat.solvers.outcome_distributions import outcome_distribution
+from qcards.skat.solvers.plain_referee import paths
 
 from conftest import generated_specs, random_spec, sampled, spec_text
 
@@ -223,7 +223,7 @@ def test_circuits_prepare_a_policy_model_with_a_skat():
 
 def test_decisions_under_a_policy_model():
     text = spec_text("twelve-small")
-    exact = declare_twelve(text, "t", runner=Runner(model="heuristic"))
+    exact = declare_twelve(text, "t", runner=PlayComputation(model="heuristic"))
     assert exact.method == "classical" and exact.best.figures.seeger_fabian_exact is not None
-    sampled = declare_twelve(text, "t", runner=Runner(shots=400, seed=1, model="softmax"))
+    sampled = declare_twelve(text, "t", runner=PlayComputation(shots=400, seed=1, model="softmax"))
     assert sampled.method == "monte-carlo" and sampled.best.figures.seeger_fabian_ci

@@ -31,7 +31,7 @@ from qcards.errors import ParameterError
 from qcards.execution.exact import exact_stage_probabilities
 from qcards.paper.examples import CA, FOUR_CARD, SIX_CARD
 from qcards.paper.export import export_spec
-from qcards.skat.solvers.referee import stage_distributions
+from qcards.skat.solvers.plain_referee import stage_distributions
 
 from conftest import REPO, breadth, generated_specs, random_spec
 

@@ -19,7 +19,7 @@ from qcards.execution.exact import exact_stage_probabilities, sparse_final_outco
 from qcards.execution.sparse.engine import simulate_prefixes
 from qcards.skat.players.play_models import get_model
 from qcards.skat.rules.cards import Card, Trump
-from qcards.skat.solvers.outcomes import outcome_distribution
+from qcards.skat.solvers.outcome_distributions import outcome_distribution
 
 from conftest import breadth, generated_specs_within_16_qubits, random_spec, sampled, spec_id
 

@@ -18,7 +18,7 @@ from qcards.skat.position.history import after_history
 from qcards.skat.position.prior import partition_function
 from qcards.skat.position.spec import SKAT, load_spec, parse_spec
 from qcards.skat.rules.cards import SUIT_NAMES, Trump
-from qcards.skat.solvers.referee import evaluate
+from qcards.skat.solvers.plain_referee import evaluate
 
 from conftest import REPO, all_deals, generated_specs, random_spec, spec_text
 

@@ -10,7 +10,7 @@ from qiskit_aer.primitives import EstimatorV2
 from qcards.circuits.game import build_game
 from qcards.circuits.oracle import build_win_circuit, score_operator, score_register_size
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers.referee import evaluate
+from qcards.skat.solvers.plain_referee import evaluate
 
 from conftest import generated_specs, over_specs_within_16_qubits, random_spec, sampled, spec_id
 

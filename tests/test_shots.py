@@ -61,7 +61,7 @@ from qcards.paper.examples import FOUR_CARD, SIX_CARD
 from qcards.skat.deals.sample import chunks, deal_stream, sample_owners
 from qcards.skat.position.history import after_history
 from qcards.skat.position.spec import Endgame, parse_spec
-from qcards.skat.solvers.referee import evaluate
+from qcards.skat.solvers.plain_referee import evaluate
 
 from conftest import REPO, spec_text
 

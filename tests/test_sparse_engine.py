@@ -18,7 +18,7 @@ from qcards.execution.sparse.engine import (
 )
 from qcards.execution.sparse.state import AncillaError
 from qcards.paper.examples import FOUR_CARD, SIX_CARD
-from qcards.skat.solvers.referee import evaluate
+from qcards.skat.solvers.plain_referee import evaluate
 
 
 def random_circuit(num_qubits: int, num_gates: int, seed: int) -> QuantumCircuit:

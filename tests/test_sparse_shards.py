@@ -33,7 +33,7 @@ from qcards.execution.sparse.shards import (
 )
 from qcards.paper.examples import SIX_CARD
 from qcards.plan import limits
-from qcards.skat.solvers.referee import estimate_paths
+from qcards.skat.solvers.plain_referee import estimate_paths
 
 from conftest import generated_specs, random_spec, sampled
 

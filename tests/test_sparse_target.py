@@ -28,7 +28,7 @@ from qcards.execution.exact import (
 )
 from qcards.execution.sparse import engine as sparse
 from qcards.plan import limits
-from qcards.skat.solvers.referee import evaluate, paths, stage_distributions
+from qcards.skat.solvers.plain_referee import evaluate, paths, stage_distributions
 
 from conftest import REPO, generated_specs, random_spec, sampled_indices
 

@@ -20,7 +20,7 @@ from qcards.analysis.hardware_fit import device_errors, hardware_fit
 from qcards.analysis.resources import count_resources
 from qcards.errors import ModelError
 from qcards.paper import gallery
-from qcards.skat.solvers.referee import evaluate
+from qcards.skat.solvers.plain_referee import evaluate
 from qcards.viz.plots import estimation_error_figure, resource_growth_figure
 
 TINY_SETTINGS = {

@@ -15,7 +15,7 @@ from qcards.paper import tables
 from qcards.paper.printed import Printed, agrees
 from qcards.skat.position.spec import spec_from_dict
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers.referee import paths
+from qcards.skat.solvers.plain_referee import paths
 
 KEYS = ["quantity", "paper", "computed", "agrees", "note"]
 

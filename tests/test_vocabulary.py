@@ -67,7 +67,7 @@ def test_the_old_names_still_answer_with_a_deprecation_warning(deprecated, new):
 
 
 def test_the_old_referee_name_points_to_evaluate_classical():
-    from qcards.skat.solvers import referee
+    from qcards.skat.solvers import plain_referee as referee
 
     with pytest.warns(DeprecationWarning, match="method='classical'"):
         old = qcards.referee_evaluate

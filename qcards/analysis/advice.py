@@ -16,8 +16,8 @@ the posterior, on the same deals for every card (common random numbers):
   sampled deals (PIMC: what a strong Skat program plays; its known flaw, strategy fusion, is
   measured in :mod:`qcards.skat.players.best_response`);
 * ``random`` and the policy models (``heuristic``, ``softmax``): the exact outcome distribution
-  under the model's play (:func:`qcards.skat.solvers.outcomes.outcome_distribution`), or games
-  played by the model on sampled deals (:func:`qcards.skat.solvers.monte_carlo.playouts`).
+  under the model's play (:func:`qcards.skat.solvers.outcome_distributions.outcome_distribution`),
+  or games played by the model on sampled deals (:func:`qcards.skat.solvers.monte_carlo.playouts`).
 
 The values are the declarer's (p_win, expected points, a declared game's expected score: the
 ``objective``); a defender's best card is the one the declarer likes least. For the scores this
@@ -55,8 +55,8 @@ from qcards.skat.rules.scoring import WIN_POINTS
 from qcards.skat.solvers.double_dummy.outcome import deal_outcome
 from qcards.skat.solvers.monte_carlo import playouts
 from qcards.skat.solvers.objectives import Objective, check_objective
-from qcards.skat.solvers.outcomes import outcome_distribution
-from qcards.skat.solvers.referee import game_over
+from qcards.skat.solvers.outcome_distributions import outcome_distribution
+from qcards.skat.solvers.plain_referee import game_over
 
 EXACT = "exact"
 SAMPLED = "sampled"
@@ -278,8 +278,9 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
                 else:
                     _check_time(seconds, force, f"solving all {deals:,} deals", "{shots} (PIMC)")
                     values = _exact_double_dummy(where, legal, source.exact(), scheduler)
-                    return _advice(where, goal, model, "double-dummy", source.explain(reason),
-                                   deals, None, legal, values, belief.exact)  # fmt: skip
+                    basis = _Basis(where, goal, model, "double-dummy",
+                                   source.explain(reason), deals, None)  # fmt: skip
+                    return _advice(basis, legal, values, belief.exact)
         seed = fresh_seed(seed)
         count = samples or default_deals(where.spec, legal)
         points = not levels_only(where.spec)
@@ -302,8 +303,8 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
             owners = source.sample(count, np.random.default_rng(seed))
         rows += _solve_deals(where, legal, owners[len(rows) :], scheduler, points)
         arrays = _pimc_arrays(rows, len(legal))
-        return _sampled_advice(where, goal, model, "pimc", source.explain(reason), count, seed,
-                               legal, arrays, source.effective_size(count))  # fmt: skip
+        basis = _Basis(where, goal, model, "pimc", source.explain(reason), count, seed)
+        return _sampled_advice(basis, legal, arrays, source.effective_size(count))
     if not sampled:
         try:
             believed = source.exact()
@@ -317,9 +318,9 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
                 else "too many play paths to enumerate: games played on sampled deals"
             )
         else:
-            return _advice(where, goal, model, "classical", source.explain(reason),
-                           num_deals(where.spec), None, legal, values,
-                           play_model.exact and belief.exact)  # fmt: skip
+            basis = _Basis(where, goal, model, "classical", source.explain(reason),
+                           num_deals(where.spec), None)  # fmt: skip
+            return _advice(basis, legal, values, play_model.exact and belief.exact)
     seed = fresh_seed(seed)
     count = samples or DEFAULT_GAMES
     start = time.perf_counter()
@@ -341,8 +342,8 @@ def _value_cards(source, goal, play_model, method, samples, seed, force, schedul
         for card in legal
     ]
     arrays = [(p, t, m) for p, _w, t, m in arrays]
-    return _sampled_advice(where, goal, model, "monte-carlo", source.explain(reason), count,
-                           seed, legal, arrays, source.effective_size(count))  # fmt: skip
+    basis = _Basis(where, goal, model, "monte-carlo", source.explain(reason), count, seed)
+    return _sampled_advice(basis, legal, arrays, source.effective_size(count))
 
 
 def default_deals(spec: Endgame, legal: Sequence[Card]) -> int:
@@ -457,8 +458,24 @@ def _solve_deals(
     return [row for rows in solved for row in rows]
 
 
-def _advice(where, goal, model, method, reason, deals, seed, legal, dists, exact) -> Advice:
-    spec = where.spec
+@dataclass(frozen=True)
+class _Basis:
+    """What an advice was computed from, as it reports it: the moment, the objective, the
+    model and method, why that method, how many deals (or games) and their seed."""
+
+    where: Moment
+    goal: Objective
+    model: str
+    method: str
+    reason: str
+    deals: int
+    seed: int | None
+
+
+def _advice(basis: _Basis, legal, dists, exact: bool) -> Advice:
+    """The exact values of ``legal``'s cards from their outcome distributions ``dists``,
+    ranked (:func:`_ranked`); ``exact`` keeps their Fractions."""
+    spec, goal = basis.where.spec, basis.goal
     values = []
     for card, dist in zip(legal, dists, strict=True):
         value = sum(q * goal.value(spec, p, t, m) for (p, t, m), q in dist.items())
@@ -469,7 +486,7 @@ def _advice(where, goal, model, method, reason, deals, seed, legal, dists, exact
                 card, float(value), Fraction(value) if exact else None, float(p_win), float(points)
             )  # fmt: skip
         )
-    return _ranked(where, goal, model, method, reason, deals, seed, values)
+    return _ranked(basis, values)
 
 
 # ----------------------------------------------------------------------------- sampled
@@ -483,14 +500,12 @@ def _pimc_arrays(rows: list[list[tuple]], cards: int) -> list[tuple]:
     return [tuple(table[:, k, :].T) for k in range(cards)]
 
 
-def _sampled_advice(
-    where, goal, model, method, reason, count, seed, legal, arrays, effective=None
-) -> Advice:
+def _sampled_advice(basis: _Basis, legal, arrays, effective=None) -> Advice:
     """The sampled values ranked, with 95% intervals; ``effective``: the sample's effective
     size when its deals were resampled by weight
-    (:meth:`~qcards.skat.players.beliefs.BelievedDeals.effective_size`), which widens every interval
-    by sqrt(count / effective)."""
-    spec = where.spec
+    (:meth:`~qcards.skat.players.beliefs.BelievedDeals.effective_size`), which widens every
+    interval by sqrt(basis.deals / effective)."""
+    spec, goal, count = basis.where.spec, basis.goal, basis.deals
     widen = 1.0 if effective is None else float(np.sqrt(count / effective))
     per_card = []
     for card, (points, tricks, matadors) in zip(legal, arrays, strict=True):
@@ -499,7 +514,7 @@ def _sampled_advice(
         v = np.array([cache.setdefault(o, goal.value(spec, *o)) for o in outcomes], dtype=float)
         wins = np.array([spec.declarer_wins(p, t) for p, t, _m in outcomes], dtype=float)
         per_card.append((card, v, wins, points))
-    levels = method == "pimc" and levels_only(spec)
+    levels = basis.method == "pimc" and levels_only(spec)
     values = [
         CardValue(
             card,
@@ -512,7 +527,7 @@ def _sampled_advice(
         )  # fmt: skip
         for card, v, w, p in per_card
     ]
-    ranked = _ranked(where, goal, model, method, reason, count, seed, values)
+    ranked = _ranked(basis, values)
     best = next(v for c, v, _w, _p in per_card if c == ranked.best)
     by_card = {c: v for c, v, _w, _p in per_card}
     cards = []
@@ -542,10 +557,11 @@ def conventions(where: Moment) -> dict[Card, float]:
     return {card: float(w) for card, w in policy(where.view()).items()}
 
 
-def _ranked(where, goal: Objective, model, method, reason, deals, seed, values) -> Advice:
+def _ranked(basis: _Basis, values) -> Advice:
     """The values best first for the mover's side: the declarer wants the objective high
     (then the chance to win, then the points), the defenders low; exact values rank by their
     Fractions. Cards still equal are ordered by Skat's conventions (:func:`conventions`)."""
+    where = basis.where
     declarer = where.mover == where.spec.declarer
     sign = -1 if declarer else 1
     convention = conventions(where)
@@ -558,6 +574,7 @@ def _ranked(where, goal: Objective, model, method, reason, deals, seed, values) 
         return (sign * value, sign * v.p_win, sign * points, -convention.get(v.card, 0))
 
     return Advice(
-        where.mover, "declarer" if declarer else "defenders", where.trick, goal.name, model,
-        method, reason, deals, seed, tuple(sorted(values, key=key)),
+        where.mover, "declarer" if declarer else "defenders", where.trick, basis.goal.name,
+        basis.model, basis.method, basis.reason, basis.deals, basis.seed,
+        tuple(sorted(values, key=key)),
     )  # fmt: skip

@@ -1,9 +1,10 @@
 """How a decision's plays are computed and valued (:mod:`qcards.analysis.decisions`).
 
-A :class:`Play` holds the outcomes of one kind of game with one hand (exact weights, or the
-counts of the even and the odd shots apart); :class:`Figures` what a declaration on it is
-worth; a :class:`Runner` computes plays under a play model, exactly or from shots, every play
-on the same seed (:func:`runner_for` refuses a method that cannot answer, never replacing it).
+A :class:`GameOutcomes` holds the outcomes of one kind of game with one hand (exact weights, or
+the counts of the even and the odd shots apart); :class:`OptionValue` what a declaration on it
+is worth; a :class:`PlayComputation` computes plays under a play model, exactly or from shots,
+every play on the same seed (:func:`runner_for` refuses a method that cannot answer, never
+replacing it).
 """
 
 from __future__ import annotations
@@ -27,15 +28,20 @@ from qcards.execution.budget import check_shots
 from qcards.execution.shots import sample_game
 from qcards.execution.sweeps import LOCAL, sweep
 from qcards.intervals import Z95
+from qcards.moved import renamed
 from qcards.skat.deals.count import num_deals
 from qcards.skat.deals.sample import chunks, fresh_seed
 from qcards.skat.players.play_models import MINIMAX, POLICY, SOLVER, PlayModel, get_model
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.scoring import TRICKS, Declaration, settle
-from qcards.skat.solvers.adversarial import check_solving_time, deal_level, levels
+from qcards.skat.solvers.minimax import check_solving_time, deal_level, levels
 from qcards.skat.solvers.monte_carlo import playouts
-from qcards.skat.solvers.outcomes import check_paths, outcome_distribution
+from qcards.skat.solvers.outcome_distributions import check_paths, outcome_distribution
 from qcards.skat.solvers.pimc import PIMC_CHUNK, pimc_chunk
+
+__getattr__ = renamed(
+    __name__, {"Play": "GameOutcomes", "Figures": "OptionValue", "Runner": "PlayComputation"}
+)  # the names before 0.2, answered with a DeprecationWarning until 0.3
 
 DOUBLE_DUMMY, PIMC = builtin.DOUBLE_DUMMY.name, builtin.PIMC.name
 MONTE_CARLO = builtin.MONTE_CARLO.name
@@ -51,7 +57,7 @@ CLASSICAL_ONLY = (POLICY, SOLVER)
 
 
 @dataclass(frozen=True)
-class Play:
+class GameOutcomes:
     """The outcomes of one kind of game with one hand: the distinct outcomes (points, tricks,
     matadors) and their weights, exact probabilities or counts of shots. Sampled plays keep the
     counts of the even and the odd shots apart (:data:`HALVES`), for choosing on one half and
@@ -63,7 +69,7 @@ class Play:
     counts: np.ndarray | None = field(default=None, repr=False)  # (2, outcomes): even, odd
 
     @classmethod
-    def sampled(cls, spec: Endgame, samples: np.ndarray) -> Play:
+    def sampled(cls, spec: Endgame, samples: np.ndarray) -> GameOutcomes:
         """A play from a (3, shots) array of points, tricks and matadors."""
         outcomes, where = np.unique(samples, axis=1, return_inverse=True)
         where = where.ravel()
@@ -73,7 +79,7 @@ class Play:
         found = tuple(tuple(int(x) for x in o) for o in outcomes.T)  # three rows: triples
         return cls(spec, cast("tuple[tuple[int, int, int], ...]", found), None, counts)
 
-    def figures(self, declaration: Declaration, half: int | None = None) -> Figures:
+    def figures(self, declaration: Declaration, half: int | None = None) -> OptionValue:
         """``declaration`` scored on these outcomes (sampled: both halves, or ``half``)."""
         settled = [_settled(declaration, m, p, t) for p, t, m in self.outcomes]
         sf = [s.declarer_seeger_fabian for s in settled]
@@ -83,7 +89,7 @@ class Play:
             e_sf = sum(w * v for w, v in zip(self.exact, sf, strict=True))
             e_score = sum(w * v for w, v in zip(self.exact, score, strict=True))
             p_won = sum(w for w, v in zip(self.exact, won, strict=True) if v)
-            return Figures(float(e_sf), float(e_score), float(p_won), e_sf, e_score)
+            return OptionValue(float(e_sf), float(e_score), float(p_won), e_sf, e_score)
         halves = cast(np.ndarray, self.counts)  # a sampled play (no exact weights) has them
         counts = halves.sum(axis=0) if half is None else halves[half]
         n = counts.sum()
@@ -91,7 +97,7 @@ class Play:
         mean = float(counts @ sf_arr / n)
         variance = float(counts @ (sf_arr - mean) ** 2 / max(n - 1, 1))
         half_width = Z95 * math.sqrt(variance / n)
-        return Figures(
+        return OptionValue(
             mean,
             float(counts @ np.asarray(score, dtype=float) / n),
             float(counts @ np.asarray(won, dtype=float) / n),
@@ -114,7 +120,7 @@ CHOOSE, VALUE = 0, 1
 
 
 @dataclass(frozen=True)
-class Figures:
+class OptionValue:
     """What an option is worth: means (exact Fractions beside them when exact), the 95%
     interval of the Seeger-Fabian mean when sampled, and the chance the game is won."""
 
@@ -150,7 +156,7 @@ class Figures:
 
 
 @dataclass(frozen=True)
-class Runner:
+class PlayComputation:
     """How plays are computed: under ``model`` (``random``: the circuits' play; ``adversarial``:
     double dummy), exactly (``shots`` None: the referee's outcome search, or every deal solved)
     or from ``shots`` (the circuit's shots, or that many sampled deals solved: PIMC), every
@@ -204,43 +210,43 @@ class Runner:
             for spec in specs:
                 check_paths(spec, None, SAMPLE_PLAYS)
 
-    def play(self, spec: Endgame) -> Play:
+    def play(self, spec: Endgame) -> GameOutcomes:
         policy_model = self.policy_model
         if policy_model is not None and self.shots is None:  # exact: the model's weights
             if policy_model.solver is not None:
                 dist = policy_model.solver(spec, None)
             else:
                 dist = outcome_distribution(spec, None, policy_model.policy)
-            return Play(spec, tuple(dist), tuple(dist.values()))
+            return GameOutcomes(spec, tuple(dist), tuple(dist.values()))
         # sampled plays: with shots (the exact ones return without), seeded by seeded
         shots, seed = cast(int, self.shots), cast(int, self.seed)
         if policy_model is not None:
             points, _wins, tricks, matadors = playouts(spec, shots, seed, policy_model.policy)
-            return Play.sampled(spec, np.stack([points, tricks, matadors]))
+            return GameOutcomes.sampled(spec, np.stack([points, tricks, matadors]))
         # the adversarial model: levels only (every score depends on the play through them)
         if self.adversarial and self.shots is None:
             outcomes = levels(spec, self.force)
-            return Play(spec, tuple(outcomes), tuple(outcomes.values()))
+            return GameOutcomes(spec, tuple(outcomes), tuple(outcomes.values()))
         if self.adversarial:  # PIMC: the time was checked for the whole call (run_plays)
             parts = [
                 pimc_chunk(spec, None, seed, c, points=False) for c in chunks(shots, PIMC_CHUNK)
             ]
             points, _wins, tricks, matadors = (np.concatenate(c) for c in zip(*parts, strict=True))
-            return Play.sampled(spec, np.stack([points, tricks, matadors]))
+            return GameOutcomes.sampled(spec, np.stack([points, tricks, matadors]))
         if self.shots is None:
             dist = outcome_distribution(spec)
-            return Play(spec, tuple(dist), tuple(dist.values()))
+            return GameOutcomes(spec, tuple(dist), tuple(dist.values()))
         task = as_task(spec, None, self.construction)
         result = sample_game(task, self.shots, self.seed, self.scheduler, force=self.force)
         matadors = result.matadors if result.matadors is not None else 0 * result.points
-        return Play.sampled(spec, np.stack([result.points, result.tricks, matadors]))
+        return GameOutcomes.sampled(spec, np.stack([result.points, result.tricks, matadors]))
 
 
-def _play(runner: Runner, spec: Endgame) -> Play:
+def _play(runner: PlayComputation, spec: Endgame) -> GameOutcomes:
     return runner.play(spec)
 
 
-def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
+def run_plays(specs: Sequence[Endgame], runner: PlayComputation) -> list[GameOutcomes]:
     """Every spec's play: here, or with the runner's scheduler as Dask tasks (one a play,
     each run without Dask inside; the same seed, so the same shots: a sampling runner without
     one gets a fresh seed here, as :func:`declare` and :func:`bid` give theirs)."""
@@ -258,7 +264,7 @@ def run_plays(specs: Sequence[Endgame], runner: Runner) -> list[Play]:
     return sweep(functools.partial(_play, inner), specs, runner.scheduler, "plays")
 
 
-def seeded(runner: Runner) -> Runner:
+def seeded(runner: PlayComputation) -> PlayComputation:
     """The runner with a seed when it samples (a fresh one unless given); its ``shots``
     refused (:class:`~qcards.errors.ParameterError` naming ``shots``) unless a positive whole
     number, before any play is computed."""
@@ -268,14 +274,14 @@ def seeded(runner: Runner) -> Runner:
     return dataclasses.replace(runner, seed=fresh_seed(runner.seed))
 
 
-def average_figures(values: Sequence[Figures], exact: bool) -> Figures:
+def average_figures(values: Sequence[OptionValue], exact: bool) -> OptionValue:
     """The mean of the Skats' chosen options (exact Fractions when exact; a sampled mean's
     interval from the spread of the Skats' values and their own noise)."""
     k = len(values)
     if exact:  # the exact Fractions are there
         sf = sum((cast(Fraction, v.seeger_fabian_exact) for v in values), Fraction(0)) / k
         score = sum((cast(Fraction, v.score_exact) for v in values), Fraction(0)) / k
-        return Figures(float(sf), float(score), sum(v.p_won for v in values) / k, sf, score)
+        return OptionValue(float(sf), float(score), sum(v.p_won for v in values) / k, sf, score)
     sf_values = np.array([v.expected_seeger_fabian for v in values])
     cis = [cast("tuple[float, float]", v.seeger_fabian_ci) for v in values]  # sampled: given
     low = np.array([ci[0] for ci in cis])
@@ -285,7 +291,7 @@ def average_figures(values: Sequence[Figures], exact: bool) -> Figures:
     own = float((((high - low) / (2 * Z95)) ** 2).sum()) / k**2
     spread = float(sf_values.var(ddof=1)) / k if k > 1 else 0.0
     half_width = Z95 * math.sqrt(own + spread)
-    return Figures(mean, float(np.mean([v.expected_score for v in values])),
+    return OptionValue(mean, float(np.mean([v.expected_score for v in values])),
                    float(np.mean([v.p_won for v in values])), None, None,
                    (mean - half_width, mean + half_width))  # fmt: skip
 
@@ -298,8 +304,8 @@ def runner_for(
     construction: Construction | str | None = None,
     scheduler: str | None = None,
     force: bool = False,
-) -> Runner:
-    """The :class:`Runner` of a decision. Random play: the referee's exact outcomes
+) -> PlayComputation:
+    """The :class:`PlayComputation` of a decision. Random play: the referee's exact outcomes
     (``classical``, or ``auto`` without shots) or the circuit's ``shots`` (``shots``, or
     ``auto`` with them). Adversarial: every deal solved double dummy (``double-dummy``,
     ``classical`` or ``auto`` without shots), or ``shots`` sampled deals (``pimc``, or ``auto``
@@ -338,4 +344,4 @@ def runner_for(
             f"{{method}} {sampled} needs {{shots}} (how many a play)",
             parameters=("method", "shots"),
         )
-    return Runner(shots, seed, construction, scheduler, force, model)
+    return PlayComputation(shots, seed, construction, scheduler, force, model)

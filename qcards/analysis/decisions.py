@@ -5,9 +5,9 @@ high to bid (:func:`bid`). The paper's outlook (Sec. X.1) asks for exactly these
 the declarer, the suit declaration from the hand, how to put the Skat.
 
 How an option is valued. A *play* is a kind of game and the declarer's hand (a discard):
-its outcomes (card points, tricks, matadors; :mod:`qcards.skat.solvers.outcomes`) are computed once,
-exactly by the referee's outcome search or from ``shots`` of the game circuit, and every
-declaration on the same play (the announcements, null and null ouvert, every bid) is scored
+its outcomes (card points, tricks, matadors; :mod:`qcards.skat.solvers.outcome_distributions`) are
+computed once, exactly by the referee's outcome search or from ``shots`` of the game circuit, and
+every declaration on the same play (the announcements, null and null ouvert, every bid) is scored
 from the same outcomes (:func:`qcards.skat.rules.scoring.settle`). Every play of one call is shot
 with one seed, so on the same deals (common random numbers).
 
@@ -39,9 +39,9 @@ import numpy as np
 from qcards.analysis.decision_plays import (
     CHOOSE,
     VALUE,
-    Figures,
-    Play,
-    Runner,
+    GameOutcomes,
+    OptionValue,
+    PlayComputation,
     average_figures,
     run_plays,
     seeded,
@@ -70,7 +70,7 @@ class Option:
     hand: bool
     announced: tuple[str, ...]
     discard: tuple[Card, ...]
-    figures: Figures
+    figures: OptionValue
     equivalent: tuple[tuple[Card, ...], ...] = ()
 
     @property
@@ -234,8 +234,8 @@ def twelve_card_specs(
 
 
 def twelve_card_plays(
-    data: Mapping[str, Any], source: str, runner: Runner
-) -> list[tuple[Trump, tuple[Card, ...], tuple[tuple[Card, ...], ...], Play]]:
+    data: Mapping[str, Any], source: str, runner: PlayComputation
+) -> list[tuple[Trump, tuple[Card, ...], tuple[tuple[Card, ...], ...], GameOutcomes]]:
     """:func:`twelve_card_specs` with each spec's play."""
     specs = twelve_card_specs(data, source)
     plays = run_plays([s for *_, s in specs], runner)
@@ -246,7 +246,7 @@ def declare_twelve(
     text: str,
     source: str = "<spec>",
     bid: int = 18,
-    runner: Runner | None = None,
+    runner: PlayComputation | None = None,
     objective: str = "seeger-fabian",
 ) -> Decision:
     """The best discard and game for a declarer holding twelve cards (after the pick-up):
@@ -259,7 +259,7 @@ def declare_twelve(
             before any play is computed.
     """
     check_decision_bid(bid)
-    runner = seeded(runner or Runner())
+    runner = seeded(runner or PlayComputation())
     data = _read(text, source)
     options = []
     plays = twelve_card_plays(data, source, runner)
@@ -315,14 +315,14 @@ class BidDecision:
     recommendation and the highest bid worth making."""
 
     options: tuple[Option, ...]
-    pick_up: Figures
+    pick_up: OptionValue
     pick_up_detail: tuple[dict[str, Any], ...]
     max_bid: int | None
     bid_values: Mapping[int, float]
     method: str
     seed: int | None
     skats: int
-    hand: Figures
+    hand: OptionValue
     hand_choice: str
 
     @property
@@ -347,7 +347,7 @@ class BidDecision:
 def bid(
     text: str,
     source: str = "<spec>",
-    runner: Runner | None = None,
+    runner: PlayComputation | None = None,
     skats: int | None = None,
     skat_shots: int | None = None,
 ) -> BidDecision:
@@ -366,7 +366,7 @@ def bid(
             on one half of them and valued on the other, so each half needs one).
         All are refused before any play is computed.
     """
-    runner = seeded(runner or Runner())
+    runner = seeded(runner or PlayComputation())
     if runner.shots is None and skats is not None:
         raise ModelError(
             "{skats} is the number of Skats a sampled bid draws: give {shots} too, or leave "
@@ -437,7 +437,7 @@ def bid(
 
     select, value = (None, None) if runner.shots is None else (CHOOSE, VALUE)
 
-    def hand_value(at: int) -> tuple[Figures, str]:
+    def hand_value(at: int) -> tuple[OptionValue, str]:
         """The best Hand option, chosen on one half of the shots and valued on the other
         (sampled), as the pick-up's choice is: the best of many estimates on the same shots
         would lean high."""
@@ -446,7 +446,7 @@ def bid(
         figures = play.figures(d, value)
         return figures, Option(name, True, d.announced, (), figures).name
 
-    def pick_up_value(at: int) -> tuple[Figures, list[dict[str, Any]]]:
+    def pick_up_value(at: int) -> tuple[OptionValue, list[dict[str, Any]]]:
         chosen_values, detail = [], []
         for skat, plays in skat_plays:
             candidates = [

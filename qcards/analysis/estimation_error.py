@@ -27,7 +27,7 @@ from qcards.estimation.options import EstimationOptions
 from qcards.execution.sampling import default_sampler
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers.fast_referee.solver import evaluate
+from qcards.skat.solvers.evaluation import evaluate
 
 CONSTRUCTION = "paper"
 """The game circuit inside A in this study."""

@@ -29,7 +29,7 @@ from qcards.skat.position.history import Moment
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
 from qcards.skat.solvers.objectives import check_objective
-from qcards.skat.solvers.referee import game_over
+from qcards.skat.solvers.plain_referee import game_over
 
 FINISHED = "every card has been played: the referee reads the outcome exactly"
 """The reason of a spec with no trick left."""

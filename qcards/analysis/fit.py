@@ -10,8 +10,9 @@ the declarer's value moved.
 The payoff is an objective of :mod:`qcards.skat.solvers.objectives` (the win, the list score or the
 Seeger-Fabian points): the declarer maximises its expectation, the defenders minimise it (the
 game is zero-sum between the two sides for these objectives). On endgames the expectation is
-the referee's, exact for the policy (:func:`~qcards.skat.solvers.outcomes.outcome_distribution`), or
-with ``method="circuit"`` the policy-weighted game circuit's own exact final state (the sparse
+the referee's, exact for the policy
+(:func:`~qcards.skat.solvers.outcome_distributions.outcome_distribution`), or with
+``method="circuit"`` the policy-weighted game circuit's own exact final state (the sparse
 engine running the CP_k^n(c_1, ..., c_k) gates of :mod:`qcards.circuits.gates.policy_play`: the
 paper's proposal taken literally, the circuit's expectation optimised); with
 ``shots`` it is the mean of that many games played by the policy on sampled deals, every
@@ -40,7 +41,7 @@ from qcards.skat.players.play_models import DEFAULT_THETA, FEATURES, PlayModel, 
 from qcards.skat.position.spec import Endgame
 from qcards.skat.solvers.monte_carlo import playouts
 from qcards.skat.solvers.objectives import check_objective, expectation, per_sample
-from qcards.skat.solvers.outcomes import outcome_distribution
+from qcards.skat.solvers.outcome_distributions import outcome_distribution
 
 ROLES = ("declarer", "defender")
 OPTIMIZERS = ("cobyla", "spsa", "nelder-mead")

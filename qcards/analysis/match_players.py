@@ -69,8 +69,8 @@ from qcards.skat.position.history import OPTION, as_plays, moment, mover_view
 from qcards.skat.position.seat_view import SeatView, uniform
 from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers.adversarial import ADVERSARIAL
-from qcards.skat.solvers.referee import game_over
+from qcards.skat.solvers.minimax import ADVERSARIAL
+from qcards.skat.solvers.plain_referee import game_over
 
 DEFAULT_WORLDS = 10
 """PIMC's sampled deals a card decision when a player gives no budget."""

@@ -6,7 +6,7 @@
 * Adversarial play, ``shots`` given: perfect-information Monte Carlo, the double-dummy value of
   ``shots`` deals drawn from the prior (:mod:`qcards.skat.solvers.pimc`), with the same intervals.
 
-Without shots the adversarial model's exact value is :mod:`qcards.skat.solvers.adversarial`'s.
+Without shots the adversarial model's exact value is :mod:`qcards.skat.solvers.minimax`'s.
 
 Every sampled method of one seed draws the same deals chunk by chunk, so answers compared on
 one seed (first cards, game types) differ by their play, not by their luck of the deal.
@@ -29,7 +29,7 @@ from qcards.intervals import mean_interval, wilson
 from qcards.skat.deals.sample import chunks, fresh_seed
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers.adversarial import check_solving_time
+from qcards.skat.solvers.minimax import check_solving_time
 from qcards.skat.solvers.pimc import PIMC_CHUNK, pimc_chunk
 
 

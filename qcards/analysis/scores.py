@@ -2,8 +2,9 @@
 ``[declaration]`` reports (the ISkO list score and the Seeger-Fabian points,
 :mod:`qcards.skat.solvers.objectives`).
 
-Each method supplies the outcomes it has (:data:`qcards.skat.solvers.outcomes.Outcome`: points,
-tricks, matadors): the referee their exact distribution in Fractions, a circuit's exact state
+Each method supplies the outcomes it has
+(:data:`qcards.skat.solvers.outcome_distributions.Outcome`: points, tricks, matadors): the referee
+their exact distribution in Fractions, a circuit's exact state
 or Aer's counts a distribution of floats, shots and sampled deals one outcome a sample (with
 95% intervals of the mean). The referee's Fractions are reported beside a circuit's numbers
 whenever it can answer, as for p_win.
@@ -24,7 +25,7 @@ from qcards.skat.position.spec import Endgame
 from qcards.skat.position.stages import Snapshot
 from qcards.skat.rules.cards import Card
 from qcards.skat.solvers.objectives import expectation, per_sample, scored_objectives
-from qcards.skat.solvers.outcomes import outcome_distribution
+from qcards.skat.solvers.outcome_distributions import outcome_distribution
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def exact_figures(
 ) -> ScoreFigures | None:
     """The exact figures (``None`` without a declaration): the referee's under random play,
     or those of exact ``outcomes`` when given (the adversarial model's double-dummy ones,
-    :func:`qcards.skat.solvers.adversarial.average`, or a rational play model's)."""
+    :func:`qcards.skat.solvers.minimax.average`, or a rational play model's)."""
     if spec.declaration is None:
         return None
     exact = referee_scores(spec, first) if outcomes is None else exact_scores(spec, outcomes)

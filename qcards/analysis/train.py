@@ -56,7 +56,7 @@ from qcards.skat.learned.features import NUM_FEATURES, card_features
 from qcards.skat.learned.network import Network, save_network
 from qcards.skat.position.seat_view import SeatView
 from qcards.skat.rules.cards import Card, Trump, rules_of
-from qcards.skat.solvers.adversarial import ADVERSARIAL
+from qcards.skat.solvers.minimax import ADVERSARIAL
 
 POSITIONS_FORMAT = "qcards-learned-positions"
 BEHAVIOUR = "heuristic"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from qiskit.circuit import QuantumCircuit
 
 from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction, get_construction
-from qcards.circuits.gates.codes import HandCodesGate
+from qcards.circuits.gates.card_code_updates import HandCodesGate
 from qcards.circuits.gates.deal import GameDealGate
 from qcards.circuits.gates.play import CardPlayGate
 from qcards.circuits.gates.trick import TrickTakingGate

@@ -30,7 +30,7 @@ from qcards.errors import ModelError, ParameterError
 from qcards.skat.deals.count import num_deals
 from qcards.skat.players.beliefs import RANDOM, TREMBLE, check_beliefs
 from qcards.skat.position.history import OPTION, moment
-from qcards.skat.solvers.referee import game_over
+from qcards.skat.solvers.plain_referee import game_over
 
 ADVICE_METHOD = {
     "auto": AUTO,

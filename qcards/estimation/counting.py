@@ -44,7 +44,7 @@ from qcards.execution.exact import check_circuit_time
 from qcards.execution.sampling import default_sampler
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers.referee import estimate_paths, paths
+from qcards.skat.solvers.plain_referee import estimate_paths, paths
 
 
 @dataclass(frozen=True)
@@ -252,7 +252,7 @@ def count_payoff(
     Sec. VI.6.2 leaves it open). Arguments as for :func:`count`."""
     from qcards.circuits.payoff import build_payoff_circuit
     from qcards.skat.solvers.objectives import check_objective, expectation
-    from qcards.skat.solvers.outcomes import outcome_distribution
+    from qcards.skat.solvers.outcome_distributions import outcome_distribution
 
     task = as_task(game, first, construction)
     options = options or EstimationOptions()

@@ -2,8 +2,8 @@
 
 An exact method (:class:`~qcards.execution.exact_methods.ExactMethod`) estimates its peak
 memory and its time from the circuit and the number of play paths, which comes from Knuth's
-estimator (:func:`qcards.skat.solvers.referee.estimate_paths`, milliseconds); the shots of a run
-hold their samples. Each estimate here becomes a :class:`~qcards.plan.Plan` checked against the
+estimator (:func:`qcards.skat.solvers.plain_referee.estimate_paths`, milliseconds); the shots of a
+run hold their samples. Each estimate here becomes a :class:`~qcards.plan.Plan` checked against the
 limits in force (:func:`qcards.plan.check`): a request that would exhaust the machine, or run
 past the ten-minute limit, is refused with one clear error naming the estimate and the way
 out, instead of being killed by the operating system minutes later.
@@ -28,7 +28,7 @@ from qcards.plan import (
 )
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers.referee import estimate_paths
+from qcards.skat.solvers.plain_referee import estimate_paths
 
 if TYPE_CHECKING:
     from qcards.execution.exact_methods import ExactMethod

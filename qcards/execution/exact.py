@@ -21,7 +21,7 @@ from qcards.execution.exact_methods import ExactMethod
 from qcards.execution.extras import require
 from qcards.execution.sparse.cost import sparse_memory_guard
 from qcards.skat.position.stages import Stage
-from qcards.skat.solvers.referee import estimate_paths
+from qcards.skat.solvers.plain_referee import estimate_paths
 
 
 def exact_stage_probabilities(

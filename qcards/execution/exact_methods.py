@@ -4,8 +4,9 @@ costs.
 Each exact backend of :mod:`qcards.execution.backends` holds one :class:`ExactMethod` record:
 its stage probabilities, its peak memory and its time, both estimated before any work from the
 circuit's width, gates and play paths (Knuth's estimator,
-:func:`qcards.skat.solvers.referee.estimate_paths`). The guards of :mod:`qcards.execution.budget`
-refuse by these estimates; nothing else needs to know which method is which.
+:func:`qcards.skat.solvers.plain_referee.estimate_paths`). The guards of
+:mod:`qcards.execution.budget` refuse by these estimates; nothing else needs to know which method is
+which.
 
 Memory: the dense statevector holds all :math:`2^n` amplitudes, the sparse engine and decision
 diagrams one entry per nonzero amplitude (a play path: the game state is a sum over (deal,
@@ -204,7 +205,7 @@ def sparse_stage_probabilities(
     the deals in shards (:func:`qcards.execution.sparse.shards.sharded_stage_probabilities`:
     peak memory set by a shard, not by the whole state)."""
     from qcards.execution.sparse.shards import sharded_stage_probabilities
-    from qcards.skat.solvers.referee import estimate_paths
+    from qcards.skat.solvers.plain_referee import estimate_paths
 
     positions = [game.circuit.find_bit(q).index for q in qubits]
     paths = estimate_paths(game.spec, game.first)

@@ -25,8 +25,8 @@ from qcards.execution.sampling import sample_stages
 from qcards.paper.examples import EXAMPLES, PaperExample, PaperFigure
 from qcards.progress import step, track
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers.fast_referee.solver import evaluate
-from qcards.skat.solvers.referee import stage_distributions
+from qcards.skat.solvers.evaluation import evaluate
+from qcards.skat.solvers.plain_referee import stage_distributions
 from qcards.viz.plots import save_histogram
 
 EXACT_METHOD = AUTO_CIRCUIT

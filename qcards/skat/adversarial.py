@@ -1,5 +1,5 @@
-"""Deprecated alias of :mod:`qcards.skat.solvers.adversarial`, kept for one release."""
+"""Deprecated alias of :mod:`qcards.skat.solvers.minimax`, kept for one release."""
 
-from qcards.skat.moved import alias
+from qcards.moved import alias
 
-alias(__name__, "qcards.skat.solvers.adversarial")
+alias(__name__, "qcards.skat.solvers.minimax")

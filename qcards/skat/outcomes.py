@@ -1,5 +1,5 @@
-"""Deprecated alias of :mod:`qcards.skat.solvers.outcomes`, kept for one release."""
+"""Deprecated alias of :mod:`qcards.skat.solvers.outcome_distributions`, kept for one release."""
 
-from qcards.skat.moved import alias
+from qcards.moved import alias
 
-alias(__name__, "qcards.skat.solvers.outcomes")
+alias(__name__, "qcards.skat.solvers.outcome_distributions")

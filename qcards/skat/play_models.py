@@ -1,5 +1,5 @@
 """Deprecated alias of :mod:`qcards.skat.players.play_models`, kept for one release."""
 
-from qcards.skat.moved import alias
+from qcards.moved import alias
 
 alias(__name__, "qcards.skat.players.play_models")

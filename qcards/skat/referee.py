@@ -1,5 +1,5 @@
-"""Deprecated alias of :mod:`qcards.skat.solvers.referee`, kept for one release."""
+"""Deprecated alias of :mod:`qcards.skat.solvers.plain_referee`, kept for one release."""
 
-from qcards.skat.moved import alias
+from qcards.moved import alias
 
-alias(__name__, "qcards.skat.solvers.referee")
+alias(__name__, "qcards.skat.solvers.plain_referee")

@@ -3,7 +3,7 @@
 For each spec of :data:`SPECS` the game circuit runs on the sparse engine
 (:func:`qcards.analysis.evaluate.evaluate` with ``method="sparse"``), and its p_win and
 expected points must equal the classical referee's fractions
-(:func:`qcards.skat.solvers.referee.evaluate`) to 1e-9: every spec with the ``efficient``
+(:func:`qcards.skat.solvers.plain_referee.evaluate`) to 1e-9: every spec with the ``efficient``
 construction, every fourth with ``paper``, and the small ones among every other spec with
 ``hardware`` (:data:`HARDWARE_SUBSET`; it may refuse an endgame with too many basis states, a
 ParameterError naming the construction).
@@ -26,7 +26,7 @@ import qcards
 from qcards.errors import ParameterError
 from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.rules.cards import FULL_DECK, SUITS, Trump, points
-from qcards.skat.solvers.referee import evaluate
+from qcards.skat.solvers.plain_referee import evaluate
 
 COUNT = 200
 MAX_UNKNOWN = 8

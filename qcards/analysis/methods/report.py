@@ -11,7 +11,7 @@ from qcards.circuits.construction import DEFAULT_CONSTRUCTION, Construction
 if TYPE_CHECKING:
     from qcards.analysis.sampled import Samples
     from qcards.analysis.scores import ScoreFigures
-    from qcards.skat.solvers.referee import Evaluation
+    from qcards.skat.solvers.plain_referee import Evaluation
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,10 @@ from qcards.skat.players.play_models import CIRCUIT, MINIMAX, PlayModel
 from qcards.skat.position.spec import Endgame
 from qcards.skat.position.stages import Snapshot
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers import adversarial, exact_referee
+from qcards.skat.solvers import evaluation, minimax
 from qcards.skat.solvers.objectives import expectation, scored_objectives
-from qcards.skat.solvers.outcomes import outcome_distribution
-from qcards.skat.solvers.referee import Evaluation
+from qcards.skat.solvers.outcome_distributions import outcome_distribution
+from qcards.skat.solvers.plain_referee import Evaluation
 
 if TYPE_CHECKING:
     from qcards.circuits.game import GameCircuit  # qiskit: imported when a circuit is built
@@ -49,7 +49,7 @@ INSTEAD_OF_CLASSICAL = {
 """What answers when the referee cannot, by kind of model: ``classical`` never falls back."""
 
 
-REFEREE_MODELS = {CIRCUIT: "random", MINIMAX: adversarial.ADVERSARIAL}
+REFEREE_MODELS = {CIRCUIT: "random", MINIMAX: minimax.ADVERSARIAL}
 """The referee's own model for each kind of play model it searches directly: the uniform play
 the circuits prepare, and every deal played open. Chosen by the record's kind, never its name,
 so that another package's record of either kind is answered as the built-in one is."""
@@ -57,13 +57,13 @@ so that another package's record of either kind is answered as the built-in one 
 
 def referee_seconds(spec: Endgame, first: Card | None, model: PlayModel) -> float:
     """The fast referee's estimated seconds; :class:`ResourceError` when it cannot answer."""
-    return exact_referee.check(spec, first, REFEREE_MODELS[model.kind])
+    return evaluation.check(spec, first, REFEREE_MODELS[model.kind])
 
 
 def paths_seconds(spec: Endgame, first: Card | None) -> float:
     """The sparse engine's estimated seconds on the game's play paths."""
     from qcards.execution.exact_methods import SPARSE
-    from qcards.skat.solvers.referee import estimate_paths
+    from qcards.skat.solvers.plain_referee import estimate_paths
 
     return SPARSE.seconds(0, estimate_paths(spec, first), 0)
 
@@ -72,7 +72,7 @@ def referee_exact(spec: Endgame, model: PlayModel, first: Card | None, force: bo
     """The fast referee's exact answer; its refusal (time, or numerators past 128 bits) names
     the methods that can answer instead."""
     try:
-        return exact_referee.evaluate(spec, REFEREE_MODELS[model.kind], first, force=force)
+        return evaluation.evaluate(spec, REFEREE_MODELS[model.kind], first, force=force)
     except ResourceError as exc:
         raise ResourceError(
             f"{exc.args[0]}; with {{method}} classical nothing else is tried: "
@@ -95,7 +95,7 @@ def exact_scores(
         return None
     if model.kind == CIRCUIT:
         return exact_figures(spec, first)
-    return exact_figures(spec, first, adversarial.average(spec, first, force).outcomes)
+    return exact_figures(spec, first, minimax.average(spec, first, force).outcomes)
 
 
 # ----------------------------------------------------------------------------- the referee
@@ -109,8 +109,8 @@ def run_classical(request: Request) -> EvaluationReport:
     if model.kind not in REFEREE_MODELS:
         return _policy_exact(request)
     if spec.num_tricks == 0:
-        evaluation = exact_referee.evaluate(spec, REFEREE_MODELS[model.kind])
-        report = referee_report(evaluation, 0, request.construction, request.method)
+        value = evaluation.evaluate(spec, REFEREE_MODELS[model.kind])
+        report = referee_report(value, 0, request.construction, request.method)
         scores = exact_scores(spec, None, model, False)
     else:
         report = referee_report(
@@ -168,7 +168,7 @@ def referee_beside(
         referee_seconds(spec, first, model)
     except ResourceError:
         return None
-    return exact_referee.evaluate(spec, REFEREE_MODELS[model.kind], first, force=force).p_win
+    return evaluation.evaluate(spec, REFEREE_MODELS[model.kind], first, force=force).p_win
 
 
 # ----------------------------------------------------------------------------- the circuit
@@ -269,7 +269,7 @@ def run_pimc(request: Request) -> EvaluationReport:
 def run_double_dummy(request: Request) -> EvaluationReport:
     """The adversarial model's exact value: the double-dummy solver on every deal."""
     spec, first = request.spec, request.first
-    average = adversarial.average(spec, first, request.force)
+    average = minimax.average(spec, first, request.force)
     return EvaluationReport(
         float(average.p_win), average.p_win, float(average.expected_points), request.model.name,
         request.method, average.num_deals, request.task.build().num_qubits, None,

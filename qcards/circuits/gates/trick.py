@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from qiskit.circuit import Gate, Qubit
 
+from qcards.circuits.gates.card_code_updates import trick_code_flips
 from qcards.circuits.gates.classical import classical_domain, narrow
-from qcards.circuits.gates.codes import trick_code_flips
 from qcards.circuits.gates.predicates import mover
 from qcards.circuits.gates.row_state import RowState
 from qcards.circuits.gates.synthesis import GateSyntheses, syntheses_of

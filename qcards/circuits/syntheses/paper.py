@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from qiskit.circuit import Gate, QuantumCircuit
 
-from qcards.circuits.gates.codes import copy_play_to_table_bits
+from qcards.circuits.gates.card_code_updates import copy_play_to_table_bits
 from qcards.circuits.gates.cubes import cube_xor, on_cube
 from qcards.circuits.gates.deal import GameDealGate
 from qcards.circuits.gates.play import CardPlayGate

@@ -494,7 +494,7 @@ def engine_plan(game) -> Plan:
     :data:`THREADS` shards holds in flight (:func:`peak_rows`). How many paths a deal has does
     not matter for memory: its rows run :data:`CHUNK_ROWS` at a time."""
     from qcards.skat.deals.count import num_deals
-    from qcards.skat.solvers.referee import estimate_paths
+    from qcards.skat.solvers.plain_referee import estimate_paths
 
     paths = estimate_paths(game.spec, game.first)
     deals = num_deals(game.spec)

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 from qcards.games.cats.cards import DECK, CatCard, Colour, true_calls
 from qcards.games.cats.errors import CatsError
 from qcards.games.cats.referee import Reasoner, play
-from qcards.games.work import Projection, check_planned
+from qcards.games.time_budget import Projection, check_planned
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 """The world model has ``2**n`` worlds: with 10 players a hand takes about 0.06 s a strategy."""
@@ -176,8 +176,8 @@ def simulate(
     """Play ``hands`` random deals under each dealer strategy and average the points.
 
     A study planned to take longer than the time budget, by the time of its first hands
-    (:class:`~qcards.games.work.Projection`), is refused (:class:`CatsError` naming ``hands``)
-    unless ``force``.
+    (:class:`~qcards.games.time_budget.Projection`), is refused (:class:`CatsError` naming
+    ``hands``) unless ``force``.
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CatsError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")

@@ -9,7 +9,7 @@ three bots these are all six orders.
 Each bot gets its own seed, drawn from one ``random.Random(seed)``, so a league is repeatable.
 A game still going after ``max_moves`` moves stops and counts as a draw (``unfinished``).
 
-A league planned to take longer than the time budget (:mod:`qcards.games.work`) is refused
+A league planned to take longer than the time budget (:mod:`qcards.games.time_budget`) is refused
 unless forced: before the first game, by the cost of a move at the opening (the search bot's by
 the size of its tree, sampled as Knuth's estimator does, times the time per position of a
 one-turn search) at one move per game; then by the time of the games played so far.
@@ -39,7 +39,7 @@ from qcards.games.gofish.bots import (
 )
 from qcards.games.gofish.errors import RuleError
 from qcards.games.gofish.game import MAX_PLAYERS, MIN_PLAYERS, GoFish
-from qcards.games.work import Projection, check_planned
+from qcards.games.time_budget import Projection, check_planned
 
 DEFAULT_MAX_MOVES = 200
 

@@ -1,6 +1,6 @@
 """Every deal of the unknown cards, known cards included, and each deal's exact probability
 (uniform, or weighted by the spec's prior, :mod:`qcards.skat.position.prior`): what the exact
-referee (:mod:`qcards.skat.solvers.referee`) and the tests' brute forces sum over."""
+referee (:mod:`qcards.skat.solvers.plain_referee`) and the tests' brute forces sum over."""
 
 from __future__ import annotations
 

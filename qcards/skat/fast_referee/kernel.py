@@ -1,5 +1,5 @@
 """Deprecated alias of :mod:`qcards.skat.solvers.fast_referee.kernel`, kept for one release."""
 
-from qcards.skat.moved import alias
+from qcards.moved import alias
 
 alias(__name__, "qcards.skat.solvers.fast_referee.kernel")

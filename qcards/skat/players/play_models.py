@@ -30,8 +30,9 @@ plays minimax: :mod:`qcards.skat.solvers.double_dummy`). Built in:
 
 Third parties add models through the entry-point group ``qcards.play_models`` (an entry point
 named like its :class:`PlayModel`). The referee evaluates a policy model exactly (Fractions for
-``heuristic``, floats for ``softmax``; :func:`qcards.skat.solvers.outcomes.outcome_distribution`)
-and Monte Carlo samples it at any size (:func:`qcards.skat.solvers.monte_carlo.playouts`), and the
+``heuristic``, floats for ``softmax``;
+:func:`qcards.skat.solvers.outcome_distributions.outcome_distribution`) and Monte Carlo samples it
+at any size (:func:`qcards.skat.solvers.monte_carlo.playouts`), and the
 game circuits prepare it with policy-weighted card-play gates
 (:mod:`qcards.circuits.gates.policy_play`, the paper's Sec. X.1).
 """

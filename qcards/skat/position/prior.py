@@ -14,7 +14,7 @@ deal's probability is :math:`W(d)/Z` with :math:`Z = \\sum_d W(d)`.
 
 :func:`deal_partition` computes Z (and everything the circuits need) by dynamic programming over
 the cards, in time polynomial in the number of cards: no deal is enumerated. The referee
-(:mod:`qcards.skat.solvers.referee`) enumerates the deals and weighs each by
+(:mod:`qcards.skat.solvers.plain_referee`) enumerates the deals and weighs each by
 :meth:`Prior.deal_weight`; the two agree exactly (``tests/test_prior.py``).
 
 Spec syntax (a ``[prior]`` table, every part optional)::

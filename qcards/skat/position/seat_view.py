@@ -1,7 +1,7 @@
 """What the seat to move sees, and policies over it: the interface every play model's policy
 implements (:mod:`qcards.skat.players.play_models`), and the one the searches that weigh plays by a
-policy call (:mod:`qcards.skat.solvers.outcomes`, :mod:`qcards.skat.solvers.monte_carlo`,
-:mod:`qcards.skat.players.best_response`)."""
+policy call (:mod:`qcards.skat.solvers.outcome_distributions`,
+:mod:`qcards.skat.solvers.monte_carlo`, :mod:`qcards.skat.players.best_response`)."""
 
 from __future__ import annotations
 

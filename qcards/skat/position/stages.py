@@ -132,7 +132,7 @@ class Snapshot:
     def view(self, spec: Endgame, trick: int, position: int) -> SeatView:
         """What the player at ``position`` of ``trick`` sees (:class:`SeatView`): the view a
         play model's policy reads, the same one the referee builds
-        (:func:`qcards.skat.solvers.outcomes.outcome_distribution`)."""
+        (:func:`qcards.skat.solvers.outcome_distributions.outcome_distribution`)."""
         owner, played = dict(self.owner), dict(self.played)
         hands = tuple(
             frozenset(c for c in spec.cards if owner[c] == p and played[c] in (0, trick))

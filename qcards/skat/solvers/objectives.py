@@ -1,7 +1,8 @@
 """What an evaluation scores: objectives as records in one registry.
 
-An :class:`Objective` turns a game's outcome (:data:`qcards.skat.solvers.outcomes.Outcome`: the
-declarer's card points, tricks and matadors) into a number, and an evaluation averages it over
+An :class:`Objective` turns a game's outcome
+(:data:`qcards.skat.solvers.outcome_distributions.Outcome`: the declarer's card points, tricks and
+matadors) into a number, and an evaluation averages it over
 the deals and the play. ``win`` is the paper's P_fav (Eq. 18's win indicator); ``score`` and
 ``seeger-fabian`` score a declared game (:mod:`qcards.skat.position.declaration`) by the ISkO
 (:func:`qcards.skat.rules.scoring.settle`): the declarer's list score, and its Seeger-Fabian points.

@@ -1,7 +1,7 @@
 """The adversarial model on sampled deals: perfect-information Monte Carlo.
 
 The adversarial model plays each deal open: the declarer maximises, the defenders minimise; its
-exact value over every deal is :mod:`qcards.skat.solvers.adversarial`'s. :func:`pimc_chunk` solves
+exact value over every deal is :mod:`qcards.skat.solvers.minimax`'s. :func:`pimc_chunk` solves
 deals drawn by their probabilities instead, with the compiled double-dummy solver
 (:mod:`qcards.skat.solvers.double_dummy`): perfect-information Monte Carlo (PIMC), the standard
 evaluation of Skat play since Kupferschmid and Helmert (2006).

@@ -15,7 +15,7 @@ from qcards.plan import Plan, check, current_limits
 from qcards.skat.deals.count import num_deals
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
-from qcards.skat.solvers.referee import estimate_paths
+from qcards.skat.solvers.plain_referee import estimate_paths
 
 
 def denominators(players: int, hand: int) -> list[int]:

@@ -1,10 +1,10 @@
 """Exact double-dummy (perfect-information minimax) solver for Skat deals.
 
-The referee's ``adversarial`` model (:func:`qcards.skat.solvers.referee.evaluate`) plays every deal
-open: the declarer (seat 0) maximises, the defenders (every other seat) minimise, once for the win
-and once for the declarer's card points. The referee enumerates every play path, which is
-exponential; this module computes the same two numbers for one deal with alpha-beta search and
-is fast enough for a full game (ten cards a hand, 30 cards played).
+The referee's ``adversarial`` model (:func:`qcards.skat.solvers.plain_referee.evaluate`) plays
+every deal open: the declarer (seat 0) maximises, the defenders (every other seat) minimise,
+once for the win and once for the declarer's card points. The referee enumerates every play
+path, which is exponential; this module computes the same two numbers for one deal with
+alpha-beta search and is fast enough for a full game (ten cards a hand, 30 cards played).
 
 This module holds the Python side: the records (:class:`DoubleDummyValue`, :class:`Position`),
 the rules of play on positions, each thread's transposition table and scratch arrays, and the
@@ -440,7 +440,7 @@ def solve_deal(
         owner: card -> player name or :data:`~qcards.skat.position.spec.SKAT` for every card of the
             spec (a deal of :func:`qcards.skat.deals.enumeration.deals` or ``random_deal``).
         first: the declarer's forced first card (as for
-            :func:`qcards.skat.solvers.referee.evaluate`).
+            :func:`qcards.skat.solvers.plain_referee.evaluate`).
 
     Raises:
         ModelError: ``owner`` is not a deal of ``spec``, or ``first`` cannot be forced.

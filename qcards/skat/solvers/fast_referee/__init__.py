@@ -1,5 +1,5 @@
 """The fast referee: the exact referee's answers (every deal, every path of play, as
-:mod:`qcards.skat.solvers.referee` defines them) from a compiled, memoized search.
+:mod:`qcards.skat.solvers.plain_referee` defines them) from a compiled, memoized search.
 
 ``solver`` holds the public functions (:func:`solver.evaluate`) and the spec's encoding,
 ``kernel`` the numba search, ``tricks`` a trick's pieces and the last two tricks played out,

@@ -1,10 +1,11 @@
-"""The exact referee at the machine's limit: the same answers as :mod:`qcards.skat.solvers.referee`,
-from a compiled, memoized search instead of an enumeration of play paths.
+"""The exact referee at the machine's limit: the same answers as
+:mod:`qcards.skat.solvers.plain_referee`, from a compiled, memoized search instead of an enumeration
+of play paths.
 
-:func:`evaluate` returns exactly the :class:`~qcards.skat.solvers.referee.Evaluation` of
-:func:`qcards.skat.solvers.referee.evaluate` (the same Fractions, the same deal and path counts) for
-both models, every kind of game, 2 to 4 players, priors, histories, the Skat and a fixed first
-card; :func:`recommend` likewise. The plain enumerator stays as the tests' independent oracle.
+:func:`evaluate` returns exactly the :class:`~qcards.skat.solvers.plain_referee.Evaluation` of
+:func:`qcards.skat.solvers.plain_referee.evaluate` (the same Fractions, the same deal and path
+counts) for both models, every kind of game, 2 to 4 players, priors, histories, the Skat and a fixed
+first card; :func:`recommend` likewise. The plain enumerator stays as the tests' independent oracle.
 
 How (the search itself is :mod:`qcards.skat.solvers.fast_referee.kernel`, a trick's pieces
 :mod:`qcards.skat.solvers.fast_referee.tricks`, the values and the memo table
@@ -83,7 +84,7 @@ from qcards.skat.rules.cards import Card
 from qcards.skat.rules.rule_tables import CARD_INDEX, SUIT_ROWS, card_mask, rule_tables
 from qcards.skat.solvers.fast_referee import kernel
 from qcards.skat.solvers.fast_referee.memo import C_HI, EMPTY, KEYS, P_HI, VALUES, W_HI, rehash
-from qcards.skat.solvers.referee import MODELS, Evaluation
+from qcards.skat.solvers.plain_referee import MODELS, Evaluation
 from qcards.skat.solvers.referee_cost import (
     check_time,
     check_width,
@@ -348,12 +349,12 @@ def evaluate(
     spec: Endgame, model: str = "random", first: Card | None = None, *, force: bool = False
 ) -> Evaluation:
     """Exact win probability and expected declarer points under ``model``: the same
-    :class:`~qcards.skat.solvers.referee.Evaluation` as
-    :func:`qcards.skat.solvers.referee.evaluate`.
+    :class:`~qcards.skat.solvers.plain_referee.Evaluation` as
+    :func:`qcards.skat.solvers.plain_referee.evaluate`.
 
     Args:
         spec: the endgame.
-        model: ``"random"`` or ``"adversarial"`` (see :mod:`qcards.skat.solvers.referee`).
+        model: ``"random"`` or ``"adversarial"`` (see :mod:`qcards.skat.solvers.plain_referee`).
         first: fix the declarer's first card (the declarer must lead the first trick).
         force: run even when the estimate exceeds the time limit (:mod:`qcards.plan`).
 
@@ -369,7 +370,7 @@ def recommend(
     spec: Endgame, model: str = "random", *, force: bool = False
 ) -> list[tuple[Card, Fraction]]:
     """Win probability of each legal first card of the declarer, best first: the same list as
-    :func:`qcards.skat.solvers.referee.recommend`. One memo serves every card."""
+    :func:`qcards.skat.solvers.plain_referee.recommend`. One memo serves every card."""
     hand = spec.hands[spec.declarer]
     if spec.leader != spec.declarer or not hand:
         why = (
