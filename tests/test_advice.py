@@ -384,3 +384,33 @@ def test_pimc_times_its_first_sampled_deals_and_solves_none_twice(monkeypatch):
     assert [(c.card, c.value, c.level) for c in timed.cards] == [
         (c.card, c.value, c.level) for c in forced.cards
     ]
+
+
+def test_equivalent_cards_are_solved_once_and_valued_as_if_each_were_solved(monkeypatch):
+    """PIMC and the exact double-dummy advice solve one card of each class of equivalent
+    cards a deal; every value must be what solving each card gives."""
+    import qcards.analysis.advice as advice_module
+    from qcards.analysis.match import _game, deal_cards
+    from qcards.analysis.match_players import Player
+
+    positions = []
+
+    def observe(decision):
+        if len(decision.legal) > 2 and len(positions) < 12:
+            positions.append((decision.game, decision.history))
+
+    for deal in range(3):
+        _game((Player("heuristic"),) * 3, 5, deal, 0, deal_cards(5, deal), observe)
+    classes = [advice_module._class_representatives(moment(spec, h), moment(spec, h)
+               .legal_cards()) for spec, h in positions]  # fmt: skip
+    assert any(any(i is not None for i in c) for c in classes)  # some cards were merged
+
+    def values(spec, history):
+        a = advise(spec, history, "adversarial", samples=12, seed=3, force=True)
+        return [(c.card, c.value, c.p_win, c.expected_points, c.level) for c in a.cards]
+
+    pruned = [values(spec, h) for spec, h in positions]
+    monkeypatch.setattr(
+        advice_module, "_class_representatives", lambda _w, legal: [None] * len(legal)
+    )
+    assert pruned == [values(spec, h) for spec, h in positions]

@@ -51,6 +51,7 @@ from qcards.skat.position.history import OPTION, Moment
 from qcards.skat.position.seat_view import Policy
 from qcards.skat.position.spec import Endgame
 from qcards.skat.rules.cards import Card
+from qcards.skat.rules.equivalence import equivalent_cards
 from qcards.skat.rules.scoring import WIN_POINTS
 from qcards.skat.solvers.double_dummy.outcome import deal_outcome
 from qcards.skat.solvers.monte_carlo import playouts
@@ -438,15 +439,22 @@ def _solve_deals(
     """For every deal, each card's double-dummy outcome (points, tricks, matadors; with
     ``points`` False the level searches of :func:`deal_outcome`, whose points stand for their
     level), the deals spread over the cores in threads (the compiled solver releases the GIL;
-    each thread keeps its own transposition table, which the cards of one deal share)."""
+    each thread keeps its own transposition table, which the cards of one deal share).
+    Equivalent cards (:func:`~qcards.skat.rules.equivalence.equivalent_cards`, against every
+    card the mover does not hold) are solved once a deal: their outcomes are equal on every
+    deal."""
     spec = where.spec
+    solved_first = _class_representatives(where, legal)
 
     def solve(part: list) -> list[list[tuple]]:
         rows = []
         for owner in part:
             matadors = deal_matadors(spec.declaration, owner)
-            row = []
-            for card in legal:
+            row: list[tuple] = []
+            for card, first in zip(legal, solved_first, strict=True):
+                if first is not None:  # an equivalent card's outcome, solved before it
+                    row.append(row[first])
+                    continue
                 o = deal_outcome(spec, owner, card, points, where.opening)
                 row.append((o.points, o.tricks, matadors))
             rows.append(row)
@@ -456,6 +464,21 @@ def _solve_deals(
     parts = [owners[i : i + size] for i in range(0, len(owners), size)]
     solved = sweep(solve, parts, scheduler, "deals solved", CORES)
     return [row for rows in solved for row in rows]
+
+
+def _class_representatives(where: Moment, legal: Sequence[Card]) -> list[int | None]:
+    """For each legal card, the index in ``legal`` of the first card equivalent to it
+    (``None`` for that first card itself)."""
+    spec = where.spec
+    held = frozenset(spec.hands[where.mover])
+    others = [c for c in spec.cards if c not in held]  # other hands, the unknown, the trick
+    classes = equivalent_cards(spec.rules, legal, others, spec.is_null)
+    first: dict[int, int] = {}
+    out: list[int | None] = []
+    for i, card in enumerate(legal):
+        seen = first.setdefault(classes[card], i)
+        out.append(None if seen == i else seen)
+    return out
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ from qcards.errors import ModelError, ParameterError, SpecError
 from qcards.files import parse_toml
 from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.rules.cards import Card, Rules, Trump, rules_of
+from qcards.skat.rules.equivalence import equivalent_cards
 from qcards.skat.rules.scoring import BID_VALUES, Declaration, ScoringError, check_bid
 
 PLAYS = (Trump.CLUBS, Trump.SPADES, Trump.HEARTS, Trump.DIAMONDS, Trump.GRAND, Trump.NULL)
@@ -122,32 +123,6 @@ def _variant(
     if "discard" in declared:
         where += " putting away " + " ".join(declared["discard"])
     return spec_from_dict(data, where)
-
-
-def equivalent_cards(rules: Rules, mine: Sequence[Card], others: Sequence[Card], null: bool):
-    """Classes of the declarer's cards ``mine`` that are interchangeable against ``others`` (the
-    cards the other players may hold): see the module docstring. Returns card -> class id."""
-    classes: dict[Card, int] = {}
-    groups: dict[str, list[Card]] = {}
-    for c in mine:
-        groups.setdefault(rules.effective_suit(c), []).append(c)
-    next_id = 0
-    for suit, cards in groups.items():
-        cards.sort(key=rules.strength, reverse=True)
-        for i, c in enumerate(cards):
-            if i:
-                prev = cards[i - 1]
-                between = any(
-                    rules.effective_suit(o) == suit
-                    and rules.strength(c) < rules.strength(o) < rules.strength(prev)
-                    for o in others
-                )
-                if not between and (null or c.value == prev.value):
-                    classes[c] = classes[prev]
-                    continue
-            classes[c] = next_id
-            next_id += 1
-    return classes
 
 
 def discard_choices(
