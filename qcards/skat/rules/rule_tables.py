@@ -46,6 +46,13 @@ class RuleTables:
     strength: np.ndarray  # [card]: Rules.strength, the rank inside its effective suit
     sort_rank: np.ndarray  # [card]: the position in Rules.sort_key's order (legal cards' order)
 
+    @property
+    def packed(self) -> tuple[np.ndarray, ...]:
+        """The one rule argument of the compiled searches (the double-dummy search, the fast
+        referee): ``(power, eff, value, suit_mask, order, order_len)``, which a kernel
+        unpacks in that order."""
+        return (self.power, self.eff, self.value, self.suit_mask, self.order, self.order_len)
+
 
 @cache
 def rule_tables(trump: Trump) -> RuleTables:

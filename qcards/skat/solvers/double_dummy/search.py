@@ -42,13 +42,15 @@ def _tt_index(key, bits_mask):
 @njit
 def _ordered_moves(
     rem, legal, tmask, mover, ntrick, nplayers, led, win, for_took, best_hint,
-    seat_of, power, eff, value, suit_mask, order, order_len, moves, scores,
+    seat_of, rules, moves, scores,
 ):  # fmt: skip
     """Write the reduced, ordered moves of the side to move into ``moves``; return how many.
 
     Equivalent cards (same effective suit and hand, equal points unless ``for_took``, no live
     card between them) keep only their strongest. The score orders the moves best first.
+    ``rules`` is :attr:`~qcards.skat.rules.rule_tables.RuleTables.packed`.
     """
+    power, eff, value, suit_mask, order, order_len = rules
     alive = rem | tmask
     count = 0
     for s in range(5):
@@ -130,8 +132,7 @@ def _ordered_moves(
 @njit
 def search(
     took, rem, rem_pts, leader, ntrick, led, win, tpts, tmask, forced, alpha, beta,
-    seat_mask, seat_of, nplayers, winner_leads, leader0,
-    power, eff, value, suit_mask, order, order_len,
+    seat_mask, seat_of, nplayers, winner_leads, leader0, rules,
     tt_key, tt_lo, tt_hi, tt_best, bits_mask, gen, moves, scores, node, stats,
 ):  # fmt: skip
     """The value of a position: ``took`` false, the declarer's future card points (the current
@@ -149,8 +150,10 @@ def search(
     of the nodes are kept up but not read).
 
     Both: the same nodes, moves and tricks (one search, so one skeleton); ``stats[0]`` counts
-    the nodes; ``forced >= 0`` fixes the root's card.
+    the nodes; ``forced >= 0`` fixes the root's card. ``rules`` is the game's rule tables,
+    :attr:`~qcards.skat.rules.rule_tables.RuleTables.packed`.
     """
+    power, eff, value, suit_mask, order, order_len = rules
     node[0, _REM] = rem
     node[0, _PTS] = rem_pts
     node[0, _LEADER] = leader
@@ -238,8 +241,8 @@ def search(
                     legal = legal_mask(rem & seat_mask[mover], suit_led, suit_mask)
                     node[sp, _COUNT] = _ordered_moves(
                         rem, legal, node[sp, _TMASK], mover, ntrick, nplayers,
-                        node[sp, _LED], node[sp, _WIN], took, hint, seat_of, power, eff,
-                        value, suit_mask, order, order_len, moves[sp], scores[sp],
+                        node[sp, _LED], node[sp, _WIN], took, hint, seat_of, rules,
+                        moves[sp], scores[sp],
                     )  # fmt: skip
         if returning:
             returning = False

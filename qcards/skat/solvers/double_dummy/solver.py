@@ -363,8 +363,7 @@ def _solve(
             search.search(
                 took, rem, rem_pts, position.leader, len(position.trick), led, win, tpts, tmask,
                 forced_index, -1, search.INF, seat_mask, seat_of, n, winner_leads, leader0,
-                tables.power, tables.eff, tables.value, tables.suit_mask, tables.order,
-                tables.order_len, ws.tt_key, ws.tt_lo, ws.tt_hi, ws.tt_best, ws.bits_mask, gen,
+                tables.packed, ws.tt_key, ws.tt_lo, ws.tt_hi, ws.tt_best, ws.bits_mask, gen,
                 ws.moves, ws.scores, ws.node, ws.stats,
             )
         )  # fmt: skip
@@ -404,8 +403,7 @@ def probe(
             took, int(seat_mask.sum()), rem_pts, position.leader, len(position.trick), led, win,
             trick_points, tmask, CARD_INDEX[forced] if forced is not None else -1, goal - 1, goal,
             seat_mask, seat_of, len(spec.players), bool(spec.winner_leads), leader0,
-            tables.power, tables.eff, tables.value, tables.suit_mask, tables.order,
-            tables.order_len, ws.tt_key, ws.tt_lo, ws.tt_hi, ws.tt_best, ws.bits_mask, gen,
+            tables.packed, ws.tt_key, ws.tt_lo, ws.tt_hi, ws.tt_best, ws.bits_mask, gen,
             ws.moves, ws.scores, ws.node, ws.stats,
         )
     )  # fmt: skip

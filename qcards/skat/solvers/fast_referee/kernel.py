@@ -62,8 +62,7 @@ def _decided(values, dec, h, dhi, dlo, adversarial):
 @njit
 def solve_deals(
     deal_seat, deal_points, out, start, n, leader0, winner_leads, forced, is_null, goal,
-    adversarial, power, eff, value, suit_mask, order, order_len, weak, weak_len, dhi, dlo, lcm,
-    table, stats, budget, inline, can_grow,
+    adversarial, rules, weak, weak_len, dhi, dlo, lcm, table, stats, budget, inline, can_grow,
 ):  # fmt: skip
     """Solve the deals ``start..`` of ``deal_seat`` (a row of seat masks each) into ``out``.
 
@@ -78,6 +77,7 @@ def solve_deals(
     positions (:func:`~qcards.skat.solvers.fast_referee.memo.prune`) and goes on. Returns the number
     of deals done, :data:`FULL` or :data:`OVER_BUDGET` (more than ``budget`` frames were expanded).
     """
+    power, eff, value, suit_mask, order, order_len = rules
     F, S, M = MAX_FRAMES, MAX_SEATS, MAX_MOVES
     f_alive = np.zeros(F, dtype=np.int64)
     f_rem = np.zeros(F, dtype=np.int64)

@@ -280,8 +280,8 @@ class _Solver:
                 self.deals.seats, self.deals.points, out, start, len(spec.players),
                 spec.players.index(spec.leader), spec.winner_leads,
                 CARD_INDEX[first] if first is not None else -1, spec.is_null, goal,
-                self.model == "adversarial", t.power, t.eff, t.value, t.suit_mask, t.order,
-                t.order_len, self.weak, t.order_len, self.dhi, self.dlo, self.lcm,
+                self.model == "adversarial", t.packed, self.weak, t.order_len, self.dhi,
+                self.dlo, self.lcm,
                 memo.table, memo.stats, self.budget, INLINE, memo.can_grow,
             )  # fmt: skip
             if done >= 0:
