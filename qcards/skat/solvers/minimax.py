@@ -4,8 +4,8 @@ minimising (double dummy), averaged over the deal. Every caller asks this module
 Three engines compute the same exact value, each where it is the fastest, and the tests compare
 them on every test spec:
 
-* the plain referee (:mod:`qcards.skat.solvers.plain_referee`, exact fractions, pure Python), the
-tests' independent oracle, answers tiny endgames before numba could load;
+* the plain referee (:mod:`qcards.skat.solvers.plain_referee`, exact fractions, pure Python),
+  the tests' independent oracle, answers tiny endgames before numba could load;
 * the fast referee (:mod:`qcards.skat.solvers.fast_referee`) searches every deal at once, memoized
   across deals by canonical position: p_win and the expected card points together
   (:func:`value`; :mod:`qcards.skat.solvers.evaluation` picks between the two referees);
