@@ -76,7 +76,9 @@ def test_the_compiled_twins_answer_as_the_python_functions():
         assert turns_kernel.next_lead(2, leads, 1) == turns.next_lead(2, leads, 1)
 
 
-SEAT_ARITHMETIC = re.compile(r"(lead|seat)[^%\n]*[+-][^%\n]*\)\s*%\s*(n\b|nplayers\b|len\()")
+SEAT_ARITHMETIC = re.compile(
+    r"(lead|seat)[^%\n]*[+-][^%\n]*\)\s*%\s*(n\b|nplayers\b|len\(|[\w.]*players\b)"
+)
 
 
 def test_no_module_but_the_core_spells_the_seat_arithmetic():
@@ -96,5 +98,7 @@ def test_the_guard_sees_the_spellings_it_forbids():
     for line in ("winner = (leader + rules.trick_winner(trick)) % n",
                  "seat = (leader[lv] + tlen[lv]) % n",
                  "x = trick[(seat - leader) % n]",
-                 "p = players[(players.index(leader) + i) % len(players)]"):  # fmt: skip
+                 "p = players[(players.index(leader) + i) % len(players)]",
+                 "return (self.leader + index) % self.players, self.trick[index]",
+                 "after = [(view.seat + k) % view.players for k in range(3)]"):  # fmt: skip
         assert SEAT_ARITHMETIC.search(line), line

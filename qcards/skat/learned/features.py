@@ -27,6 +27,7 @@ import numpy as np
 
 from qcards.skat.position.seat_view import SeatView
 from qcards.skat.rules.cards import TRUMP, Card
+from qcards.skat.rules.turns import seat_to_move
 
 FEATURE_VERSION = 2
 
@@ -122,7 +123,8 @@ def _features(view: SeatView, legal: tuple[Card, ...], history: bool) -> np.ndar
     won = view.winning()
     friend_winning = won is not None and view.friend(won[0])
     position = len(view.trick)
-    after = [(view.seat + k) % view.players for k in range(1, view.players - position)]
+    # the seats still to play this trick after the mover
+    after = [seat_to_move(view.seat, k, view.players) for k in range(1, view.players - position)]
     led = suit_of(view.trick[0]) if view.trick else None
     worth = 0.0 if null else 1.0
 

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from qcards.skat.position.seat_view import SeatView
 from qcards.skat.rules.cards import TRUMP, Card
+from qcards.skat.rules.turns import seat_to_move
 
 
 def _evenly(cards) -> dict[Card, Fraction]:
@@ -81,7 +82,8 @@ def heuristic(view: SeatView) -> dict[Card, Fraction]:
         out_trumps = [c for c in view.out if rules.is_trump(c)]
         if view.declarer and trumps and out_trumps and len(trumps) >= len(out_trumps):
             return _evenly([max(trumps, key=rules.strength)])
-        through = not view.declarer and (view.seat + 1) % view.players == 0
+        # a defender leading with the declarer next plays "through" it
+        through = not view.declarer and seat_to_move(view.seat, 1, view.players) == 0
         sure = [c for c in legal if view.top(c)]
         if not view.declarer:
             sure = [c for c in sure if through or c.rank in ("A", "10")]

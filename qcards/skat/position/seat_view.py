@@ -64,7 +64,7 @@ class SeatView:
         if not self.trick:
             return None
         index = self.rules.trick_winner(self.trick)
-        return (self.leader + index) % self.players, self.trick[index]
+        return seat_to_move(self.leader, index, self.players), self.trick[index]
 
     def friend(self, seat: int) -> bool:
         """Whether ``seat`` plays on the mover's side (the declarer alone, or the defenders)."""
