@@ -410,15 +410,16 @@ def _tell(players, seats, seat: int, request: dict) -> None:
 
 
 def _card_request(
-    about, seat, rules, table, number, finished, declarer_seat, discard, hand_game
+    about, seat, rules, table, legal, number, finished, declarer_seat, discard, hand_game
 ) -> dict:
-    """The ``card`` request of the outside programs' protocol for the seat to move."""
+    """The ``card`` request of the outside programs' protocol for the seat to move, whose
+    ``legal`` cards are the table's."""
     own = table.taken[declarer_seat]
     return exec_player.request(
         "card", about, seat, hand=_spelled(rules, table.hands[seat]), trick_number=number,
         leader=table.leader, trick=[str(c) for c in table.trick], tricks=list(finished),
         points={"declarer": own, "defenders": sum(table.taken) - own},
-        legal=_spelled(rules, table.legal()), **_discard(seat, declarer_seat, discard, hand_game),
+        legal=_spelled(rules, legal), **_discard(seat, declarer_seat, discard, hand_game),
     )  # fmt: skip
 
 
@@ -452,12 +453,13 @@ def _play(
             seat_game = partial(seat_spec, names, game, me, names[order.index(0)], at_start[seat],
                                 hidden, discard, seat == declarer_seat, bid,
                                 hand_game)  # fmt: skip
+            legal = table.legal()
             decision = Decision(
-                table.legal(), tuple(history), rng,
+                legal, tuple(history), rng,
                 view=partial(table_view, table, all_cards, frozenset(discard), order),
                 game=seat_game,
-                request=partial(_card_request, about, seat, rules, table, number, finished,
-                                declarer_seat, discard, hand_game),
+                request=partial(_card_request, about, seat, rules, table, legal, number,
+                                finished, declarer_seat, discard, hand_game),
                 index=seats[seat],
             )  # fmt: skip
             if observe is not None:

@@ -65,7 +65,7 @@ from qcards.skat.players.beliefs import MAX_OVERSAMPLE, RANDOM, VOIDS, believe, 
 from qcards.skat.players.best_response import first_cards
 from qcards.skat.players.bidders import RULES
 from qcards.skat.players.play_models import get_model, model_names, softmax_policy
-from qcards.skat.position.history import OPTION, as_plays, moment, mover_view
+from qcards.skat.position.history import OPTION, as_plays, finished_tricks, moment
 from qcards.skat.position.seat_view import SeatView, uniform
 from qcards.skat.position.spec import SKAT, Endgame, spec_from_dict
 from qcards.skat.rules.cards import Card
@@ -484,5 +484,6 @@ def player_card(
         raise ModelError(f"{OPTION}: {game_over(where.spec)}")
     legal = where.legal_cards()
     decision = Decision(legal, tuple(plays), np.random.default_rng(fresh_seed(seed)),
-                        view=lambda: mover_view(spec, plays), game=lambda: spec)  # fmt: skip
+                        view=lambda: where.view(finished_tricks(spec, plays)),
+                        game=lambda: spec)  # fmt: skip
     return play(chosen, decision)

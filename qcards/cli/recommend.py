@@ -15,7 +15,6 @@ from qcards.analysis.advice import AUTO, EXACT, MAX_EXACT_DEALS, SAMPLED, Advice
 from qcards.analysis.evaluate import card_differences, recommend
 from qcards.analysis.match_players import parse_player, player_card
 from qcards.analysis.methods.builtin import DOUBLE_DUMMY
-from qcards.circuits.construction import DEFAULT_CONSTRUCTION
 from qcards.cli.commands import SUMMARIES
 from qcards.cli.common import (
     evaluation_arguments,
@@ -72,7 +71,10 @@ def add_parser(sub) -> None:
         "player qcards match seats (a play model, adversarial:WORLDS[:BELIEFS], "
         "openspiel-ismcts:N, a player kind another package registers); draws from --seed",
     )
-    p.set_defaults(run=run)
+    # the ranking options' defaults, read back from the parser: what --player refuses to change
+    p.set_defaults(
+        run=run, ranking_defaults={name: p.get_default(name) for name in RANKING_OPTIONS}
+    )
 
 
 RANKING_OPTIONS = ("model", "method", "shots", "construction", "objective", "beliefs")
@@ -156,11 +158,8 @@ def run(args) -> int:
 def _player(args, spec) -> int:
     """``--player``: the player's card for the seat to move; a ranking option given beside it
     is refused rather than silently ignored."""
-    defaults = {"model": "random", "method": AUTO, "shots": None,
-                "construction": DEFAULT_CONSTRUCTION, "objective": "win",
-                "beliefs": RANDOM}  # fmt: skip
-    given = [name for name in RANKING_OPTIONS
-             if getattr(args, name, defaults[name]) not in (defaults[name], None)]  # fmt: skip
+    defaults = args.ranking_defaults
+    given = [name for name in RANKING_OPTIONS if getattr(args, name) != defaults[name]]
     if given:
         raise ParameterError(
             "player",

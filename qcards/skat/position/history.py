@@ -231,13 +231,21 @@ def mover_view(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> Seat
         ModelError: as :func:`moment`.
     """
     plays = as_plays(spec, history)
+    return moment(spec, plays).view(finished_tricks(spec, plays))
+
+
+def finished_tricks(
+    spec: Endgame, plays: Sequence[tuple[str, Card]]
+) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+    """The finished tricks of ``plays`` (checked ``(player, card)`` pairs) as
+    :attr:`~qcards.skat.position.seat_view.SeatView.tricks` holds them: each trick's first
+    player's seat in ``spec.players``' order, and its cards in play order."""
     n = len(spec.players)
     finished = len(plays) - len(plays) % n
-    tricks = tuple(
+    return tuple(
         (spec.players.index(plays[t][0]), tuple(card for _, card in plays[t : t + n]))
         for t in range(0, finished, n)
     )
-    return moment(spec, plays).view(tricks)
 
 
 def as_plays(spec: Endgame, history: Sequence[tuple[str, Card]] | str) -> tuple:
