@@ -22,8 +22,9 @@ def package(old: str, new: str) -> None:
 
 def renamed(module: str, names: dict[str, str]):
     """A module ``__getattr__`` that answers each old name in ``names`` with the object now
-    called ``names[old]`` in ``module`` and warns, once a name, that the old name goes in the
-    next release (``__getattr__ = renamed(__name__, {"Play": "GameOutcomes"})``)."""
+    called ``names[old]`` in ``module`` and warns, at each lookup (Python's warning filters
+    show it once a calling line), that the old name goes in the next release
+    (``__getattr__ = renamed(__name__, {"Play": "GameOutcomes"})``)."""
 
     def __getattr__(name: str):
         if name not in names:
